@@ -1,0 +1,17 @@
+import type { Redis } from 'ioredis';
+import type { Db } from 'mongodb';
+import type { Metrics } from '../http/metrics.js';
+import type { HoldTokens } from '../inventory/holdTokens.js';
+import type { Repositories } from '../metadata/repositories.js';
+import type { TenantCache } from '../metadata/tenantCache.js';
+
+/** What route handlers may use; built once in app.ts. */
+export interface ApiDeps {
+  repos: Repositories;
+  tenants: TenantCache;
+  redis: Redis;
+  db: Db;
+  metrics: Metrics;
+  holdTokens: HoldTokens;
+  inFlightRequests: () => number;
+}

@@ -1,0 +1,98 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { ApiDeps } from './api/deps.js';
+import { Metrics } from './http/metrics.js';
+import { buildRoutes } from './http/router.js';
+import { HttpServer } from './http/server.js';
+import { loadUws } from './http/uws.js';
+import { HoldTokens } from './inventory/holdTokens.js';
+import { connectRedis, pingRedis } from './inventory/redis.js';
+import { defineScripts } from './inventory/scripts.js';
+import { InvalidationBus } from './metadata/invalidationBus.js';
+import { connectMongo } from './metadata/mongo.js';
+import { repositories } from './metadata/repositories.js';
+import { TenantCache } from './metadata/tenantCache.js';
+
+// Wires the server together: connections, caches, routes, the HTTP listener. main.ts,
+// the dev launcher and the tests all start the server through startApp.
+
+export interface RunningApp {
+  port: number;
+  deps: ApiDeps;
+  /** Stops accepting, lets in-flight requests finish, closes every connection. True if none was cut. */
+  shutdown(timeoutMs: number): Promise<boolean>;
+}
+
+const STARTUP_TIMEOUT_MS = 10_000;
+
+async function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+  const uws = loadUws(config.allowUwsFallback);
+
+  const redis = connectRedis(config.redisUrl, 'seatsio-commands');
+  const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation');
+  const closeRedis = () => Promise.allSettled([redis.quit(), subscriber.quit()]);
+  let metadata;
+  try {
+    await within(pingRedis(redis), `Redis at ${config.redisUrl}`);
+    metadata = await within(connectMongo(config.mongodbUrl, config.mongodbDb), `MongoDB at ${config.mongodbUrl}`);
+  } catch (error) {
+    redis.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+
+  const bus = new InvalidationBus(redis, subscriber);
+  await bus.start();
+  const repos = repositories(metadata.db);
+  const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
+  const metrics = new Metrics();
+
+  let server: HttpServer | undefined;
+  const holdTokens = new HoldTokens(redis, defineScripts(redis));
+  const deps: ApiDeps = {
+    repos,
+    tenants,
+    redis,
+    db: metadata.db,
+    metrics,
+    holdTokens,
+    inFlightRequests: () => server?.inFlightRequests ?? 0,
+  };
+  server = new HttpServer({
+    uws,
+    routes: buildRoutes(deps),
+    tenants,
+    metrics,
+    logger,
+    maxBodyBytes: config.maxBodyBytes,
+    systemApiSecret: config.systemApiSecret,
+  });
+  const port = await server.listen(config.host, config.port);
+  const http = server;
+
+  return {
+    port,
+    deps,
+    async shutdown(timeoutMs: number): Promise<boolean> {
+      http.stopAccepting();
+      const drained = await http.waitForIdle(timeoutMs);
+      if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
+      http.closeConnections();
+      await closeRedis();
+      await metadata.client.close();
+      return drained;
+    },
+  };
+}

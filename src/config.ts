@@ -1,0 +1,100 @@
+// Environment -> typed config. Every variable is checked once at start-up; a bad value
+// stops the process with one line that names the variable (see main.ts).
+
+export interface Config {
+  host: string;
+  port: number;
+  redisUrl: string;
+  mongodbUrl: string;
+  mongodbDb: string;
+  /** User name of the Basic auth on /system/private/*; undefined disables those routes. */
+  systemApiSecret: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Largest request body accepted, in bytes (413 beyond). */
+  maxBodyBytes: number;
+  /** Run on the slow pure-Node fallback of uWebSockets.js when the native binding fails. */
+  allowUwsFallback: boolean;
+  /** How long a graceful shutdown waits for in-flight requests. */
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function url(env: Env, name: string, schemes: string[]): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') {
+    throw new ConfigError(name, `is required (for example ${schemes[0]}://127.0.0.1); "npm run dev" starts local servers when it is unset`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a URL: "${raw}"`);
+  }
+  const scheme = parsed.protocol.replace(/:$/, '');
+  if (!schemes.includes(scheme)) throw new ConfigError(name, `must start with ${schemes.map((s) => s + '://').join(' or ')}, got "${raw}"`);
+  return raw;
+}
+
+function bool(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/** The database named in the URL path, else "seatsio". */
+function databaseName(env: Env, mongodbUrl: string): string {
+  const explicit = env.MONGODB_DB;
+  if (explicit !== undefined && explicit !== '') {
+    if (!/^[A-Za-z0-9_-]{1,63}$/.test(explicit)) throw new ConfigError('MONGODB_DB', `not a valid database name: "${explicit}"`);
+    return explicit;
+  }
+  const path = new URL(mongodbUrl).pathname.replace(/^\//, '');
+  return path === '' ? 'seatsio' : decodeURIComponent(path);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const systemApiSecret = env.SYSTEM_API_SECRET;
+  if (systemApiSecret !== undefined && systemApiSecret !== '' && systemApiSecret.length < 8) {
+    throw new ConfigError('SYSTEM_API_SECRET', 'must be at least 8 characters long');
+  }
+  const mongodbUrl = url(env, 'MONGODB_URL', ['mongodb', 'mongodb+srv']);
+  return {
+    host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
+    port: integer(env, 'PORT', 9001, 0, 65535),
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    mongodbUrl,
+    mongodbDb: databaseName(env, mongodbUrl),
+    systemApiSecret: systemApiSecret === '' ? undefined : systemApiSecret,
+    logLevel: logLevel as Config['logLevel'],
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    allowUwsFallback: bool(env, 'ALLOW_UWS_FALLBACK'),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+}

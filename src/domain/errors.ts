@@ -1,0 +1,32 @@
+// Errors that reach the client. Domain code throws them; the HTTP layer turns them into
+// the spec's error body: {status, messages, errors: [{code, message, data?}], warnings, requestId}.
+
+export interface ErrorDetail {
+  code: string;
+  message: string;
+  data?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly errors: ErrorDetail[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    code: string,
+    message: string,
+    options: { data?: unknown; more?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    const first: ErrorDetail = options.data === undefined ? { code, message } : { code, message, data: options.data };
+    this.errors = [first, ...(options.more ?? [])];
+    this.headers = options.headers ?? {};
+  }
+
+  get code(): string {
+    return this.errors[0]!.code;
+  }
+}
+
+export const badRequest = (code: string, message: string, data?: unknown) => new ApiError(400, code, message, { data });
+export const notFound = (code: string, message: string) => new ApiError(404, code, message);

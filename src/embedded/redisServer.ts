@@ -1,0 +1,30 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { startChildServer, type ChildServer } from './childServer.js';
+import { freePort } from './freePort.js';
+
+/**
+ * A private redis-server from PATH on a free loopback port. With `appendOnly` its data
+ * survives restarts in `dir` (the dev server uses ./.data/redis); tests use a temp dir.
+ */
+export async function startRedisServer(options: { dir: string; appendOnly: boolean; port?: number }): Promise<ChildServer> {
+  const dir = resolve(options.dir);
+  mkdirSync(dir, { recursive: true });
+  const port = options.port ?? (await freePort());
+  return startChildServer({
+    name: 'redis-server',
+    command: 'redis-server',
+    args: [
+      '--port', String(port),
+      '--bind', '127.0.0.1',
+      '--dir', dir,
+      '--appendonly', options.appendOnly ? 'yes' : 'no',
+      '--appendfsync', 'everysec',
+      '--save', '',
+      '--daemonize', 'no',
+      '--protected-mode', 'yes',
+    ],
+    readyLine: /Ready to accept connections/,
+    url: `redis://127.0.0.1:${port}`,
+  });
+}

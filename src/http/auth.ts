@@ -1,0 +1,75 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../domain/errors.js';
+import type { Tenant, TenantCache } from '../metadata/tenantCache.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { AuthKind, RequestHeaders } from './route.js';
+
+// Authentication as the spec has it: HTTP Basic with the secret key as user name and the
+// password ignored. Keys resolve from the in-process tenant cache, never MongoDB per request.
+
+export interface Caller {
+  tenant?: Tenant;
+  workspace?: WorkspaceDoc;
+}
+
+const unauthorized = (message: string) => new ApiError(401, 'UNAUTHORIZED', message);
+const forbidden = (code: string, message: string) => new ApiError(403, code, message);
+
+/** The user name of a Basic authorization header, or undefined. */
+export function basicUser(authorization: string): string | undefined {
+  const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(authorization);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const user = colon === -1 ? decoded : decoded.slice(0, colon);
+  return user === '' ? undefined : user;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export async function authenticate(
+  kind: AuthKind,
+  headers: RequestHeaders,
+  tenants: TenantCache,
+  systemApiSecret: string | undefined,
+): Promise<Caller> {
+  if (kind === 'public') return {};
+  const secret = basicUser(headers.authorization);
+  if (secret === undefined) {
+    throw unauthorized('Authenticate with HTTP Basic auth: the secret key as user name, empty password');
+  }
+  if (kind === 'system') {
+    if (systemApiSecret === undefined || !sameSecret(secret, systemApiSecret)) throw unauthorized('Unknown system API secret');
+    return {};
+  }
+  const resolved = await tenants.resolve(secret);
+  if (!resolved) throw unauthorized('Unknown secret key');
+  const { principal, tenant } = resolved;
+
+  if (kind === 'company') {
+    if (principal.kind !== 'admin') throw forbidden('FORBIDDEN', 'This call needs the company admin key, not a workspace secret key');
+    return { tenant };
+  }
+
+  let workspace: WorkspaceDoc | undefined;
+  if (principal.kind === 'admin') {
+    workspace = headers.workspaceKey
+      ? tenant.workspacesByKey.get(headers.workspaceKey)
+      : tenant.workspacesById.get(tenant.company.defaultWorkspaceId);
+    if (!workspace) throw forbidden('WORKSPACE_NOT_FOUND', `X-Workspace-Key ${headers.workspaceKey} is not a workspace of this company`);
+  } else {
+    workspace = tenant.workspacesById.get(principal.workspaceId);
+    if (!workspace) throw unauthorized('Unknown secret key');
+    if (headers.workspaceKey && headers.workspaceKey !== workspace.key) {
+      throw forbidden('FORBIDDEN', 'X-Workspace-Key names another workspace than the one of this secret key');
+    }
+  }
+  if (!workspace.isActive) {
+    throw forbidden('WORKSPACE_INACTIVE', `Workspace ${workspace.key} is inactive; activate it first`);
+  }
+  return { tenant, workspace };
+}

@@ -1,0 +1,61 @@
+// Prometheus text exposition of request counts and latency per route and status.
+// Small enough to write here: one counter and one histogram, labelled by route pattern
+// (not raw path, so labels stay bounded) and status code.
+
+const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+interface Series {
+  route: string;
+  status: number;
+  count: number;
+  sum: number;
+  buckets: number[];
+}
+
+export class Metrics {
+  private readonly series = new Map<string, Series>();
+  private readonly startedAt = Date.now();
+
+  observe(route: string, status: number, seconds: number): void {
+    const id = `${route}\u0000${status}`;
+    let series = this.series.get(id);
+    if (!series) {
+      series = { route, status, count: 0, sum: 0, buckets: BUCKETS_SECONDS.map(() => 0) };
+      this.series.set(id, series);
+    }
+    series.count++;
+    series.sum += seconds;
+    for (let i = 0; i < BUCKETS_SECONDS.length; i++) if (seconds <= BUCKETS_SECONDS[i]!) series.buckets[i]!++;
+  }
+
+  render(gauges: Record<string, number> = {}): string {
+    const lines: string[] = [];
+    lines.push('# HELP http_requests_total HTTP requests answered, by route and status.');
+    lines.push('# TYPE http_requests_total counter');
+    for (const s of this.series.values()) lines.push(`http_requests_total{${labels(s)}} ${s.count}`);
+    lines.push('# HELP http_request_duration_seconds Time from request start to response end.');
+    lines.push('# TYPE http_request_duration_seconds histogram');
+    for (const s of this.series.values()) {
+      const l = labels(s);
+      BUCKETS_SECONDS.forEach((le, i) => lines.push(`http_request_duration_seconds_bucket{${l},le="${le}"} ${s.buckets[i]}`));
+      lines.push(`http_request_duration_seconds_bucket{${l},le="+Inf"} ${s.count}`);
+      lines.push(`http_request_duration_seconds_sum{${l}} ${s.sum}`);
+      lines.push(`http_request_duration_seconds_count{${l}} ${s.count}`);
+    }
+    const memory = process.memoryUsage();
+    const all: Record<string, number> = {
+      process_resident_memory_bytes: memory.rss,
+      process_heap_used_bytes: memory.heapUsed,
+      process_uptime_seconds: (Date.now() - this.startedAt) / 1000,
+      ...gauges,
+    };
+    for (const [name, value] of Object.entries(all)) {
+      lines.push(`# TYPE ${name} gauge`);
+      lines.push(`${name} ${value}`);
+    }
+    return lines.join('\n') + '\n';
+  }
+}
+
+const escape = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const labels = (s: Series) => `route="${escape(s.route)}",status="${s.status}"`;

@@ -1,0 +1,37 @@
+import { badRequest } from '../domain/errors.js';
+
+/** Query string access with the checks every list route needs. */
+export class Query {
+  private readonly params: URLSearchParams;
+
+  constructor(raw: string) {
+    this.params = new URLSearchParams(raw);
+  }
+
+  /** All values of a repeatable parameter (`expand=a&expand=b`). */
+  all(name: string): string[] {
+    return this.params.getAll(name);
+  }
+
+  /** A parameter that may appear at most once. */
+  one(name: string): string | undefined {
+    const values = this.params.getAll(name);
+    if (values.length > 1) throw badRequest('GENERAL_ERROR', `query parameter ${name} may be given only once`);
+    return values[0];
+  }
+
+  integer(name: string, range: { min: number; max: number }): number | undefined {
+    const raw = this.one(name);
+    if (raw === undefined || raw === '') return undefined;
+    if (!/^-?\d+$/.test(raw)) throw badRequest('GENERAL_ERROR', `query parameter ${name} must be a whole number, got "${raw}"`);
+    const value = Number(raw);
+    if (value < range.min || value > range.max) {
+      throw badRequest('GENERAL_ERROR', `query parameter ${name} must be between ${range.min} and ${range.max}, got ${value}`);
+    }
+    return value;
+  }
+
+  has(name: string): boolean {
+    return this.params.has(name);
+  }
+}

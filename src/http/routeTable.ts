@@ -1,0 +1,103 @@
+// A path trie: static segments win over parameters (`/workspaces/active` before
+// `/workspaces/:key`), with backtracking so `/a/:x/b` and `/a/static/c` can coexist.
+// Segments are matched raw and decoded afterwards, so an encoded "/" (%2F) inside a tag
+// or label stays inside its parameter.
+
+interface Node<T> {
+  statics: Map<string, Node<T>>;
+  param?: { name: string; node: Node<T> };
+  methods: Map<string, T>;
+  pattern?: string;
+}
+
+export type Match<T> =
+  | { kind: 'found'; value: T; params: Record<string, string>; pattern: string }
+  | { kind: 'methodNotAllowed'; allowed: string[]; pattern: string }
+  | { kind: 'notFound' };
+
+const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map() });
+
+function splitPath(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed === '/' || trimmed === '' ? [] : trimmed.slice(1).split('/');
+}
+
+export class RouteTable<T> {
+  private readonly root: Node<T> = newNode();
+
+  add(method: string, pattern: string, value: T): void {
+    let node = this.root;
+    for (const segment of splitPath(pattern)) {
+      if (segment.startsWith(':')) {
+        const name = segment.slice(1);
+        if (node.param && node.param.name !== name) {
+          throw new Error(`route ${pattern}: parameter :${name} conflicts with :${node.param.name}`);
+        }
+        node.param ??= { name, node: newNode() };
+        node = node.param.node;
+      } else {
+        let next = node.statics.get(segment);
+        if (!next) node.statics.set(segment, (next = newNode()));
+        node = next;
+      }
+    }
+    if (node.methods.has(method)) throw new Error(`route ${method} ${pattern} registered twice`);
+    node.methods.set(method, value);
+    node.pattern = pattern;
+  }
+
+  match(method: string, path: string): Match<T> {
+    const segments = splitPath(path);
+    const values: string[] = [];
+    let methodMismatch: Node<T> | undefined;
+
+    const walk = (node: Node<T>, index: number): Node<T> | undefined => {
+      if (index === segments.length) {
+        if (node.methods.size === 0) return undefined;
+        if (node.methods.has(method)) return node;
+        methodMismatch ??= node;
+        return undefined;
+      }
+      const segment = segments[index]!;
+      const child = node.statics.get(segment);
+      if (child) {
+        const found = walk(child, index + 1);
+        if (found) return found;
+      }
+      if (node.param && segment !== '') {
+        values.push(segment);
+        const found = walk(node.param.node, index + 1);
+        if (found) return found;
+        values.pop();
+      }
+      return undefined;
+    };
+
+    const node = walk(this.root, 0);
+    if (node) {
+      const params: Record<string, string> = {};
+      const names = paramNames(node.pattern!);
+      for (let i = 0; i < names.length; i++) params[names[i]!] = safeDecode(values[i]!);
+      return { kind: 'found', value: node.methods.get(method)!, params, pattern: node.pattern! };
+    }
+    if (methodMismatch) {
+      const mismatch: Node<T> = methodMismatch;
+      return { kind: 'methodNotAllowed', allowed: [...mismatch.methods.keys()], pattern: mismatch.pattern! };
+    }
+    return { kind: 'notFound' };
+  }
+}
+
+function paramNames(pattern: string): string[] {
+  return splitPath(pattern)
+    .filter((s) => s.startsWith(':'))
+    .map((s) => s.slice(1));
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

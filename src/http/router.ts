@@ -1,0 +1,16 @@
+import { accountRoutes } from '../api/accounts.js';
+import type { ApiDeps } from '../api/deps.js';
+import { holdTokenRoutes } from '../api/holdTokens.js';
+import { operationRoutes } from '../api/operations.js';
+import { systemRoutes } from '../api/system.js';
+import { workspaceRoutes } from '../api/workspaces.js';
+import type { RouteDef } from './route.js';
+import { RouteTable } from './routeTable.js';
+
+// Every route of the server, by resource. Follow an import from here to find a handler.
+export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
+  const table = new RouteTable<RouteDef>();
+  const all = [...operationRoutes(deps), ...systemRoutes(deps), ...accountRoutes(deps), ...workspaceRoutes(deps), ...holdTokenRoutes(deps)];
+  for (const route of all) table.add(route.method, route.path, route);
+  return table;
+}

@@ -1,0 +1,306 @@
+import { STATUS_CODES } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { gzip } from 'node:zlib';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { Logger } from 'pino';
+import { ApiError } from '../domain/errors.js';
+import type { TenantCache } from '../metadata/tenantCache.js';
+import { authenticate } from './auth.js';
+import type { Metrics } from './metrics.js';
+import { Query } from './query.js';
+import type { Reply, RequestHeaders, RouteDef, WorkspaceContext } from './route.js';
+import type { RouteTable } from './routeTable.js';
+import type { UwsModule } from './uws.js';
+
+// The uWebSockets.js glue. Per request: capture headers synchronously (uWS frees the
+// request object when the handler returns), register onAborted, read the body with a cap,
+// then route -> authenticate -> parse and validate -> handler -> one corked write.
+
+const GZIP_MIN_BYTES = 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export interface HttpServerOptions {
+  uws: UwsModule;
+  routes: RouteTable<RouteDef>;
+  tenants: TenantCache;
+  metrics: Metrics;
+  logger: Logger;
+  maxBodyBytes: number;
+  systemApiSecret: string | undefined;
+}
+
+/** One request/response pair and what we know about its state. */
+interface Exchange {
+  res: HttpResponse;
+  method: string;
+  path: string;
+  rawQuery: string;
+  headers: RequestHeaders;
+  requestId: string;
+  started: number;
+  route: string;
+  aborted: boolean;
+  finished: boolean;
+}
+
+export class HttpServer {
+  private readonly app: TemplatedApp;
+  private listenSocket: us_listen_socket | undefined;
+  private inFlight = 0;
+  private draining = false;
+  private idleWaiters: (() => void)[] = [];
+  private readonly idPrefix = randomBytes(4).toString('hex');
+  private requestCounter = 0;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.app = options.uws.App();
+    this.app.any('/*', (res, req) => this.onRequest(res, req));
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (!socket) return reject(new Error(`cannot listen on ${host}:${port} (port in use or not allowed)`));
+        this.listenSocket = socket;
+        resolve(this.options.uws.us_socket_local_port(socket));
+      });
+    });
+  }
+
+  get inFlightRequests(): number {
+    return this.inFlight;
+  }
+
+  /** Stops accepting connections; requests already received run to their end. */
+  stopAccepting(): void {
+    this.draining = true;
+    if (this.listenSocket) this.options.uws.us_listen_socket_close(this.listenSocket);
+    this.listenSocket = undefined;
+  }
+
+  /** Resolves true when no request is in flight, false if `timeoutMs` passes first. */
+  waitForIdle(timeoutMs: number): Promise<boolean> {
+    if (this.inFlight === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      this.idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  /** Closes every remaining connection (idle keep-alive ones included). */
+  closeConnections(): void {
+    // close() exists on the native App of uWS v20.30 but is missing from its typings.
+    (this.app as TemplatedApp & { close(): void }).close();
+  }
+
+  private onRequest(res: HttpResponse, req: HttpRequest): void {
+    const headers: RequestHeaders = {
+      authorization: req.getHeader('authorization'),
+      contentType: req.getHeader('content-type'),
+      acceptEncoding: req.getHeader('accept-encoding'),
+      workspaceKey: req.getHeader('x-workspace-key'),
+    };
+    const contentLength = req.getHeader('content-length');
+    const chunked = req.getHeader('transfer-encoding') !== '';
+    const givenId = req.getHeader('x-request-id');
+    const ex: Exchange = {
+      res,
+      method: req.getMethod().toUpperCase(),
+      path: req.getUrl(),
+      rawQuery: req.getQuery() ?? '',
+      headers,
+      requestId: REQUEST_ID_PATTERN.test(givenId) ? givenId : `${this.idPrefix}-${(++this.requestCounter).toString(36)}`,
+      started: performance.now(),
+      route: 'unmatched',
+      aborted: false,
+      finished: false,
+    };
+    this.inFlight++;
+    res.onAborted(() => {
+      ex.aborted = true;
+      this.finish(ex, 499);
+    });
+
+    const declared = contentLength === '' ? 0 : Number(contentLength);
+    if (!Number.isSafeInteger(declared) || declared < 0) {
+      return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'Content-Length is not a number'), true);
+    }
+    if (declared > this.options.maxBodyBytes) return this.sendError(ex, this.tooLarge(), true);
+    if (declared === 0 && !chunked) {
+      void this.dispatch(ex, Buffer.alloc(0));
+      return;
+    }
+
+    const chunks: Buffer[] = [];
+    let received = 0;
+    res.onData((chunk, isLast) => {
+      if (ex.finished) return;
+      received += chunk.byteLength;
+      if (received > this.options.maxBodyBytes) return this.sendError(ex, this.tooLarge(), true);
+      // uWS reuses the chunk's memory after this callback returns: copy it.
+      chunks.push(Buffer.copyBytesFrom(new Uint8Array(chunk)));
+      if (isLast) void this.dispatch(ex, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+  }
+
+  private tooLarge(): ApiError {
+    return new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${this.options.maxBodyBytes} bytes`);
+  }
+
+  private async dispatch(ex: Exchange, rawBody: Buffer): Promise<void> {
+    try {
+      const match = this.options.routes.match(ex.method, ex.path);
+      if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
+      if (match.kind === 'methodNotAllowed') {
+        ex.route = `* ${match.pattern}`;
+        throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${ex.method} is not allowed on ${ex.path}; use ${match.allowed.join(', ')}`, {
+          headers: { Allow: match.allowed.join(', ') },
+        });
+      }
+      const route = match.value;
+      ex.route = `${ex.method} ${match.pattern}`;
+      const caller = await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret);
+      const body = parseBody(route, ex.headers.contentType, rawBody);
+      const ctx = {
+        requestId: ex.requestId,
+        params: match.params,
+        query: new Query(ex.rawQuery),
+        headers: ex.headers,
+        body,
+        rawBody,
+        log: this.options.logger.child({ requestId: ex.requestId }),
+        tenant: caller.tenant,
+        workspace: caller.workspace,
+      } as WorkspaceContext;
+      const reply = await route.handler(ctx);
+      this.sendReply(ex, reply);
+    } catch (error) {
+      this.sendError(ex, error);
+    }
+  }
+
+  private sendReply(ex: Exchange, reply: Reply): void {
+    const { body } = reply;
+    if (body === undefined || reply.status === 204) return this.write(ex, reply.status, undefined, undefined, reply.headers);
+    if (Buffer.isBuffer(body) || typeof body === 'string') {
+      return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.from(body), reply.headers);
+    }
+    this.write(ex, reply.status, 'application/json', Buffer.from(JSON.stringify(body)), reply.headers);
+  }
+
+  private sendError(ex: Exchange, error: unknown, closeConnection = false): void {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else {
+      this.options.logger.error({ err: error, requestId: ex.requestId, route: ex.route }, 'request failed');
+      apiError = new ApiError(500, 'INTERNAL_ERROR', 'Internal server error; the request id identifies it in the logs');
+    }
+    const body = {
+      status: apiError.status,
+      messages: apiError.errors.map((e) => e.message),
+      errors: apiError.errors,
+      warnings: [],
+      requestId: ex.requestId,
+    };
+    this.write(ex, apiError.status, 'application/json', Buffer.from(JSON.stringify(body)), apiError.headers, closeConnection);
+  }
+
+  private write(
+    ex: Exchange,
+    status: number,
+    contentType: string | undefined,
+    payload: Buffer | undefined,
+    headers: Record<string, string> | undefined,
+    closeConnection = false,
+  ): void {
+    if (ex.finished) return;
+    if (payload && payload.length >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)) {
+      gzip(payload, (error, compressed) => {
+        const gzipped = error ? undefined : compressed;
+        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, gzipped !== undefined);
+      });
+      return;
+    }
+    this.writeNow(ex, status, contentType, payload, headers, closeConnection, false);
+  }
+
+  private writeNow(
+    ex: Exchange,
+    status: number,
+    contentType: string | undefined,
+    payload: Buffer | undefined,
+    headers: Record<string, string> | undefined,
+    closeConnection: boolean,
+    gzipped: boolean,
+  ): void {
+    if (ex.aborted || ex.finished) return;
+    const close = closeConnection || this.draining;
+    ex.res.cork(() => {
+      ex.res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+      ex.res.writeHeader('X-Request-Id', ex.requestId);
+      if (contentType) ex.res.writeHeader('Content-Type', contentType);
+      if (gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
+      if (payload && payload.length >= GZIP_MIN_BYTES) ex.res.writeHeader('Vary', 'Accept-Encoding');
+      if (headers) for (const [name, value] of Object.entries(headers)) ex.res.writeHeader(name, value);
+      if (status === 204) ex.res.endWithoutBody(undefined, close);
+      else ex.res.end(payload ?? '', close);
+    });
+    this.finish(ex, status);
+  }
+
+  private finish(ex: Exchange, status: number): void {
+    if (ex.finished) return;
+    ex.finished = true;
+    const seconds = (performance.now() - ex.started) / 1000;
+    this.options.metrics.observe(ex.route, status, seconds);
+    this.options.logger.info(
+      { requestId: ex.requestId, method: ex.method, path: ex.path, route: ex.route, status, ms: Math.round(seconds * 1e4) / 10 },
+      'request',
+    );
+    this.inFlight--;
+    if (this.inFlight === 0 && this.idleWaiters.length > 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+}
+
+function acceptsGzip(acceptEncoding: string): boolean {
+  return /(^|[\s,])gzip(?!;\s*q=0(\.0*)?(\s|,|$))/i.test(acceptEncoding);
+}
+
+function isJsonType(contentType: string): boolean {
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/** Parses and validates the body; a route without a schema still gets syntax-checked JSON. */
+function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
+  let body: unknown;
+  if (rawBody.length > 0) {
+    if (!route.anyContentType && contentType !== '' && !isJsonType(contentType)) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
+    }
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch (error) {
+      throw new ApiError(400, 'GENERAL_ERROR', `Malformed JSON body: ${(error as Error).message}`);
+    }
+  }
+  if (!route.body) return body;
+  const value = body ?? {};
+  if (!route.body.check(value)) {
+    const details = route.body
+      .errors(value)
+      .filter((e) => e.message !== 'schema is false')
+      .map((e) => ({ code: 'GENERAL_ERROR', message: `#${e.instancePath}: ${e.message}` }));
+    const [first, ...more] = details.length > 0 ? details : [{ code: 'GENERAL_ERROR', message: '#: invalid body' }];
+    throw new ApiError(400, first!.code, first!.message, { more });
+  }
+  return value;
+}

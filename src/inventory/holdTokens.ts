@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { badRequest, notFound } from '../domain/errors.js';
+import type { ScriptCall } from './scripts.js';
+
+// Hold tokens tie held objects to one buyer. A token is a Redis hash tagged by the token
+// itself, so tokens spread over a cluster instead of crowding one workspace's slot; the
+// hold scripts of an event get what they need of a token as arguments.
+
+export const MAX_HOLD_TOKEN_LIFETIME_MS = 2 * 60 * 60 * 1000;
+/** Kept a while past its maximum life so a late request gets "expired", not a reused id. */
+const RETENTION_AFTER_MAX_LIFETIME_MS = 60 * 60 * 1000;
+
+export interface HoldToken {
+  token: string;
+  workspaceId: number;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export const holdTokenKey = (token: string) => `holdToken:{${token}}`;
+
+const notFoundError = (token: string) => notFound('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
+
+export class HoldTokens {
+  constructor(
+    private readonly redis: Redis,
+    private readonly scripts: Record<string, ScriptCall>,
+  ) {}
+
+  async create(workspaceId: number, expiresInMinutes: number, now: number): Promise<HoldToken> {
+    const token: HoldToken = {
+      token: randomBytes(16).toString('base64url'),
+      workspaceId,
+      createdAt: now,
+      expiresAt: now + expiresInMinutes * 60_000,
+    };
+    const key = holdTokenKey(token.token);
+    await this.redis
+      .multi()
+      .hset(key, { workspaceId, createdAt: token.createdAt, expiresAt: token.expiresAt })
+      .pexpireat(key, now + MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS)
+      .exec();
+    return token;
+  }
+
+  /** The token if it belongs to the workspace and has not expired; else 404. */
+  async get(workspaceId: number, token: string, now: number): Promise<HoldToken> {
+    const [owner, createdAt, expiresAt] = await this.redis.hmget(holdTokenKey(token), 'workspaceId', 'createdAt', 'expiresAt');
+    if (owner !== String(workspaceId) || Number(expiresAt) <= now) throw notFoundError(token);
+    return { token, workspaceId, createdAt: Number(createdAt), expiresAt: Number(expiresAt) };
+  }
+
+  /** 0 minutes expires the token now; the total life stays within two hours of creation. */
+  async changeExpiry(workspaceId: number, token: string, expiresInMinutes: number, now: number): Promise<HoldToken> {
+    const result = (await this.scripts.changeHoldTokenExpiry!(
+      1,
+      holdTokenKey(token),
+      workspaceId,
+      now,
+      now + expiresInMinutes * 60_000,
+      MAX_HOLD_TOKEN_LIFETIME_MS,
+      RETENTION_AFTER_MAX_LIFETIME_MS,
+    )) as number[];
+    if (result[0] === 0) throw notFoundError(token);
+    if (result[0] === -1) {
+      const minutesLeft = Math.floor((result[1]! - now) / 60_000);
+      throw badRequest(
+        'HOLD_TOKEN_MAX_LIFETIME',
+        `A hold token lives at most 2 hours from its creation; this one can expire in at most ${minutesLeft} minutes`,
+      );
+    }
+    return { token, workspaceId, createdAt: result[1]!, expiresAt: result[2]! };
+  }
+}

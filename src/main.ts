@@ -1,0 +1,43 @@
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { startApp } from './app.js';
+import { createLogger } from './log.js';
+
+// Production start-up: `npm start`. Runs against the REDIS_URL and MONGODB_URL it is
+// given and never starts servers itself (that is src/dev.ts). Exits 0 after a graceful
+// shutdown on SIGTERM/SIGINT.
+
+function readConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const logger = createLogger(config.logLevel);
+let app;
+try {
+  app = await startApp(config, logger);
+} catch (error) {
+  console.error(`start-up failed: ${(error as Error).message}`);
+  process.exit(1);
+}
+const running = app;
+logger.info({ port: running.port, host: config.host }, 'listening');
+
+let stopping = false;
+async function stop(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  const clean = await running.shutdown(config.shutdownTimeoutMs);
+  logger.info({ clean }, 'stopped');
+  process.exit(clean ? 0 : 1);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));

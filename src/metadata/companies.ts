@@ -1,0 +1,58 @@
+import type { Collection, Db } from 'mongodb';
+import { defaultCompanySettings, type CompanySettings, type SettingChange } from '../domain/companySettings.js';
+import { newKey } from '../domain/keys.js';
+import { nextId } from './counters.js';
+
+export interface CompanyDoc {
+  _id: number;
+  name: string;
+  adminKey: string;
+  designerKey: string;
+  /** The single source of which workspace is the default: one field, one atomic write. */
+  defaultWorkspaceId: number;
+  settings: CompanySettings;
+  createdOn: Date;
+}
+
+export class Companies {
+  private readonly collection: Collection<CompanyDoc>;
+
+  constructor(private readonly db: Db) {
+    this.collection = db.collection<CompanyDoc>('companies');
+  }
+
+  async create(name: string, defaultWorkspaceId: number): Promise<CompanyDoc> {
+    const doc: CompanyDoc = {
+      _id: await nextId(this.db, 'companies'),
+      name,
+      adminKey: newKey(),
+      designerKey: newKey(),
+      defaultWorkspaceId,
+      settings: defaultCompanySettings(),
+      createdOn: new Date(),
+    };
+    await this.collection.insertOne(doc);
+    return doc;
+  }
+
+  findById(id: number): Promise<CompanyDoc | null> {
+    return this.collection.findOne({ _id: id });
+  }
+
+  findByAdminKey(adminKey: string): Promise<CompanyDoc | null> {
+    return this.collection.findOne({ adminKey });
+  }
+
+  /** The oldest company: the one the dev server prints keys of. */
+  findFirst(): Promise<CompanyDoc | null> {
+    return this.collection.find({}).sort({ _id: 1 }).limit(1).next();
+  }
+
+  async setDefaultWorkspace(id: number, workspaceId: number): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { defaultWorkspaceId: workspaceId } });
+  }
+
+  async saveSetting(id: number, change: SettingChange): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { [`settings.${change.path}`]: change.value } });
+  }
+}

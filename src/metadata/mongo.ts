@@ -1,0 +1,26 @@
+import { MongoClient, type Db } from 'mongodb';
+
+export interface Metadata {
+  client: MongoClient;
+  db: Db;
+}
+
+export async function connectMongo(url: string, dbName: string): Promise<Metadata> {
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
+  await client.connect();
+  const db = client.db(dbName);
+  await ensureIndexes(db);
+  return { client, db };
+}
+
+/** Indexes are declared here, in one place, and created at start-up. */
+async function ensureIndexes(db: Db): Promise<void> {
+  await db.collection('companies').createIndex({ adminKey: 1 }, { unique: true });
+  await db.collection('workspaces').createIndex({ key: 1 }, { unique: true });
+  await db.collection('workspaces').createIndex({ secretKeys: 1 }, { unique: true });
+  await db.collection('workspaces').createIndex({ companyId: 1, _id: -1 });
+}
+
+export async function pingMongo(db: Db): Promise<void> {
+  await db.command({ ping: 1 });
+}

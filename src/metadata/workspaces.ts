@@ -1,0 +1,92 @@
+import type { Collection, Db, Filter } from 'mongodb';
+import { newKey } from '../domain/keys.js';
+import type { Page, PageRequest } from '../domain/pagination.js';
+import { nextId } from './counters.js';
+import { containsFilter, paginate } from './paginate.js';
+
+export interface WorkspaceDoc {
+  _id: number;
+  companyId: number;
+  name: string;
+  /** Public key: names the workspace in X-Workspace-Key and URLs. */
+  key: string;
+  /** Several at once so keys can be rotated without downtime; the first is the primary. */
+  secretKeys: string[];
+  isTest: boolean;
+  isActive: boolean;
+  createdOn: Date;
+  /** Bumped on every change; updates are conditional on it so concurrent edits never lose one. */
+  version: number;
+}
+
+export type ActiveFilter = 'all' | 'active' | 'inactive';
+
+export class Workspaces {
+  private readonly collection: Collection<WorkspaceDoc>;
+
+  constructor(private readonly db: Db) {
+    this.collection = db.collection<WorkspaceDoc>('workspaces');
+  }
+
+  /** Allocates the id first so a company can point at its default workspace before it exists. */
+  allocateId(): Promise<number> {
+    return nextId(this.db, 'workspaces');
+  }
+
+  async create(fields: { id?: number; companyId: number; name: string; isTest: boolean }): Promise<WorkspaceDoc> {
+    const doc: WorkspaceDoc = {
+      _id: fields.id ?? (await this.allocateId()),
+      companyId: fields.companyId,
+      name: fields.name,
+      key: newKey(),
+      secretKeys: [newKey()],
+      isTest: fields.isTest,
+      isActive: true,
+      createdOn: new Date(),
+      version: 1,
+    };
+    await this.collection.insertOne(doc);
+    return doc;
+  }
+
+  findByKey(companyId: number, key: string): Promise<WorkspaceDoc | null> {
+    return this.collection.findOne({ companyId, key });
+  }
+
+  findBySecretKey(secretKey: string): Promise<WorkspaceDoc | null> {
+    return this.collection.findOne({ secretKeys: secretKey });
+  }
+
+  findByCompany(companyId: number): Promise<WorkspaceDoc[]> {
+    return this.collection.find({ companyId }).toArray();
+  }
+
+  list<T extends { id: number }>(
+    companyId: number,
+    options: { filter?: string; active: ActiveFilter },
+    request: PageRequest,
+    toItem: (doc: WorkspaceDoc) => T,
+  ): Promise<Page<T>> {
+    const filter: Filter<WorkspaceDoc> = { companyId };
+    if (options.active !== 'all') filter.isActive = options.active === 'active';
+    if (options.filter) Object.assign(filter, containsFilter(options.filter, ['name', 'key']));
+    return paginate(this.collection, filter, request, toItem);
+  }
+
+  findById(id: number): Promise<WorkspaceDoc | null> {
+    return this.collection.findOne({ _id: id });
+  }
+
+  /** Writes `fields` only if nobody changed the workspace since `version` was read. */
+  async updateIfUnchanged(
+    doc: WorkspaceDoc,
+    fields: Partial<Pick<WorkspaceDoc, 'name' | 'isActive' | 'secretKeys'>>,
+  ): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: doc._id, version: doc.version }, { $set: { ...fields, version: doc.version + 1 } });
+    return result.modifiedCount === 1;
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.collection.deleteOne({ _id: id });
+  }
+}

@@ -1,0 +1,157 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { startApp, type RunningApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+
+// Boots real servers for tests: the app in-process on a free port (startTestServer) or as
+// a child process running the built dist/ (spawnServer), against the Redis and MongoDB
+// wire servers of globalSetup. Plus a small HTTP client.
+
+export const SYSTEM_SECRET = 'test-system-secret';
+
+export function newDatabaseName(): string {
+  return `t_${randomBytes(6).toString('hex')}`;
+}
+
+/** Environment for a server under test; `MONGODB_DB` isolates its metadata. */
+export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    REDIS_URL: inject('redisUrl'),
+    MONGODB_URL: inject('mongoUrl'),
+    MONGODB_DB: newDatabaseName(),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SYSTEM_API_SECRET: SYSTEM_SECRET,
+    LOG_LEVEL: 'silent',
+    ...overrides,
+  };
+}
+
+export interface TestServer {
+  url: string;
+  app: RunningApp;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
+  const config = loadConfig(testEnv(overrides));
+  const app = await startApp(config, createLogger(config.logLevel));
+  const url = `http://127.0.0.1:${app.port}`;
+  return { url, app, stop: async () => void (await app.shutdown(5_000)) };
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON.stringify(body). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export function basic(key: string): string {
+  return 'Basic ' + Buffer.from(`${key}:`).toString('base64');
+}
+
+export async function call<T = any>(url: string, method: string, path: string, options: CallOptions = {}): Promise<Response<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization ??= basic(options.key);
+  let body: string | Buffer | undefined = options.raw;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(url + path, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+/** A client bound to one server and one key. */
+export function client(url: string, key?: string, headers: Record<string, string> = {}) {
+  const send = <T = any>(method: string, path: string, body?: unknown, extra: Omit<CallOptions, 'key' | 'body'> = {}) =>
+    call<T>(url, method, path, { key, body, ...extra, headers: { ...headers, ...extra.headers } });
+  return {
+    get: <T = any>(path: string, extra?: Omit<CallOptions, 'key' | 'body'>) => send<T>('GET', path, undefined, extra),
+    post: <T = any>(path: string, body?: unknown, extra?: Omit<CallOptions, 'key' | 'body'>) => send<T>('POST', path, body, extra),
+    delete: <T = any>(path: string, body?: unknown, extra?: Omit<CallOptions, 'key' | 'body'>) => send<T>('DELETE', path, body, extra),
+  };
+}
+
+export interface TestCompany {
+  adminKey: string;
+  workspace: { id: number; key: string; secretKey: string };
+}
+
+export async function createTestCompany(url: string): Promise<TestCompany> {
+  const response = await call(url, 'POST', '/system/private/create-test-company', { key: SYSTEM_SECRET });
+  if (response.status !== 200) throw new Error(`create-test-company answered ${response.status}: ${response.text}`);
+  return { adminKey: response.body.admin.secretKey, workspace: response.body.workspace };
+}
+
+/** Polls `check` until it returns true; returns the milliseconds it took, or throws after `timeoutMs`. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 20): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+export interface SpawnedServer {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs the built server (`node dist/src/main.js`, what `npm start` runs) as a child process
+ * and waits for its "listening" log line. `npm test` builds dist/ first (pretest).
+ */
+export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d.toString()));
+  child.stderr!.on('data', (d) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
+      if (match) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      }
+    }, 20);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** Runs the built server expecting it to fail at start; returns its exit code and output. */
+export async function runServerToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d.toString()));
+  child.stderr!.on('data', (d) => (output += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  clearTimeout(timer);
+  return { code, output };
+}
