@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, createTestCompany, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
+
+describe('companies and account settings', () => {
+  let server: TestServer;
+  let company: TestCompany;
+  let admin: ReturnType<typeof client>;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    company = await createTestCompany(server.url);
+    admin = client(server.url, company.adminKey);
+  });
+  afterAll(() => server.stop());
+
+  it('create-test-company answers the admin account and its default workspace', async () => {
+    const me = await admin.get('/accounts/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      secretKey: company.adminKey,
+      publicKey: company.workspace.key,
+      designerKey: expect.any(String),
+      company: { id: expect.any(Number), name: expect.any(String) },
+      settings: {
+        draftChartDrawingsEnabled: true,
+        holdPeriodInMinutes: 15,
+        chartValidation: { VALIDATE_DUPLICATE_LABELS: 'OFF', VALIDATE_FOCAL_POINT: 'OFF' },
+        defaultRendererSettings: expect.any(Object),
+      },
+    });
+    expect(company.workspace).toMatchObject({ isDefault: true, isActive: true, isTest: false, name: 'Default workspace' });
+    const workspaces = await admin.get('/workspaces');
+    expect(workspaces.body.items.map((w: { key: string }) => w.key)).toEqual([company.workspace.key]);
+  });
+
+  it('each test company is a separate tenant', async () => {
+    const other = await createTestCompany(server.url);
+    expect(other.adminKey).not.toBe(company.adminKey);
+    const theirs = await client(server.url, other.adminKey).get('/workspaces');
+    expect(theirs.body.items.map((w: { key: string }) => w.key)).toEqual([other.workspace.key]);
+    expect((await admin.get(`/workspaces/${other.workspace.key}`)).status).toBe(404);
+  });
+
+  it('changes one setting at a time and shows it everywhere', async () => {
+    expect((await admin.post('/accounts/me/settings', { key: 'VALIDATE_FOCAL_POINT', value: 'WARNING' })).status).toBe(204);
+    expect((await admin.post('/accounts/me/settings', { key: 'VALIDATE_DUPLICATE_LABELS', value: 'ERROR' })).status).toBe(204);
+    expect((await admin.post('/accounts/me/settings', { key: 'DRAFT_CHART_DRAWINGS_ENABLED', value: false })).status).toBe(204);
+    const me = await admin.get('/accounts/me');
+    expect(me.body.settings.chartValidation).toMatchObject({ VALIDATE_FOCAL_POINT: 'WARNING', VALIDATE_DUPLICATE_LABELS: 'ERROR', VALIDATE_UNLABELED_OBJECTS: 'OFF' });
+    expect(me.body.settings.draftChartDrawingsEnabled).toBe(false);
+    const workspace = await admin.get(`/workspaces/${company.workspace.key}`);
+    expect(workspace.body.settings.chartValidation.VALIDATE_FOCAL_POINT).toBe('WARNING');
+  });
+
+  it('concurrent changes of different settings all stick', async () => {
+    const own = await createTestCompany(server.url);
+    const api = client(server.url, own.adminKey);
+    const validators = ['VALIDATE_DUPLICATE_LABELS', 'VALIDATE_OBJECTS_WITHOUT_CATEGORIES', 'VALIDATE_UNLABELED_OBJECTS', 'VALIDATE_FOCAL_POINT', 'VALIDATE_OBJECT_TYPES_PER_CATEGORY'];
+    const results = await Promise.all(validators.map((key) => api.post('/accounts/me/settings', { key, value: 'ERROR' })));
+    expect(results.map((r) => r.status)).toEqual(validators.map(() => 204));
+    const me = await api.get('/accounts/me');
+    for (const key of validators) expect(me.body.settings.chartValidation[key]).toBe('ERROR');
+  });
+
+  it('rejects unknown settings and bad values, changing nothing', async () => {
+    const before = (await admin.get('/accounts/me')).body.settings;
+    for (const body of [
+      { key: 'NO_SUCH_SETTING', value: 1 },
+      { key: 'VALIDATE_FOCAL_POINT', value: 'LOUD' },
+      { key: 'HOLD_PERIOD_IN_MINUTES', value: 500 },
+      { key: 5, value: 'ERROR' },
+      { value: 'ERROR' },
+    ]) {
+      const response = await admin.post('/accounts/me/settings', body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.errors[0].code).toBe('GENERAL_ERROR');
+    }
+    for (const body of [{ holdPeriodInMinutes: 0 }, { holdPeriodInMinutes: 121 }, { holdPeriodInMinutes: '10' }, {}]) {
+      expect((await admin.post('/accounts/me/actions/change-hold-period', body)).status).toBe(400);
+    }
+    expect((await admin.get('/accounts/me')).body.settings).toEqual(before);
+  });
+
+  it('changes the hold period', async () => {
+    expect((await admin.post('/accounts/me/actions/change-hold-period', { holdPeriodInMinutes: 30 })).status).toBe(204);
+    expect((await admin.get('/accounts/me')).body.settings.holdPeriodInMinutes).toBe(30);
+  });
+
+  it('account routes are company-level: a workspace key gets 403', async () => {
+    const api = client(server.url, company.workspace.secretKey);
+    expect((await api.get('/accounts/me')).status).toBe(403);
+    expect((await api.post('/accounts/me/settings', { key: 'VALIDATE_FOCAL_POINT', value: 'OFF' })).status).toBe(403);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const valid = { REDIS_URL: 'redis://127.0.0.1:6390', MONGODB_URL: 'mongodb://127.0.0.1:27017/shop' };
+
+describe('loadConfig', () => {
+  it('applies defaults', () => {
+    const config = loadConfig(valid);
+    expect(config).toMatchObject({
+      port: 9001,
+      host: '0.0.0.0',
+      mongodbDb: 'shop',
+      logLevel: 'info',
+      maxBodyBytes: 1024 * 1024,
+      allowUwsFallback: false,
+      systemApiSecret: undefined,
+    });
+  });
+
+  it('takes the database from MONGODB_DB, else the URL, else "seatsio"', () => {
+    expect(loadConfig({ ...valid, MONGODB_DB: 'other' }).mongodbDb).toBe('other');
+    expect(loadConfig({ ...valid, MONGODB_URL: 'mongodb://h:1/?directConnection=true' }).mongodbDb).toBe('seatsio');
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['REDIS_URL', { REDIS_URL: undefined }],
+    ['REDIS_URL', { REDIS_URL: 'http://localhost' }],
+    ['MONGODB_URL', { MONGODB_URL: 'not a url' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['MAX_BODY_BYTES', { MAX_BODY_BYTES: '5' }],
+    ['ALLOW_UWS_FALLBACK', { ALLOW_UWS_FALLBACK: 'perhaps' }],
+    ['SYSTEM_API_SECRET', { SYSTEM_API_SECRET: 'short' }],
+    ['MONGODB_DB', { MONGODB_DB: 'a/b' }],
+  ])('names %s when it is bad', (variable, overrides) => {
+    let error: unknown;
+    try {
+      loadConfig({ ...valid, ...overrides });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message).toMatch(new RegExp(`^${variable}: `));
+    expect((error as ConfigError).message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors.js';
+import { buildPage, parsePageRequest } from '../../src/domain/pagination.js';
+
+const limits = { defaultLimit: 20, maxLimit: 100 };
+const items = (...ids: number[]) => ids.map((id) => ({ id }));
+
+describe('parsePageRequest', () => {
+  it('defaults to the first page', () => {
+    expect(parsePageRequest({}, limits)).toEqual({ direction: 'first', limit: 20 });
+  });
+
+  it('reads cursors and limits', () => {
+    expect(parsePageRequest({ limit: '5', start_after_id: '10' }, limits)).toEqual({ direction: 'after', limit: 5, cursor: 10 });
+    expect(parsePageRequest({ end_before_id: '3' }, limits)).toEqual({ direction: 'before', limit: 20, cursor: 3 });
+  });
+
+  it.each([
+    [{ limit: '0' }, /between 1 and 100/],
+    [{ limit: '101' }, /between 1 and 100/],
+    [{ limit: 'ten' }, /whole number/],
+    [{ start_after_id: '-1' }, /start_after_id/],
+    [{ end_before_id: 'x' }, /end_before_id/],
+    [{ start_after_id: '1', end_before_id: '2' }, /cannot be combined/],
+  ])('rejects %o', (query, message) => {
+    let error: unknown;
+    try {
+      parsePageRequest(query, limits);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).message).toMatch(message);
+  });
+});
+
+describe('buildPage', () => {
+  it('first page: next cursor only when more items follow', () => {
+    expect(buildPage({ direction: 'first', limit: 2 }, items(9, 8, 7), { newer: false, older: false })).toEqual({
+      items: items(9, 8),
+      next_page_starts_after: '8',
+    });
+    expect(buildPage({ direction: 'first', limit: 2 }, items(9, 8), { newer: false, older: false })).toEqual({ items: items(9, 8) });
+  });
+
+  it('after a cursor: previous cursor when newer items exist', () => {
+    expect(buildPage({ direction: 'after', limit: 2, cursor: 8 }, items(7, 6), { newer: true, older: false })).toEqual({
+      items: items(7, 6),
+      previous_page_ends_before: '7',
+    });
+  });
+
+  it('before a cursor: reads ascending, returns descending (ids 1..4, end_before 1, limit 2 -> [3, 2])', () => {
+    expect(buildPage({ direction: 'before', limit: 2, cursor: 1 }, items(2, 3, 4), { newer: false, older: true })).toEqual({
+      items: items(3, 2),
+      next_page_starts_after: '2',
+      previous_page_ends_before: '3',
+    });
+    expect(buildPage({ direction: 'before', limit: 2, cursor: 2 }, items(3, 4), { newer: false, older: true })).toEqual({
+      items: items(4, 3),
+      next_page_starts_after: '3',
+    });
+  });
+
+  it('an empty page has no cursors', () => {
+    expect(buildPage({ direction: 'after', limit: 2, cursor: 1 }, [], { newer: true, older: true })).toEqual({ items: [] });
+  });
+});
