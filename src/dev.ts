@@ -9,12 +9,14 @@ import { createCompany } from './metadata/repositories.js';
 
 // `npm run dev`: the server on embedded defaults, for a newcomer's first run.
 // When REDIS_URL is unset it starts a private redis-server (data in ./.data/redis, AOF on);
-// when MONGODB_URL is unset it starts the in-memory MongoDB wire server. On first start it
+// when MONGODB_URL is unset it starts the in-memory MongoDB wire server. DATA_DIR moves
+// ./.data elsewhere (the benchmarks use a temp dir). On first start it
 // creates a company and prints the keys to use.
 
 const DEV_SYSTEM_API_SECRET = 'superSecretSystemApi'; // what the official SDKs' test suites send
 
 const env = { ...process.env };
+const dataDir = env.DATA_DIR || '.data';
 env.SYSTEM_API_SECRET ??= DEV_SYSTEM_API_SECRET;
 env.LOG_LEVEL ??= 'warn';
 const children: ChildServer[] = [];
@@ -26,10 +28,10 @@ async function stopChildren(): Promise<void> {
 
 try {
   if (!env.REDIS_URL) {
-    const redis = await startRedisServer({ dir: '.data/redis', appendOnly: true });
+    const redis = await startRedisServer({ dir: `${dataDir}/redis`, appendOnly: true });
     children.push(redis);
     env.REDIS_URL = redis.url;
-    notes.push(`Redis    ${redis.url}  (private redis-server, data in ./.data/redis, AOF on)`);
+    notes.push(`Redis    ${redis.url}  (private redis-server, data in ${dataDir}/redis, AOF on)`);
   }
   if (!env.MONGODB_URL) {
     const mongo = await startMongoServer();
@@ -42,7 +44,7 @@ try {
       const redis = new Redis(env.REDIS_URL!);
       if ((await redis.dbsize()) > 0) {
         await redis.flushall();
-        notes.push('         cleared ./.data/redis: its inventory belonged to the previous in-memory metadata');
+        notes.push(`         cleared ${dataDir}/redis: its inventory belonged to the previous in-memory metadata`);
       }
       await redis.quit();
     }

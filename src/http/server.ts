@@ -164,6 +164,7 @@ export class HttpServer {
       ex.route = `${ex.method} ${match.pattern}`;
       const caller = await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret);
       const body = parseBody(route, ex.headers.contentType, rawBody);
+      const logger = this.options.logger;
       const ctx = {
         requestId: ex.requestId,
         params: match.params,
@@ -171,7 +172,10 @@ export class HttpServer {
         headers: ex.headers,
         body,
         rawBody,
-        log: this.options.logger.child({ requestId: ex.requestId }),
+        // Made only when a handler logs: most requests never do.
+        get log() {
+          return logger.child({ requestId: ex.requestId });
+        },
         tenant: caller.tenant,
         workspace: caller.workspace,
       } as WorkspaceContext;

@@ -69,7 +69,7 @@ export async function call<T = any>(url: string, method: string, path: string, o
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(url + path, { method, headers, body });
+  const response = await fetch(url + path, { method, headers, body: body as BodyInit | undefined });
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);

@@ -1,0 +1,149 @@
+import autocannon from 'autocannon';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../src/embedded/freePort.js';
+
+// `npm run bench [-- --quick] [-- --compare FILE]`
+// Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
+// in a child process, a no-op uWS ceiling in another, and drives both with autocannon at
+// the same connections and duration. Reports rps, p50, p99 and non-2xx per scenario and
+// each scenario's ratio to the ceiling; writes bench/results/latest.json.
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const compareIndex = args.indexOf('--compare');
+const compareFile = compareIndex >= 0 ? args[compareIndex + 1] : undefined;
+const DURATION_S = quick ? 5 : 15;
+const CONNECTIONS = 100;
+
+interface Figures {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  ratioToCeiling?: number;
+}
+
+function startChild(command: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (ready.test(output)) resolve({ child, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}:\n${output}`)));
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function measure(options: autocannon.Options): Promise<Figures> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
+  return {
+    rps: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const basic = (key: string) => 'Basic ' + Buffer.from(`${key}:`).toString('base64');
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
+  const serverPort = await freePort();
+  const ceilingPort = await freePort();
+  const server = await startChild(
+    ['dist/src/dev.js'],
+    { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '' },
+    /Ctrl\+C/,
+  );
+  const adminKey = /Company admin key\s+(\S+)/.exec(server.output())![1]!;
+  const workspaceKey = /Default workspace secret key\s+(\S+)/.exec(server.output())![1]!;
+  const redisUrl = /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
+  const base = `http://127.0.0.1:${serverPort}`;
+
+  // The ceiling answers with a body the size of a hold token response.
+  const sample = await fetch(`${base}/hold-tokens`, { method: 'POST', headers: { authorization: basic(workspaceKey) } });
+  const sampleBytes = (await sample.arrayBuffer()).byteLength;
+  const ceiling = await startChild(['dist/bench/ceiling.js', String(ceilingPort), String(sampleBytes)], {}, /ceiling ready/);
+
+  const scenarios: Record<string, Figures> = {};
+  try {
+    console.log(`bench: ${DURATION_S} s per scenario, ${CONNECTIONS} connections`);
+    scenarios.ceiling = await measure({ url: `http://127.0.0.1:${ceilingPort}/hold-tokens`, method: 'POST' });
+    scenarios.health = await measure({ url: `${base}/health` });
+    // Priority lane: Basic auth resolved from the tenant cache, one Redis MULTI per request.
+    scenarios.holdTokenCreate = await measure({
+      url: `${base}/hold-tokens`,
+      method: 'POST',
+      headers: { authorization: basic(workspaceKey), 'content-type': 'application/json' },
+      body: '{"expiresInMinutes":5}',
+    });
+    // Not priority lane: a MongoDB query per request.
+    scenarios.workspaceList = await measure({ url: `${base}/workspaces`, headers: { authorization: basic(adminKey) } });
+  } finally {
+    await stopChild(ceiling.child);
+    await stopChild(server.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const c = scenarios.ceiling!.rps;
+  for (const [name, figures] of Object.entries(scenarios)) if (name !== 'ceiling') figures.ratioToCeiling = Math.round((figures.rps / c) * 1000) / 1000;
+
+  let redisVersion = 'unknown';
+  try {
+    redisVersion = /v=(\S+)/.exec(execFileSync('redis-server', ['--version']).toString())?.[1] ?? redisVersion;
+  } catch {
+    /* reported as unknown */
+  }
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD']).toString().trim();
+  } catch {
+    /* not a checkout */
+  }
+  const report = {
+    date: new Date().toISOString(),
+    commit,
+    mode: quick ? 'quick' : 'full',
+    settings: { durationSeconds: DURATION_S, connections: CONNECTIONS },
+    machine: { cores: cpus().length, memoryBytes: totalmem(), node: process.version, redis: redisVersion, redisUrl },
+    scenarios,
+  };
+
+  console.log('\nscenario          rps       p50 ms  p99 ms  non2xx  errors  ratio');
+  for (const [name, f] of Object.entries(scenarios)) {
+    console.log(
+      `${name.padEnd(16)} ${String(f.rps).padStart(7)} ${String(f.p50Ms).padStart(8)} ${String(f.p99Ms).padStart(7)} ${String(f.non2xx).padStart(7)} ${String(f.errors).padStart(7)}  ${f.ratioToCeiling ?? '1 (ceiling)'}`,
+    );
+  }
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', JSON.stringify(report, null, 2) + '\n');
+  console.log('\nwritten: bench/results/latest.json');
+
+  if (compareFile) {
+    const previous = JSON.parse(readFileSync(compareFile, 'utf8')) as typeof report;
+    console.log(`\ncompared with ${compareFile} (${previous.commit.slice(0, 8)}): ratio to ceiling now vs then`);
+    for (const [name, f] of Object.entries(scenarios)) {
+      const before = previous.scenarios[name];
+      if (name === 'ceiling' || !before) continue;
+      console.log(`${name.padEnd(16)} ${f.ratioToCeiling} vs ${before.ratioToCeiling}`);
+    }
+  }
+}
+
+await main();
