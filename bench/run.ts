@@ -1,8 +1,9 @@
 import autocannon from 'autocannon';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { startChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
 
 // `npm run bench [-- --quick] [-- --compare FILE]`
@@ -27,28 +28,6 @@ interface Figures {
   ratioToCeiling?: number;
 }
 
-function startChild(command: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (ready.test(output)) resolve({ child, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}:\n${output}`)));
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 async function measure(options: autocannon.Options): Promise<Figures> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   return {
@@ -66,25 +45,35 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
   const serverPort = await freePort();
   const ceilingPort = await freePort();
-  const server = await startChild(
-    ['dist/src/dev.js'],
-    { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '' },
-    /Ctrl\+C/,
-  );
+  const base = `http://127.0.0.1:${serverPort}`;
+  const server = await startChildServer({
+    name: 'server (npm run dev)',
+    command: process.execPath,
+    args: ['dist/src/dev.js'],
+    env: { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '' },
+    readyLine: /Ctrl\+C/,
+    url: base,
+    timeoutMs: 60_000,
+  });
   const adminKey = /Company admin key\s+(\S+)/.exec(server.output())![1]!;
   const workspaceKey = /Default workspace secret key\s+(\S+)/.exec(server.output())![1]!;
   const redisUrl = /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
-  const base = `http://127.0.0.1:${serverPort}`;
 
   // The ceiling answers with a body the size of a hold token response.
   const sample = await fetch(`${base}/hold-tokens`, { method: 'POST', headers: { authorization: basic(workspaceKey) } });
   const sampleBytes = (await sample.arrayBuffer()).byteLength;
-  const ceiling = await startChild(['dist/bench/ceiling.js', String(ceilingPort), String(sampleBytes)], {}, /ceiling ready/);
+  const ceiling = await startChildServer({
+    name: 'ceiling',
+    command: process.execPath,
+    args: ['dist/bench/ceiling.js', String(ceilingPort), String(sampleBytes)],
+    readyLine: /ceiling ready/,
+    url: `http://127.0.0.1:${ceilingPort}`,
+  });
 
   const scenarios: Record<string, Figures> = {};
   try {
     console.log(`bench: ${DURATION_S} s per scenario, ${CONNECTIONS} connections`);
-    scenarios.ceiling = await measure({ url: `http://127.0.0.1:${ceilingPort}/hold-tokens`, method: 'POST' });
+    scenarios.ceiling = await measure({ url: `${ceiling.url}/hold-tokens`, method: 'POST' });
     scenarios.health = await measure({ url: `${base}/health` });
     // Priority lane: Basic auth resolved from the tenant cache, one Redis MULTI per request.
     scenarios.holdTokenCreate = await measure({
@@ -96,8 +85,8 @@ async function main(): Promise<void> {
     // Not priority lane: a MongoDB query per request.
     scenarios.workspaceList = await measure({ url: `${base}/workspaces`, headers: { authorization: basic(adminKey) } });
   } finally {
-    await stopChild(ceiling.child);
-    await stopChild(server.child);
+    await ceiling.stop();
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 

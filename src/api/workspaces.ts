@@ -14,7 +14,10 @@ import { workspaceRecord } from './records.js';
 // compat-notes §1: default and maximum page size 1000 unless an endpoint says otherwise.
 const PAGE_LIMITS: PageLimits = { defaultLimit: 1000, maxLimit: 1000 };
 const MAX_SECRET_KEYS = 10;
-const MAX_UPDATE_ATTEMPTS = 5;
+// A failed conditional write means another write won, so retrying always makes progress;
+// the bound only stops a pathological pile-up. Jitter spreads the retries apart.
+const MAX_UPDATE_ATTEMPTS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const CreateBody = Type.Object({ name: Name, isTest: Type.Optional(Type.Boolean()) });
@@ -41,6 +44,7 @@ export function workspaceRoutes(deps: ApiDeps): RouteDef[] {
         await deps.tenants.changed(doc.companyId);
         return { ...doc, ...fields };
       }
+      await sleep(Math.random() * Math.min(20, 2 * (attempt + 1)));
     }
     throw new ApiError(409, 'CONCURRENT_MODIFICATION', `Workspace ${key} is being changed by other requests; try again`);
   }
@@ -137,12 +141,17 @@ export function workspaceRoutes(deps: ApiDeps): RouteDef[] {
       method: 'POST',
       path: '/workspaces/:key/actions/deactivate',
       handler: async (ctx) => {
-        await change(ctx, ctx.params.key!, (doc) => {
-          if (doc._id === ctx.tenant.company.defaultWorkspaceId) {
-            throw badRequest('DEFAULT_WORKSPACE', 'The default workspace cannot be deactivated; make another workspace the default first');
-          }
+        const cannot = () => badRequest('DEFAULT_WORKSPACE', 'The default workspace cannot be deactivated; make another workspace the default first');
+        const doc = await change(ctx, ctx.params.key!, (current) => {
+          if (current._id === ctx.tenant.company.defaultWorkspaceId) throw cannot();
           return { isActive: false };
         });
+        // Company and workspace are two documents: a set-default racing with this call may
+        // have made it the default meanwhile. Re-check fresh and undo (set-default does the same).
+        if ((await companies.findById(doc.companyId))?.defaultWorkspaceId === doc._id) {
+          await change(ctx, ctx.params.key!, () => ({ isActive: true }));
+          throw cannot();
+        }
         return noContent();
       },
     }),
@@ -160,9 +169,16 @@ export function workspaceRoutes(deps: ApiDeps): RouteDef[] {
       method: 'POST',
       path: '/workspaces/actions/set-default/:key',
       handler: async (ctx) => {
+        const cannot = () => badRequest('WORKSPACE_INACTIVE', 'An inactive workspace cannot be the default; activate it first');
         const doc = await find(ctx, ctx.params.key!);
-        if (!doc.isActive) throw badRequest('WORKSPACE_INACTIVE', 'An inactive workspace cannot be the default; activate it first');
-        await companies.setDefaultWorkspace(doc.companyId, doc._id);
+        if (!doc.isActive) throw cannot();
+        const previous = await companies.setDefaultWorkspace(doc.companyId, doc._id);
+        // Undo if a deactivation raced with us (see deactivate).
+        if (!(await workspaces.findById(doc._id))?.isActive) {
+          if (previous !== undefined) await companies.setDefaultWorkspace(doc.companyId, previous, doc._id);
+          await deps.tenants.changed(doc.companyId);
+          throw cannot();
+        }
         await deps.tenants.changed(doc.companyId);
         return noContent();
       },

@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface ChildServer {
   url: string;
+  /** Everything it printed so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -14,9 +16,10 @@ export async function startChildServer(options: {
   args: string[];
   readyLine: RegExp;
   url: string;
+  env?: Record<string, string>;
   timeoutMs?: number;
 }): Promise<ChildServer> {
-  const child = spawn(options.command, options.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(options.command, options.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -41,10 +44,8 @@ export async function startChildServer(options: {
       reject(new Error(`${options.name} exited with code ${code} before it was ready:\n${output}`));
     });
   });
-  // Keep draining its output so the pipe never fills and blocks it.
-  child.stdout!.resume();
-  child.stderr!.resume();
-  return { url: options.url, stop: () => stopChild(child) };
+  // Its output keeps being read (so the pipe never fills and blocks it) and kept.
+  return { url: options.url, output: () => output, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -48,8 +48,14 @@ export class Companies {
     return this.collection.find({}).sort({ _id: 1 }).limit(1).next();
   }
 
-  async setDefaultWorkspace(id: number, workspaceId: number): Promise<void> {
-    await this.collection.updateOne({ _id: id }, { $set: { defaultWorkspaceId: workspaceId } });
+  /**
+   * Points the company at another default workspace, only while the default is still
+   * `expected` when given; returns the default it replaced.
+   */
+  async setDefaultWorkspace(id: number, workspaceId: number, expected?: number): Promise<number | undefined> {
+    const filter = expected === undefined ? { _id: id } : { _id: id, defaultWorkspaceId: expected };
+    const before = await this.collection.findOneAndUpdate(filter, { $set: { defaultWorkspaceId: workspaceId } }, { returnDocument: 'before' });
+    return before?.defaultWorkspaceId;
   }
 
   async saveSetting(id: number, change: SettingChange): Promise<void> {
