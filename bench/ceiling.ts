@@ -8,7 +8,7 @@ import { loadUws } from '../src/http/uws.js';
 const port = Number(process.argv[2]);
 const bodyBytes = Number(process.argv[3] ?? 64);
 const body = Buffer.alloc(bodyBytes, 'x');
-const uws = loadUws(false);
+const uws = loadUws();
 uws
   .App()
   .any('/*', (res) => {

@@ -6,7 +6,7 @@ import { buildRoutes } from './http/router.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
 import { HoldTokens } from './inventory/holdTokens.js';
-import { connectRedis, pingRedis } from './inventory/redis.js';
+import { closeRedis, connectRedis, pingRedis } from './inventory/redis.js';
 import { defineScripts } from './inventory/scripts.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
@@ -24,6 +24,7 @@ export interface RunningApp {
 }
 
 const STARTUP_TIMEOUT_MS = 10_000;
+const CLOSE_TIMEOUT_MS = 2_000;
 
 async function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -38,14 +39,13 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
-  const uws = loadUws(config.allowUwsFallback);
+  const uws = loadUws();
 
-  const redis = connectRedis(config.redisUrl, 'seatsio-commands');
-  const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation');
-  const closeRedis = () => Promise.allSettled([redis.quit(), subscriber.quit()]);
+  const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger);
+  const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
   let metadata;
   try {
-    await within(pingRedis(redis), `Redis at ${config.redisUrl}`);
+    await within(redis.ping(), `Redis at ${config.redisUrl}`);
     metadata = await within(connectMongo(config.mongodbUrl, config.mongodbDb), `MongoDB at ${config.mongodbUrl}`);
   } catch (error) {
     redis.disconnect();
@@ -90,8 +90,9 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       const drained = await http.waitForIdle(timeoutMs);
       if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
       http.closeConnections();
-      await closeRedis();
-      await metadata.client.close();
+      await Promise.all([closeRedis(redis, CLOSE_TIMEOUT_MS), closeRedis(subscriber, CLOSE_TIMEOUT_MS)]);
+      // Like QUIT, closing MongoDB can wait on a server that is gone: bound it too.
+      await Promise.race([metadata.client.close(true), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
       return drained;
     },
   };

@@ -12,8 +12,6 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Largest request body accepted, in bytes (413 beyond). */
   maxBodyBytes: number;
-  /** Run on the slow pure-Node fallback of uWebSockets.js when the native binding fails. */
-  allowUwsFallback: boolean;
   /** How long a graceful shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
 }
@@ -56,13 +54,6 @@ function url(env: Env, name: string, schemes: string[]): string {
   return raw;
 }
 
-function bool(env: Env, name: string): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return false;
-  if (/^(1|true|yes)$/i.test(raw)) return true;
-  if (/^(0|false|no)$/i.test(raw)) return false;
-  throw new ConfigError(name, `expected true or false, got "${raw}"`);
-}
 
 /** The database named in the URL path, else "seatsio". */
 function databaseName(env: Env, mongodbUrl: string): string {
@@ -94,7 +85,6 @@ export function loadConfig(env: Env = process.env): Config {
     systemApiSecret: systemApiSecret === '' ? undefined : systemApiSecret,
     logLevel: logLevel as Config['logLevel'],
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
-    allowUwsFallback: bool(env, 'ALLOW_UWS_FALLBACK'),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
 }

@@ -225,11 +225,12 @@ export class HttpServer {
     if (payload && payload.length >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)) {
       gzip(payload, (error, compressed) => {
         const gzipped = error ? undefined : compressed;
-        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, gzipped !== undefined);
+        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, { gzipped: gzipped !== undefined, varies: true });
       });
       return;
     }
-    this.writeNow(ex, status, contentType, payload, headers, closeConnection, false);
+    const varies = payload !== undefined && payload.length >= GZIP_MIN_BYTES;
+    this.writeNow(ex, status, contentType, payload, headers, closeConnection, { gzipped: false, varies });
   }
 
   private writeNow(
@@ -239,7 +240,8 @@ export class HttpServer {
     payload: Buffer | undefined,
     headers: Record<string, string> | undefined,
     closeConnection: boolean,
-    gzipped: boolean,
+    /** varies: the body is big enough that its encoding depends on Accept-Encoding. */
+    encoding: { gzipped: boolean; varies: boolean },
   ): void {
     if (ex.aborted || ex.finished) return;
     const close = closeConnection || this.draining;
@@ -247,8 +249,8 @@ export class HttpServer {
       ex.res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
       ex.res.writeHeader('X-Request-Id', ex.requestId);
       if (contentType) ex.res.writeHeader('Content-Type', contentType);
-      if (gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
-      if (payload && payload.length >= GZIP_MIN_BYTES) ex.res.writeHeader('Vary', 'Accept-Encoding');
+      if (encoding.gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
+      if (encoding.varies) ex.res.writeHeader('Vary', 'Accept-Encoding');
       if (headers) for (const [name, value] of Object.entries(headers)) ex.res.writeHeader(name, value);
       if (status === 204) ex.res.endWithoutBody(undefined, close);
       else ex.res.end(payload ?? '', close);

@@ -6,16 +6,19 @@ export type UwsModule = typeof Uws;
 /**
  * Loads uWebSockets.js and refuses its pure-Node fallback. The package we depend on
  * silently switches to a slow implementation when the native binding does not load
- * (wrong Node ABI, wrong libc); running the priority lane on it would hide a 10x slowdown.
+ * (wrong Node ABI, wrong libc) or when UWS_USE_FALLBACK is set; running on it would hide a
+ * large slowdown and break the routes that use native-only calls.
  */
-export function loadUws(allowFallback: boolean): UwsModule {
+export function loadUws(): UwsModule {
   const require = createRequire(import.meta.url);
   const uws = require('uWebSockets.js') as UwsModule;
-  if (!isNativeBinding(uws) && !allowFallback) {
+  if (!isNativeBinding(uws)) {
+    // No opt-in: the fallback lacks parts this server uses (getQuery, App.close,
+    // endWithoutBody throw there), so it could not serve correctly even if allowed.
     throw new Error(
       'uWebSockets.js loaded its pure-Node fallback instead of the native binding ' +
         `(Node ${process.version}, ABI ${process.versions.modules}, ${process.platform}-${process.arch}); ` +
-        'refusing to start. Use Node 20 on glibc, or set ALLOW_UWS_FALLBACK=true to run slowly anyway.',
+        'refusing to start. Run on Node 20 with glibc 2.36 or newer, and unset UWS_USE_FALLBACK.',
     );
   }
   return uws;

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import { defaultCompanySettings, type CompanySettings, type SettingChange } from '../domain/companySettings.js';
 import { newKey } from '../domain/keys.js';
-import { nextId } from './counters.js';
+import { insertWithNewId } from './counters.js';
 
 export interface CompanyDoc {
   _id: number;
@@ -21,18 +21,21 @@ export class Companies {
     this.collection = db.collection<CompanyDoc>('companies');
   }
 
-  async create(name: string, defaultWorkspaceId: number): Promise<CompanyDoc> {
-    const doc: CompanyDoc = {
-      _id: await nextId(this.db, 'companies'),
-      name,
-      adminKey: newKey(),
-      designerKey: newKey(),
-      defaultWorkspaceId,
-      settings: defaultCompanySettings(),
-      createdOn: new Date(),
-    };
-    await this.collection.insertOne(doc);
-    return doc;
+  /** A company without a workspace yet (defaultWorkspaceId 0): see createCompany. */
+  create(name: string): Promise<CompanyDoc> {
+    return insertWithNewId(this.db, 'companies', async (id) => {
+      const doc: CompanyDoc = {
+        _id: id,
+        name,
+        adminKey: newKey(),
+        designerKey: newKey(),
+        defaultWorkspaceId: 0,
+        settings: defaultCompanySettings(),
+        createdOn: new Date(),
+      };
+      await this.collection.insertOne(doc);
+      return doc;
+    });
   }
 
   findById(id: number): Promise<CompanyDoc | null> {

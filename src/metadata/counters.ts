@@ -1,10 +1,31 @@
-import type { Db } from 'mongodb';
+import { MongoServerError, type Db } from 'mongodb';
 
-/** Next integer id of a sequence (workspace ids, company ids, ...), atomic across processes. */
+/** Next integer id of a sequence (workspace ids, company ids, ...). */
 export async function nextId(db: Db, sequence: string): Promise<number> {
   const doc = await db
     .collection<{ _id: string; value: number }>('counters')
     .findOneAndUpdate({ _id: sequence }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after' });
   if (!doc) throw new Error(`counter ${sequence} did not return a value`);
   return doc.value;
+}
+
+const MAX_ID_ATTEMPTS = 20;
+
+const isDuplicateId = (error: unknown) =>
+  error instanceof MongoServerError && error.code === 11000 && (error.keyPattern?._id !== undefined || /_id/.test(error.message));
+
+/**
+ * Inserts with a freshly allocated id, allocating again if the id is taken. MongoDB's $inc
+ * never hands out an id twice, but the in-memory wire server used for development and tests
+ * does under concurrent calls; the unique _id makes that visible, and a retry repairs it.
+ */
+export async function insertWithNewId<T>(db: Db, sequence: string, insert: (id: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const id = await nextId(db, sequence);
+    try {
+      return await insert(id);
+    } catch (error) {
+      if (!isDuplicateId(error) || attempt >= MAX_ID_ATTEMPTS) throw error;
+    }
+  }
 }

@@ -12,12 +12,12 @@ export function repositories(db: Db): Repositories {
 }
 
 /**
- * A company always has a default workspace. The workspace id is allocated first so the
- * company is written once, already pointing at it.
+ * A company always has a default workspace. Nobody knows the company's keys until this
+ * returns, so the moment between its insert and pointing it at its workspace is unseen.
  */
 export async function createCompany(repos: Repositories, name: string): Promise<{ company: CompanyDoc; workspace: WorkspaceDoc }> {
-  const workspaceId = await repos.workspaces.allocateId();
-  const company = await repos.companies.create(name, workspaceId);
-  const workspace = await repos.workspaces.create({ id: workspaceId, companyId: company._id, name: 'Default workspace', isTest: false });
-  return { company, workspace };
+  const company = await repos.companies.create(name);
+  const workspace = await repos.workspaces.create({ companyId: company._id, name: 'Default workspace', isTest: false });
+  await repos.companies.setDefaultWorkspace(company._id, workspace._id);
+  return { company: { ...company, defaultWorkspaceId: workspace._id }, workspace };
 }

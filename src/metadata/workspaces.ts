@@ -1,7 +1,7 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { newKey } from '../domain/keys.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
-import { nextId } from './counters.js';
+import { insertWithNewId } from './counters.js';
 import { containsFilter, paginate } from './paginate.js';
 
 export interface WorkspaceDoc {
@@ -28,25 +28,22 @@ export class Workspaces {
     this.collection = db.collection<WorkspaceDoc>('workspaces');
   }
 
-  /** Allocates the id first so a company can point at its default workspace before it exists. */
-  allocateId(): Promise<number> {
-    return nextId(this.db, 'workspaces');
-  }
-
-  async create(fields: { id?: number; companyId: number; name: string; isTest: boolean }): Promise<WorkspaceDoc> {
-    const doc: WorkspaceDoc = {
-      _id: fields.id ?? (await this.allocateId()),
-      companyId: fields.companyId,
-      name: fields.name,
-      key: newKey(),
-      secretKeys: [newKey()],
-      isTest: fields.isTest,
-      isActive: true,
-      createdOn: new Date(),
-      version: 1,
-    };
-    await this.collection.insertOne(doc);
-    return doc;
+  create(fields: { companyId: number; name: string; isTest: boolean }): Promise<WorkspaceDoc> {
+    return insertWithNewId(this.db, 'workspaces', async (id) => {
+      const doc: WorkspaceDoc = {
+        _id: id,
+        companyId: fields.companyId,
+        name: fields.name,
+        key: newKey(),
+        secretKeys: [newKey()],
+        isTest: fields.isTest,
+        isActive: true,
+        createdOn: new Date(),
+        version: 1,
+      };
+      await this.collection.insertOne(doc);
+      return doc;
+    });
   }
 
   findByKey(companyId: number, key: string): Promise<WorkspaceDoc | null> {

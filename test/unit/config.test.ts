@@ -12,7 +12,6 @@ describe('loadConfig', () => {
       mongodbDb: 'shop',
       logLevel: 'info',
       maxBodyBytes: 1024 * 1024,
-      allowUwsFallback: false,
       systemApiSecret: undefined,
     });
   });
@@ -30,7 +29,6 @@ describe('loadConfig', () => {
     ['MONGODB_URL', { MONGODB_URL: 'not a url' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['MAX_BODY_BYTES', { MAX_BODY_BYTES: '5' }],
-    ['ALLOW_UWS_FALLBACK', { ALLOW_UWS_FALLBACK: 'perhaps' }],
     ['SYSTEM_API_SECRET', { SYSTEM_API_SECRET: 'short' }],
     ['MONGODB_DB', { MONGODB_DB: 'a/b' }],
   ])('names %s when it is bad', (variable, overrides) => {
