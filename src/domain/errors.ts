@@ -22,10 +22,6 @@ export class ApiError extends Error {
     this.errors = [first, ...(options.more ?? [])];
     this.headers = options.headers ?? {};
   }
-
-  get code(): string {
-    return this.errors[0]!.code;
-  }
 }
 
 export const badRequest = (code: string, message: string, data?: unknown) => new ApiError(400, code, message, { data });

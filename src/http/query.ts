@@ -30,8 +30,4 @@ export class Query {
     }
     return value;
   }
-
-  has(name: string): boolean {
-    return this.params.has(name);
-  }
 }

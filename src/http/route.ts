@@ -52,7 +52,6 @@ export interface Reply {
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
-export const created = (body: unknown): Reply => ({ status: 201, body });
 export const noContent = (): Reply => ({ status: 204 });
 
 export interface Validator {
@@ -65,8 +64,6 @@ export interface RouteDef {
   path: string;
   auth: AuthKind;
   body?: Validator;
-  /** Parse the body as JSON whatever Content-Type says (SDK test suites post drawings as text). */
-  anyContentType?: boolean;
   handler: (ctx: WorkspaceContext) => Promise<Reply> | Reply;
 }
 
@@ -78,7 +75,7 @@ function compile(schema: TSchema): Validator {
   };
 }
 
-type Common = { method: RouteDef['method']; path: string; anyContentType?: boolean };
+type Common = { method: RouteDef['method']; path: string };
 
 // One builder per auth kind so each handler sees exactly the context its auth provides.
 export function publicRoute(def: Common & { handler: (ctx: BaseContext) => Promise<Reply> | Reply }): RouteDef {

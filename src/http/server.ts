@@ -289,7 +289,7 @@ function isJsonType(contentType: string): boolean {
 function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
   let body: unknown;
   if (rawBody.length > 0) {
-    if (!route.anyContentType && contentType !== '' && !isJsonType(contentType)) {
+    if (contentType !== '' && !isJsonType(contentType)) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
     }
     try {

@@ -57,7 +57,7 @@ export class TenantCache {
     return { principal, tenant };
   }
 
-  tenant(companyId: number): Promise<Tenant | null> {
+  private tenant(companyId: number): Promise<Tenant | null> {
     let loading = this.tenants.get(companyId);
     if (!loading) {
       loading = this.load(companyId);
