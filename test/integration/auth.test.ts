@@ -22,36 +22,25 @@ describe('authentication matrix', () => {
   afterAll(() => server.stop());
 
   type Credential = { authorization?: string; key?: string; workspaceKey?: () => string };
-  const credentials: Record<string, () => Credential> = {
-    'no credentials': () => ({}),
-    'a bearer token': () => ({ authorization: 'Bearer abc' }),
-    'an unknown key': () => ({ key: 'not-a-key' }),
-    'the system secret': () => ({ key: SYSTEM_SECRET }),
-    'the admin key': () => ({ key: company.adminKey }),
-    'the admin key with a password': () => ({ authorization: 'Basic ' + Buffer.from(`${company.adminKey}:ignored`).toString('base64') }),
-    'the admin key + X-Workspace-Key of its own workspace': () => ({ key: company.adminKey, workspaceKey: () => second.key }),
-    'the admin key + X-Workspace-Key of an inactive workspace': () => ({ key: company.adminKey, workspaceKey: () => inactive.key }),
-    "the admin key + X-Workspace-Key of another company's workspace": () => ({ key: company.adminKey, workspaceKey: () => other.workspace.key }),
-    'a workspace secret key': () => ({ key: second.secretKey }),
-    'a workspace secret key + X-Workspace-Key of another workspace': () => ({ key: second.secretKey, workspaceKey: () => company.workspace.key }),
-    'the secret key of an inactive workspace': () => ({ key: inactive.secretKey }),
-  };
+  type Codes = [number, number, number, number];
+  const basicWithPassword = (key: string) => 'Basic ' + Buffer.from(`${key}:ignored`).toString('base64');
 
-  // [public GET /health, system create-test-company, company GET /workspaces, workspace POST /hold-tokens]
-  const expected: Record<string, [number, number, number, number]> = {
-    'no credentials': [200, 401, 401, 401],
-    'a bearer token': [200, 401, 401, 401],
-    'an unknown key': [200, 401, 401, 401],
-    'the system secret': [200, 200, 401, 401],
-    'the admin key': [200, 401, 200, 200],
-    'the admin key with a password': [200, 401, 200, 200],
-    'the admin key + X-Workspace-Key of its own workspace': [200, 401, 200, 200],
-    'the admin key + X-Workspace-Key of an inactive workspace': [200, 401, 200, 403],
-    "the admin key + X-Workspace-Key of another company's workspace": [200, 401, 200, 403],
-    'a workspace secret key': [200, 401, 403, 200],
-    'a workspace secret key + X-Workspace-Key of another workspace': [200, 401, 403, 403],
-    'the secret key of an inactive workspace': [200, 401, 403, 403],
-  };
+  // Each credential, and what it gets on [public GET /health, system create-test-company,
+  // company GET /workspaces, workspace POST /hold-tokens].
+  const matrix: [name: string, credential: () => Credential, codes: Codes][] = [
+    ['no credentials', () => ({}), [200, 401, 401, 401]],
+    ['a bearer token', () => ({ authorization: 'Bearer abc' }), [200, 401, 401, 401]],
+    ['an unknown key', () => ({ key: 'not-a-key' }), [200, 401, 401, 401]],
+    ['the system secret', () => ({ key: SYSTEM_SECRET }), [200, 200, 401, 401]],
+    ['the admin key', () => ({ key: company.adminKey }), [200, 401, 200, 200]],
+    ['the admin key with a password', () => ({ authorization: basicWithPassword(company.adminKey) }), [200, 401, 200, 200]],
+    ['the admin key + X-Workspace-Key of its own workspace', () => ({ key: company.adminKey, workspaceKey: () => second.key }), [200, 401, 200, 200]],
+    ['the admin key + X-Workspace-Key of an inactive workspace', () => ({ key: company.adminKey, workspaceKey: () => inactive.key }), [200, 401, 200, 403]],
+    ["the admin key + X-Workspace-Key of another company's workspace", () => ({ key: company.adminKey, workspaceKey: () => other.workspace.key }), [200, 401, 200, 403]],
+    ['a workspace secret key', () => ({ key: second.secretKey }), [200, 401, 403, 200]],
+    ['a workspace secret key + X-Workspace-Key of another workspace', () => ({ key: second.secretKey, workspaceKey: () => company.workspace.key }), [200, 401, 403, 403]],
+    ['the secret key of an inactive workspace', () => ({ key: inactive.secretKey }), [200, 401, 403, 403]],
+  ];
 
   const routes = [
     { method: 'GET', path: '/health' },
@@ -60,9 +49,9 @@ describe('authentication matrix', () => {
     { method: 'POST', path: '/hold-tokens' },
   ];
 
-  for (const [name, codes] of Object.entries(expected)) {
+  for (const [name, makeCredential, codes] of matrix) {
     it(`${name}: ${codes.join(' / ')}`, async () => {
-      const credential = credentials[name]!();
+      const credential = makeCredential();
       const statuses: number[] = [];
       for (const route of routes) {
         const headers: Record<string, string> = {};

@@ -115,22 +115,22 @@ export interface SpawnedServer {
   exited: Promise<number | null>;
 }
 
-/**
- * Runs the built server (`node dist/src/main.js`, what `npm start` runs) as a child process
- * and waits for its "listening" log line. `npm test` builds dist/ first (pretest).
- */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** Runs the built server (`node dist/src/main.js`, what `npm start` runs; `npm test` builds it first). */
+function runBuilt(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d.toString()));
   child.stderr!.on('data', (d) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** Runs the built server as a child process and waits for its "listening" log line. */
+export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+  const { child, output, exited } = runBuilt({ ...env, LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info') });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setInterval(() => {
-      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output);
+      const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output());
       if (match) {
         clearInterval(timer);
         resolve(Number(match[1]));
@@ -138,20 +138,17 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
     }, 20);
     void exited.then((code) => {
       clearInterval(timer);
-      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+      reject(new Error(`server exited with ${code} before listening:\n${output()}`));
     });
   });
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+  return { child, url: `http://127.0.0.1:${port}`, output, exited };
 }
 
 /** Runs the built server expecting it to fail at start; returns its exit code and output. */
 export async function runServerToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d.toString()));
-  child.stderr!.on('data', (d) => (output += d.toString()));
+  const { child, output, exited } = runBuilt(env);
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+  const code = await exited;
   clearTimeout(timer);
-  return { code, output };
+  return { code, output: output() };
 }
