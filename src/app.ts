@@ -25,6 +25,9 @@ export interface RunningApp {
 
 const STARTUP_TIMEOUT_MS = 10_000;
 const CLOSE_TIMEOUT_MS = 2_000;
+/** Shutdown keeps accepting until requests stop arriving for this long (see drainAccepted). */
+const ACCEPT_QUIET_MS = 100;
+const ACCEPT_DRAIN_MAX_MS = 1_000;
 
 async function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -69,6 +72,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     metrics,
     holdTokens,
     inFlightRequests: () => server?.inFlightRequests ?? 0,
+    isDraining: () => server?.isDraining ?? false,
   };
   server = new HttpServer({
     uws,
@@ -86,8 +90,11 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     port,
     deps,
     async shutdown(timeoutMs: number): Promise<boolean> {
+      const started = Date.now();
+      await http.drainAccepted(ACCEPT_QUIET_MS, Math.min(ACCEPT_DRAIN_MAX_MS, timeoutMs));
       http.stopAccepting();
-      const drained = await http.waitForIdle(timeoutMs);
+      logger.info({ inFlight: http.inFlightRequests }, 'stopped accepting connections; finishing in-flight requests');
+      const drained = await http.waitForIdle(Math.max(0, timeoutMs - (Date.now() - started)));
       if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
       http.closeConnections();
       await Promise.all([closeRedis(redis, CLOSE_TIMEOUT_MS), closeRedis(subscriber, CLOSE_TIMEOUT_MS)]);

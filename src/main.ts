@@ -34,7 +34,7 @@ let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  logger.info({ signal }, 'shutting down: finishing in-flight requests');
+  logger.info({ signal }, 'shutting down: answering what arrives until requests stop coming, then closing');
   const clean = await running.shutdown(config.shutdownTimeoutMs);
   logger.info({ clean }, 'stopped');
   process.exit(clean ? 0 : 1);

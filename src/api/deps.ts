@@ -14,4 +14,6 @@ export interface ApiDeps {
   metrics: Metrics;
   holdTokens: HoldTokens;
   inFlightRequests: () => number;
+  /** True once a shutdown began: /ready answers 503 so load balancers stop sending. */
+  isDraining: () => boolean;
 }

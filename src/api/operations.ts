@@ -32,6 +32,7 @@ export function operationRoutes(deps: ApiDeps): RouteDef[] {
       method: 'GET',
       path: '/ready',
       handler: async () => {
+        if (deps.isDraining()) throw new ApiError(503, 'NOT_READY', 'shutting down');
         const checks = await Promise.all([check('redis', () => pingRedis(deps.redis)), check('mongodb', () => pingMongo(deps.db))]);
         const down = checks.filter((c) => !c.up);
         if (down.length > 0) {

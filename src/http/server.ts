@@ -48,6 +48,7 @@ export class HttpServer {
   private listenSocket: us_listen_socket | undefined;
   private inFlight = 0;
   private draining = false;
+  private lastRequestAt = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly idPrefix = randomBytes(4).toString('hex');
   private requestCounter = 0;
@@ -69,6 +70,28 @@ export class HttpServer {
 
   get inFlightRequests(): number {
     return this.inFlight;
+  }
+
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /**
+   * First step of a shutdown: keep accepting, but answer with `Connection: close` (and /ready
+   * with 503) until no new request has come for `quietMs`, at most `maxMs`. Closing the
+   * listen socket at once would reset connections the kernel already accepted for us but
+   * uWS had not picked up yet: requests the client sees as sent, lost without an answer.
+   */
+  async drainAccepted(quietMs: number, maxMs: number): Promise<void> {
+    this.draining = true;
+    const deadline = performance.now() + maxMs;
+    this.lastRequestAt = Math.max(this.lastRequestAt, performance.now());
+    for (;;) {
+      const now = performance.now();
+      const quietUntil = this.lastRequestAt + quietMs;
+      if (now >= quietUntil || now >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietUntil, deadline) - now));
+    }
   }
 
   /** Stops accepting connections; requests already received run to their end. */
@@ -113,7 +136,7 @@ export class HttpServer {
       rawQuery: req.getQuery() ?? '',
       headers,
       requestId: REQUEST_ID_PATTERN.test(givenId) ? givenId : `${this.idPrefix}-${(++this.requestCounter).toString(36)}`,
-      started: performance.now(),
+      started: (this.lastRequestAt = performance.now()),
       route: 'unmatched',
       aborted: false,
       finished: false,

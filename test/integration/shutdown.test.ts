@@ -15,9 +15,9 @@ import {
   type SpawnedServer,
 } from '../support/harness.js';
 
-// Graceful shutdown of the built server (what `npm start` runs): on SIGTERM it stops
-// accepting connections, lets every request it already received run to its end, then
-// exits 0.
+// Graceful shutdown of the built server (what `npm start` runs): on SIGTERM it keeps
+// accepting until requests stop arriving (so connections the kernel already accepted are
+// not reset), stops accepting, lets every request it received run to its end, then exits 0.
 
 interface Outcome {
   index: number;
@@ -159,7 +159,8 @@ describe('graceful shutdown on SIGTERM', () => {
     }, 5_000);
 
     server.child.kill('SIGTERM');
-    await eventually(async () => server.output().includes('shutting down'), 5_000);
+    // Shutdown first keeps accepting until requests stop arriving, then closes the listener.
+    await eventually(async () => server.output().includes('stopped accepting connections'), 5_000);
     // Still running (waiting for our request), but no longer accepting.
     expect(server.child.exitCode).toBeNull();
     expect(await tryConnect(server.url)).toBe('ECONNREFUSED');
@@ -215,4 +216,38 @@ describe('graceful shutdown on SIGTERM', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 20_000);
+});
+
+describe('draining before the listener closes', () => {
+  it('keeps answering new requests with Connection: close and /ready 503 until they stop coming', async () => {
+    const server = await startTestServer();
+    const company = await createTestCompany(server.url);
+    const { hostname, port } = new URL(server.url);
+    // A half-sent request keeps the shutdown from finishing while we look.
+    const socket: Socket = connect({ host: hostname, port: Number(port) });
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /workspaces HTTP/1.1\r\nHost: t\r\nAuthorization: ${basic(company.adminKey)}\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{`);
+    await eventually(async () => server.app.deps.inFlightRequests() === 1, 2_000);
+
+    const stopped = server.app.shutdown(5_000);
+    const ready = await fetch(`${server.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).errors[0]).toMatchObject({ code: 'NOT_READY', message: 'shutting down' });
+    expect(ready.headers.get('connection')).toBe('close');
+    const created = await client(server.url, company.adminKey).post('/workspaces', { name: 'during drain' });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('connection')).toBe('close');
+
+    // Once requests stop arriving the listener closes; the half-sent request still finishes.
+    await eventually(async () => (await tryConnect(server.url)) === 'ECONNREFUSED', 3_000);
+    const answer = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+    });
+    socket.write('"name":"late"}'.padEnd(19, ' '));
+    expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await stopped).toBe(true);
+  });
 });
