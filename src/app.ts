@@ -71,6 +71,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     db: metadata.db,
     metrics,
     holdTokens,
+    publicUrl: config.publicUrl,
     inFlightRequests: () => server?.inFlightRequests ?? 0,
     isDraining: () => server?.isDraining ?? false,
   };

@@ -14,6 +14,8 @@ export interface Config {
   maxBodyBytes: number;
   /** How long a graceful shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
+  /** Base URL clients reach this server at (thumbnail URLs); undefined: the request's Host. */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -86,5 +88,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as Config['logLevel'],
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', ['http', 'https']).replace(/\/+$/, '') : undefined,
   };
 }

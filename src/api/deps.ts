@@ -13,6 +13,8 @@ export interface ApiDeps {
   db: Db;
   metrics: Metrics;
   holdTokens: HoldTokens;
+  /** PUBLIC_URL: where clients reach this server, for URLs in responses. */
+  publicUrl: string | undefined;
   inFlightRequests: () => number;
   /** True once a shutdown began: /ready answers 503 so load balancers stop sending. */
   isDraining: () => boolean;

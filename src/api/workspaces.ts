@@ -1,7 +1,8 @@
 import Type from 'typebox';
-import { ApiError, badRequest, notFound } from '../domain/errors.js';
+import { badRequest, notFound } from '../domain/errors.js';
 import { newKey } from '../domain/keys.js';
 import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
+import { untilWritten } from '../metadata/conditionalWrite.js';
 import type { ActiveFilter, WorkspaceDoc } from '../metadata/workspaces.js';
 import { companyRoute, noContent, ok, type CompanyContext, type RouteDef } from '../http/route.js';
 import type { ApiDeps } from './deps.js';
@@ -14,10 +15,6 @@ import { workspaceRecord } from './records.js';
 // compat-notes §1: default and maximum page size 1000 unless an endpoint says otherwise.
 const PAGE_LIMITS: PageLimits = { defaultLimit: 1000, maxLimit: 1000 };
 const MAX_SECRET_KEYS = 10;
-// A failed conditional write means another write won, so retrying always makes progress;
-// the bound only stops a pathological pile-up. Jitter spreads the retries apart.
-const MAX_UPDATE_ATTEMPTS = 100;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const CreateBody = Type.Object({ name: Name, isTest: Type.Optional(Type.Boolean()) });
@@ -36,17 +33,14 @@ export function workspaceRoutes(deps: ApiDeps): RouteDef[] {
   }
 
   /** Applies `decide` to the current workspace until the conditional write wins. */
-  async function change(ctx: CompanyContext, key: string, decide: (doc: WorkspaceDoc) => Change): Promise<WorkspaceDoc> {
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+  function change(ctx: CompanyContext, key: string, decide: (doc: WorkspaceDoc) => Change): Promise<WorkspaceDoc> {
+    return untilWritten(`Workspace ${key}`, async () => {
       const doc = await find(ctx, key);
       const fields = decide(doc);
-      if (await workspaces.updateIfUnchanged(doc, fields)) {
-        await deps.tenants.changed(doc.companyId);
-        return { ...doc, ...fields };
-      }
-      await sleep(Math.random() * Math.min(20, 2 * (attempt + 1)));
-    }
-    throw new ApiError(409, 'CONCURRENT_MODIFICATION', `Workspace ${key} is being changed by other requests; try again`);
+      if (!(await workspaces.updateIfUnchanged(doc, fields))) return undefined;
+      await deps.tenants.changed(doc.companyId);
+      return { ...doc, ...fields };
+    });
   }
 
   const list = (active: ActiveFilter) => async (ctx: CompanyContext) => {

@@ -9,17 +9,20 @@ export interface ErrorDetail {
 
 export class ApiError extends Error {
   readonly errors: ErrorDetail[];
+  /** Problems that did not by themselves fail the request (publish reports both kinds). */
+  readonly warnings: ErrorDetail[];
   readonly headers: Record<string, string>;
 
   constructor(
     readonly status: number,
     code: string,
     message: string,
-    options: { data?: unknown; more?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    options: { data?: unknown; more?: ErrorDetail[]; warnings?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
     super(message);
     const first: ErrorDetail = options.data === undefined ? { code, message } : { code, message, data: options.data };
     this.errors = [first, ...(options.more ?? [])];
+    this.warnings = options.warnings ?? [];
     this.headers = options.headers ?? {};
   }
 }

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
-import type { Tenant, TenantCache } from '../metadata/tenantCache.js';
+import type { Principal, Tenant, TenantCache } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { AuthKind, RequestHeaders } from './route.js';
 
@@ -9,6 +9,7 @@ import type { AuthKind, RequestHeaders } from './route.js';
 
 export interface Caller {
   tenant?: Tenant;
+  principal?: Principal;
   workspace?: WorkspaceDoc;
 }
 
@@ -52,7 +53,7 @@ export async function authenticate(
 
   if (kind === 'company') {
     if (principal.kind !== 'admin') throw forbidden('FORBIDDEN', 'This call needs the company admin key, not a workspace secret key');
-    return { tenant };
+    return { tenant, principal };
   }
 
   let workspace: WorkspaceDoc | undefined;
@@ -71,5 +72,5 @@ export async function authenticate(
   if (!workspace.isActive) {
     throw forbidden('WORKSPACE_INACTIVE', `Workspace ${workspace.key} is inactive; activate it first`);
   }
-  return { tenant, workspace };
+  return { tenant, principal, workspace };
 }

@@ -1,8 +1,9 @@
 import type { TSchema, Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Logger } from 'pino';
-import type { Tenant } from '../metadata/tenantCache.js';
+import type { Principal, Tenant } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { ApiError } from '../domain/errors.js';
 import type { Query } from './query.js';
 
 // What a route is: method, path, who may call it, how its body is checked, and the
@@ -23,6 +24,8 @@ export interface RequestHeaders {
   contentType: string;
   acceptEncoding: string;
   workspaceKey: string;
+  host: string;
+  ifNoneMatch: string;
 }
 
 export interface BaseContext<B = unknown> {
@@ -37,6 +40,8 @@ export interface BaseContext<B = unknown> {
 
 export interface CompanyContext<B = unknown> extends BaseContext<B> {
   tenant: Tenant;
+  /** Who the key belongs to: the company admin, or one workspace. */
+  principal: Principal;
 }
 
 export interface WorkspaceContext<B = unknown> extends CompanyContext<B> {
@@ -59,11 +64,20 @@ export interface Validator {
   errors(value: unknown): { instancePath: string; message: string }[];
 }
 
+/** How a route reads its body when it differs from the server's defaults. */
+export interface BodyOptions {
+  /** A larger (or smaller) cap than MAX_BODY_BYTES, with the error to answer beyond it. */
+  limit?: { bytes: number; error: () => ApiError };
+  /** Parse the body as JSON whatever Content-Type says (clients that send drawings as text). */
+  anyContentType?: boolean;
+}
+
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   path: string;
   auth: AuthKind;
   body?: Validator;
+  bodyOptions?: BodyOptions;
   handler: (ctx: WorkspaceContext) => Promise<Reply> | Reply;
 }
 
@@ -75,7 +89,7 @@ function compile(schema: TSchema): Validator {
   };
 }
 
-type Common = { method: RouteDef['method']; path: string };
+type Common = { method: RouteDef['method']; path: string; bodyOptions?: BodyOptions };
 
 // One builder per auth kind so each handler sees exactly the context its auth provides.
 export function publicRoute(def: Common & { handler: (ctx: BaseContext) => Promise<Reply> | Reply }): RouteDef {

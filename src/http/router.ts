@@ -1,4 +1,8 @@
 import { accountRoutes } from '../api/accounts.js';
+import { chartCategoryRoutes } from '../api/chartCategories.js';
+import { chartRoutes } from '../api/charts.js';
+import { ChartService } from '../api/chartService.js';
+import { chartVersionRoutes } from '../api/chartVersions.js';
 import type { ApiDeps } from '../api/deps.js';
 import { holdTokenRoutes } from '../api/holdTokens.js';
 import { operationRoutes } from '../api/operations.js';
@@ -10,7 +14,17 @@ import { RouteTable } from './routeTable.js';
 // Every route of the server, by resource. Follow an import from here to find a handler.
 export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
   const table = new RouteTable<RouteDef>();
-  const all = [...operationRoutes(deps), ...systemRoutes(deps), ...accountRoutes(deps), ...workspaceRoutes(deps), ...holdTokenRoutes(deps)];
+  const charts = new ChartService(deps.repos.charts);
+  const all = [
+    ...operationRoutes(deps),
+    ...systemRoutes(deps),
+    ...accountRoutes(deps),
+    ...workspaceRoutes(deps),
+    ...holdTokenRoutes(deps),
+    ...chartRoutes(deps, charts),
+    ...chartVersionRoutes(deps, charts),
+    ...chartCategoryRoutes(deps, charts),
+  ];
   for (const route of all) table.add(route.method, route.path, route);
   return table;
 }

@@ -9,7 +9,7 @@ import { authenticate } from './auth.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
 import type { Reply, RequestHeaders, RouteDef, WorkspaceContext } from './route.js';
-import type { RouteTable } from './routeTable.js';
+import type { Match as RouteMatch, RouteTable } from './routeTable.js';
 import type { UwsModule } from './uws.js';
 
 // The uWebSockets.js glue. Per request: capture headers synchronously (uWS frees the
@@ -125,6 +125,8 @@ export class HttpServer {
       contentType: req.getHeader('content-type'),
       acceptEncoding: req.getHeader('accept-encoding'),
       workspaceKey: req.getHeader('x-workspace-key'),
+      host: req.getHeader('host'),
+      ifNoneMatch: req.getHeader('if-none-match'),
     };
     const contentLength = req.getHeader('content-length');
     const chunked = req.getHeader('transfer-encoding') !== '';
@@ -147,13 +149,19 @@ export class HttpServer {
       this.finish(ex, 499);
     });
 
+    // Routing is synchronous and cheap: done before the body so a route can set its own cap.
+    const match = this.options.routes.match(ex.method, ex.path);
+    const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || {
+      bytes: this.options.maxBodyBytes,
+      error: () => this.tooLarge(),
+    };
     const declared = contentLength === '' ? 0 : Number(contentLength);
     if (!Number.isSafeInteger(declared) || declared < 0) {
       return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'Content-Length is not a number'), true);
     }
-    if (declared > this.options.maxBodyBytes) return this.sendError(ex, this.tooLarge(), true);
+    if (declared > limit.bytes) return this.sendError(ex, limit.error(), true);
     if (declared === 0 && !chunked) {
-      void this.dispatch(ex, Buffer.alloc(0));
+      void this.dispatch(ex, match, Buffer.alloc(0));
       return;
     }
 
@@ -162,10 +170,10 @@ export class HttpServer {
     res.onData((chunk, isLast) => {
       if (ex.finished) return;
       received += chunk.byteLength;
-      if (received > this.options.maxBodyBytes) return this.sendError(ex, this.tooLarge(), true);
+      if (received > limit.bytes) return this.sendError(ex, limit.error(), true);
       // uWS reuses the chunk's memory after this callback returns: copy it.
       chunks.push(Buffer.copyBytesFrom(new Uint8Array(chunk)));
-      if (isLast) void this.dispatch(ex, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      if (isLast) void this.dispatch(ex, match, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
   }
 
@@ -173,9 +181,8 @@ export class HttpServer {
     return new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${this.options.maxBodyBytes} bytes`);
   }
 
-  private async dispatch(ex: Exchange, rawBody: Buffer): Promise<void> {
+  private async dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): Promise<void> {
     try {
-      const match = this.options.routes.match(ex.method, ex.path);
       if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
       if (match.kind === 'methodNotAllowed') {
         ex.route = `* ${match.pattern}`;
@@ -200,6 +207,7 @@ export class HttpServer {
           return logger.child({ requestId: ex.requestId });
         },
         tenant: caller.tenant,
+        principal: caller.principal,
         workspace: caller.workspace,
       } as WorkspaceContext;
       const reply = await route.handler(ctx);
@@ -211,7 +219,7 @@ export class HttpServer {
 
   private sendReply(ex: Exchange, reply: Reply): void {
     const { body } = reply;
-    if (body === undefined || reply.status === 204) return this.write(ex, reply.status, undefined, undefined, reply.headers);
+    if (body === undefined || reply.status === 204 || reply.status === 304) return this.write(ex, reply.status, undefined, undefined, reply.headers);
     if (Buffer.isBuffer(body) || typeof body === 'string') {
       return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.from(body), reply.headers);
     }
@@ -228,9 +236,9 @@ export class HttpServer {
     }
     const body = {
       status: apiError.status,
-      messages: apiError.errors.map((e) => e.message),
+      messages: [...apiError.errors, ...apiError.warnings].map((e) => e.message),
       errors: apiError.errors,
-      warnings: [],
+      warnings: apiError.warnings,
       requestId: ex.requestId,
     };
     this.write(ex, apiError.status, 'application/json', Buffer.from(JSON.stringify(body)), apiError.headers, closeConnection);
@@ -275,7 +283,7 @@ export class HttpServer {
       if (encoding.gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
       if (encoding.varies) ex.res.writeHeader('Vary', 'Accept-Encoding');
       if (headers) for (const [name, value] of Object.entries(headers)) ex.res.writeHeader(name, value);
-      if (status === 204) ex.res.endWithoutBody(undefined, close);
+      if (status === 204 || status === 304) ex.res.endWithoutBody(undefined, close);
       else ex.res.end(payload ?? '', close);
     });
     this.finish(ex, status);
@@ -312,7 +320,7 @@ function isJsonType(contentType: string): boolean {
 function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
   let body: unknown;
   if (rawBody.length > 0) {
-    if (contentType !== '' && !isJsonType(contentType)) {
+    if (contentType !== '' && !isJsonType(contentType) && !route.bodyOptions?.anyContentType) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
     }
     try {

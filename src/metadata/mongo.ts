@@ -19,6 +19,10 @@ async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('workspaces').createIndex({ key: 1 }, { unique: true });
   await db.collection('workspaces').createIndex({ secretKeys: 1 }, { unique: true });
   await db.collection('workspaces').createIndex({ companyId: 1, _id: -1 });
+  await db.collection('charts').createIndex({ workspaceId: 1, key: 1 }, { unique: true });
+  await db.collection('charts').createIndex({ workspaceId: 1, archived: 1, _id: -1 });
+  await db.collection('events').createIndex({ workspaceId: 1, key: 1 }, { unique: true });
+  await db.collection('events').createIndex({ chartId: 1, _id: -1 });
 }
 
 export async function pingMongo(db: Db): Promise<void> {

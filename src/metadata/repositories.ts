@@ -1,14 +1,18 @@
 import type { Db } from 'mongodb';
+import { Charts } from './charts.js';
 import { Companies, type CompanyDoc } from './companies.js';
+import { Events } from './events.js';
 import { Workspaces, type WorkspaceDoc } from './workspaces.js';
 
 export interface Repositories {
   companies: Companies;
   workspaces: Workspaces;
+  charts: Charts;
+  events: Events;
 }
 
 export function repositories(db: Db): Repositories {
-  return { companies: new Companies(db), workspaces: new Workspaces(db) };
+  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db) };
 }
 
 /**

@@ -1,0 +1,197 @@
+import { failedValidators, classifyFailures } from '../domain/chartValidation.js';
+import type { ChartValidator, ValidatorLevel } from '../domain/companySettings.js';
+import { DEFAULT_CHART_NAME, MAX_DRAWING_BYTES, type Drawing } from '../domain/drawing.js';
+import { ApiError, badRequest, notFound } from '../domain/errors.js';
+import { newKey } from '../domain/keys.js';
+import { Lru } from '../domain/lru.js';
+import { buildObjectIndex } from '../domain/objectIndex.js';
+import type { ChartChange, ChartDoc, Charts, ChartVersion } from '../metadata/charts.js';
+import { untilWritten } from '../metadata/conditionalWrite.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+
+// How charts change (spec "Chart versions and status"), between the routes and the store:
+// - a chart without events is edited in place; once events use it, edits go to a draft;
+// - publish moves the draft over the published version if validation allows, discard drops it;
+// - every change writes a new immutable drawing and then swaps the chart's pointer to it
+//   conditionally on the chart's version, so concurrent edits never lose one another.
+
+export type VersionName = 'published' | 'draft';
+export const VERSION_NAMES: readonly VersionName[] = ['published', 'draft'];
+
+export type ChartStatus = 'NOT_USED' | 'PUBLISHED' | 'PUBLISHED_WITH_DRAFT';
+
+export function chartStatus(doc: ChartDoc): ChartStatus {
+  if (doc.draft) return 'PUBLISHED_WITH_DRAFT';
+  return doc.hasEvents ? 'PUBLISHED' : 'NOT_USED';
+}
+
+/** What the chart record and listing need to know about a drawing, computed once per version. */
+export function describeVersion(drawing: Drawing, drawingId: string): ChartVersion {
+  const index = buildObjectIndex(drawing);
+  return {
+    drawingId,
+    name: drawing.name ?? DEFAULT_CHART_NAME,
+    venueType: index.venueType,
+    zones: index.zones,
+    failedValidators: failedValidators(index),
+    hasFocalPoint: index.focalPoint !== null || index.zoneFocalPoints,
+  };
+}
+
+export function drawingTooLarge(): ApiError {
+  return badRequest('INVALID_DRAWING', `The drawing exceeds the maximum size of ${MAX_DRAWING_BYTES / (1024 * 1024)} MB`);
+}
+
+export function publishFailure(chartKey: string, result: { errors: ChartValidator[]; warnings: ChartValidator[] }): ApiError {
+  const warnings =
+    result.warnings.length === 0
+      ? []
+      : [{ code: 'DRAWING_VALIDATION_FAILED', message: 'Invalid draft drawing', data: { failedValidations: result.warnings } }];
+  return new ApiError(400, 'DRAWING_VALIDATION_FAILED', `Failed to publish chart [key: ${chartKey}]: invalid draft drawing`, {
+    data: { failedValidations: result.errors },
+    warnings,
+  });
+}
+
+export class ChartService {
+  /** Parsed drawings by drawing id, for reads only (never mutate one). */
+  private readonly parsed = new Lru<string, Promise<Drawing>>(16);
+
+  constructor(private readonly charts: Charts) {}
+
+  async find(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {
+    const doc = await this.charts.findByKey(workspace._id, key);
+    if (!doc) throw notFound('CHART_NOT_FOUND', `Chart not found: ${key} was not found in workspace ${workspace.key}`);
+    return doc;
+  }
+
+  version(doc: ChartDoc, which: VersionName): ChartVersion {
+    const version = which === 'published' ? doc.published : doc.draft;
+    if (!version) throw notFound('CHART_VERSION_NOT_FOUND', `Chart ${doc.key} has no draft version`);
+    return version;
+  }
+
+  /**
+   * The drawing text of a version, read consistently: a concurrent change may delete the
+   * drawing the chart pointed at when we read it, so then read the chart again.
+   */
+  async drawingText(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion; json: string }> {
+    for (let attempt = 0; ; attempt++) {
+      const doc = await this.find(workspace, key);
+      const version = this.version(doc, which);
+      const json = await this.charts.drawingJson(version.drawingId);
+      if (json !== null) return { doc, version, json };
+      if (attempt >= 5) throw new ApiError(409, 'CONCURRENT_MODIFICATION', `Chart ${key} is being changed by other requests; try again`);
+    }
+  }
+
+  /** The parsed drawing of a version, shared and cached: read it, never change it. */
+  async drawing(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion; drawing: Drawing }> {
+    const doc = await this.find(workspace, key);
+    const version = this.version(doc, which);
+    let drawing = this.parsed.get(version.drawingId);
+    if (!drawing) {
+      drawing = this.drawingText(workspace, key, which).then((read) => JSON.parse(read.json) as Drawing);
+      this.parsed.set(version.drawingId, drawing);
+      drawing.catch(() => this.parsed.delete(version.drawingId));
+    }
+    return { doc, version, drawing: await drawing };
+  }
+
+  async create(workspaceId: number, key: string, drawing: Drawing, tags: string[] = []): Promise<ChartDoc> {
+    if (await this.charts.findByKey(workspaceId, key)) {
+      throw new ApiError(409, 'CHART_ALREADY_EXISTS', `A chart with key ${key} already exists in this workspace`);
+    }
+    const published = await this.storeVersion(drawing);
+    try {
+      return await this.charts.create({
+        workspaceId,
+        key,
+        name: published.name,
+        tags,
+        archived: false,
+        published,
+        draft: null,
+        hasEvents: false,
+      });
+    } catch (error) {
+      await this.charts.deleteDrawings([published.drawingId]);
+      throw error;
+    }
+  }
+
+  /**
+   * Edits the drawing: the draft if there is one, else the published version in place when
+   * no event uses the chart, else a new draft made from the published version.
+   */
+  editDrawing(workspace: WorkspaceDoc, key: string, edit: (drawing: Drawing) => void): Promise<ChartDoc> {
+    return untilWritten(`Chart ${key}`, async () => {
+      const current = await this.find(workspace, key);
+      const read = await this.drawingText(workspace, key, current.draft ? 'draft' : 'published');
+      const { doc } = read;
+      // A fresh parse, not the shared cached one: this copy gets changed.
+      const drawing = JSON.parse(read.json) as Drawing;
+      edit(drawing);
+      const version = await this.storeVersion(drawing);
+      if (doc.draft) return this.swap(doc, { draft: version }, [version.drawingId], [doc.draft.drawingId]);
+      if (doc.hasEvents) return this.swap(doc, { draft: version }, [version.drawingId], []);
+      return this.swap(doc, { published: version, name: version.name }, [version.drawingId], [doc.published.drawingId]);
+    });
+  }
+
+  /** Changes fields of the chart record (tags, archived) with the same conditional write. */
+  change(workspace: WorkspaceDoc, key: string, decide: (doc: ChartDoc) => ChartChange): Promise<ChartDoc> {
+    return untilWritten(`Chart ${key}`, async () => {
+      const doc = await this.find(workspace, key);
+      return this.swap(doc, decide(doc), [], []);
+    });
+  }
+
+  publish(workspace: WorkspaceDoc, key: string, levels: Record<ChartValidator, ValidatorLevel>): Promise<ChartDoc> {
+    return untilWritten(`Chart ${key}`, async () => {
+      const doc = await this.find(workspace, key);
+      const draft = this.version(doc, 'draft');
+      const result = classifyFailures(draft.failedValidators, levels);
+      if (result.errors.length > 0) throw publishFailure(key, result);
+      return this.swap(doc, { published: draft, draft: null, name: draft.name }, [], [doc.published.drawingId]);
+    });
+  }
+
+  discard(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {
+    return untilWritten(`Chart ${key}`, async () => {
+      const doc = await this.find(workspace, key);
+      const draft = this.version(doc, 'draft');
+      return this.swap(doc, { draft: null }, [], [draft.drawingId]);
+    });
+  }
+
+  /** A new chart in `targetWorkspaceId` from one version of `key`, with tags; no events, no draft. */
+  async copy(workspace: WorkspaceDoc, key: string, which: VersionName, targetWorkspaceId: number, nameSuffix: string): Promise<ChartDoc> {
+    const { doc, version, json } = await this.drawingText(workspace, key, which);
+    const drawing = JSON.parse(json) as Drawing;
+    drawing.name = version.name + nameSuffix;
+    return this.create(targetWorkspaceId, newKey(), drawing, [...doc.tags]);
+  }
+
+  private async storeVersion(drawing: Drawing): Promise<ChartVersion> {
+    const json = JSON.stringify(drawing);
+    if (Buffer.byteLength(json) > MAX_DRAWING_BYTES) throw drawingTooLarge();
+    const drawingId = newKey();
+    const version = describeVersion(drawing, drawingId);
+    await this.charts.storeDrawing(drawingId, json);
+    return version;
+  }
+
+  /**
+   * The conditional write every change ends with. On success the drawings it replaced are
+   * deleted; on a lost race the drawings it had written are, and the caller retries.
+   */
+  private async swap(doc: ChartDoc, change: ChartChange, written: string[], replaced: string[]): Promise<ChartDoc | undefined> {
+    if (!(await this.charts.updateIfUnchanged(doc, change))) {
+      await this.charts.deleteDrawings(written);
+      return undefined;
+    }
+    await this.charts.deleteDrawings(replaced);
+    return { ...doc, ...change, version: doc.version + 1 };
+  }
+}

@@ -1,0 +1,474 @@
+import type {
+  CategoryKey,
+  Drawing,
+  DrawingCategory,
+  DrawingSeat,
+  DrawingSection,
+  PlacedShape,
+  Point,
+  SubChart,
+} from './drawing.js';
+
+// The object index: every bookable object of a drawing (seats, tables, booths, GA areas)
+// under the label clients address it by, composed the way seats.io composes it:
+//   row seat "A-1", seat in a section "Section A-A-1", table seat "T1-1", table "T1",
+//   booth and GA area their own label ("GA1"), prefixed by their section inside one.
+// Floors are not part of labels. Pure: built from a parsed drawing, no I/O.
+//
+// Sized for 100,000-seat venues: one small fixed-shape record per object, rows, sections,
+// floors and categories shared by reference, neighbours as array positions, seat
+// properties as bit flags. The full per-object JSON is only built when asked for.
+
+export type ObjectType = 'seat' | 'table' | 'booth' | 'generalAdmission';
+export type ChartVenueType = 'SIMPLE' | 'WITH_SECTIONS_AND_FLOORS' | 'WITH_ZONES';
+
+export interface IndexedCategory {
+  key: CategoryKey;
+  label: string;
+  color: string;
+  accessible: boolean;
+}
+
+export interface Floor {
+  name: string;
+  displayName: string;
+}
+
+export interface Section {
+  label: string;
+  entrance: string | null;
+  zone: string | null;
+}
+
+export interface Parent {
+  label: string;
+  type: 'row' | 'table';
+}
+
+export interface Zone {
+  key: string;
+  label: string;
+}
+
+/** Seat properties of the spec, by the drawing field that sets them. */
+export const SEAT_PROPERTIES = [
+  ['accessible', 'isAccessible'],
+  ['companionSeat', 'isCompanionSeat'],
+  ['liftUpArmrests', 'hasLiftUpArmrests'],
+  ['hearingImpaired', 'isHearingImpaired'],
+  ['semiAmbulatorySeat', 'isSemiAmbulatorySeat'],
+  ['signLanguageInterpretation', 'hasSignLanguageInterpretation'],
+  ['plusSize', 'isPlusSize'],
+  ['restrictedView', 'hasRestrictedView'],
+] as const;
+export type SeatProperty = (typeof SEAT_PROPERTIES)[number][1];
+
+export interface GeneralAdmissionSettings {
+  variableOccupancy: boolean;
+  minOccupancy: number;
+}
+
+export class ChartObject {
+  /** Positions in `ObjectIndex.objects` of the seats beside this one in its row; -1 at a row end. */
+  left = -1;
+  right = -1;
+
+  constructor(
+    /** Position in `ObjectIndex.objects`. */
+    readonly position: number,
+    /** The label clients book by (the object's id in seats.io terms). */
+    readonly label: string,
+    readonly objectType: ObjectType,
+    readonly ownLabel: string,
+    readonly parent: Parent | null,
+    readonly section: Section | null,
+    readonly category: IndexedCategory | null,
+    readonly x: number,
+    readonly y: number,
+    readonly floor: Floor | null,
+    readonly entrance: string | null,
+    /** Bit i set = SEAT_PROPERTIES[i] is true. */
+    readonly seatFlags: number,
+    /** GA: places in the area. Table: seats at the table. Otherwise 1. */
+    readonly capacity: number,
+    /** GA areas and tables: booked only as a whole. */
+    readonly bookAsAWhole: boolean,
+    /** Seats at a table: the table's position; -1 otherwise. */
+    readonly table: number,
+    readonly generalAdmission: GeneralAdmissionSettings | null,
+  ) {}
+
+  has(property: SeatProperty): boolean {
+    const bit = SEAT_PROPERTIES.findIndex(([, name]) => name === property);
+    return (this.seatFlags & (1 << bit)) !== 0;
+  }
+}
+
+/** What the validators need to know that the index itself does not keep. */
+export interface IndexFindings {
+  unlabeledObjects: number;
+  /** Labels given to more than one object (the first keeps the label in `byLabel`). */
+  duplicateLabels: string[];
+  objectsWithoutCategory: number;
+  /** Category ids used by more than one kind of object (seats, booths, GA areas). */
+  categoriesWithMixedObjectTypes: string[];
+  emptyFloors: string[];
+}
+
+export interface ObjectIndex {
+  objects: ChartObject[];
+  byLabel: Map<string, ChartObject>;
+  categories: IndexedCategory[];
+  zones: Zone[];
+  floors: Floor[];
+  focalPoint: Point | null;
+  /** True when any zone has its own focal point (best available per zone). */
+  zoneFocalPoints: boolean;
+  venueType: ChartVenueType;
+  findings: IndexFindings;
+}
+
+/** Category keys 1 and '1' are the same key (the spec rejects them as duplicates). */
+export const categoryId = (key: CategoryKey): string => String(key);
+
+const DEFAULT_CATEGORY_COLOR = '#888888';
+const MAX_REPORTED_DUPLICATES = 20;
+
+export function indexCategory(category: DrawingCategory): IndexedCategory {
+  return {
+    key: category.key,
+    label: category.label,
+    color: category.color ?? DEFAULT_CATEGORY_COLOR,
+    accessible: category.accessible ?? false,
+  };
+}
+
+const present = (label: string | null | undefined): label is string => typeof label === 'string' && label !== '' && label !== '?';
+const categoryKeyOf = (key: CategoryKey | null | undefined): CategoryKey | null => (key === undefined || key === null || key === '' ? null : key);
+
+function seatFlags(seat: DrawingSeat): number {
+  let flags = 0;
+  SEAT_PROPERTIES.forEach(([field], bit) => {
+    if (seat[field] === true) flags |= 1 << bit;
+  });
+  return flags;
+}
+
+function shapeCenter(shape: PlacedShape): Point {
+  if (shape.center) return shape.center;
+  if (shape.x !== undefined && shape.y !== undefined) return { x: shape.x, y: shape.y };
+  const points = shape.points ?? [];
+  if (points.length === 0) return { x: 0, y: 0 };
+  let x = 0;
+  let y = 0;
+  for (const p of points) {
+    x += p.x;
+    y += p.y;
+  }
+  return { x: x / points.length, y: y / points.length };
+}
+
+export function chartVenueType(drawing: Drawing): ChartVenueType {
+  if (drawing.venueType === 'ZONES' || (drawing.zones?.list.length ?? 0) > 0) return 'WITH_ZONES';
+  const sectioned =
+    drawing.venueType === 'ROWS_WITH_SECTIONS' ||
+    drawing.venueType === 'WITH_SECTIONS_AND_FLOORS' ||
+    drawing.subChartFloors !== undefined ||
+    (drawing.subChart?.sections?.length ?? 0) > 0;
+  return sectioned ? 'WITH_SECTIONS_AND_FLOORS' : 'SIMPLE';
+}
+
+/** Where a subchart sits: its section (if any), floor, offset and inherited category. */
+interface Placement {
+  section: Section | null;
+  /** Label parts before the object's own: [] at top level, [section label] in a section. */
+  prefix: (string | null | undefined)[];
+  sectionCategory: CategoryKey | null;
+  floor: Floor | null;
+  dx: number;
+  dy: number;
+}
+
+export function buildObjectIndex(drawing: Drawing): ObjectIndex {
+  const categories = drawing.categories.list.map(indexCategory);
+  const categoriesById = new Map(categories.map((c) => [categoryId(c.key), c]));
+  const objects: ChartObject[] = [];
+  const byLabel = new Map<string, ChartObject>();
+  const duplicateLabels: string[] = [];
+  const typesByCategory = new Map<string, Set<string>>();
+  let unlabeledObjects = 0;
+  let objectsWithoutCategory = 0;
+
+  function category(...keys: (CategoryKey | null | undefined)[]): IndexedCategory | null {
+    for (const key of keys) {
+      const found = categoryKeyOf(key);
+      if (found !== null) return categoriesById.get(categoryId(found)) ?? null;
+    }
+    return null;
+  }
+
+  function add(
+    labelParts: (string | null | undefined)[],
+    make: (position: number, label: string) => ChartObject,
+    kind: 'seat' | 'table' | 'booth' | 'generalAdmission',
+  ): ChartObject | null {
+    if (!labelParts.every(present)) {
+      unlabeledObjects++;
+      return null;
+    }
+    const object = make(objects.length, (labelParts as string[]).join('-'));
+    if (kind !== 'table') {
+      if (object.category === null) objectsWithoutCategory++;
+      else {
+        const id = categoryId(object.category.key);
+        let kinds = typesByCategory.get(id);
+        if (!kinds) typesByCategory.set(id, (kinds = new Set()));
+        kinds.add(kind);
+      }
+    }
+    if (byLabel.has(object.label)) {
+      if (duplicateLabels.length < MAX_REPORTED_DUPLICATES && !duplicateLabels.includes(object.label)) duplicateLabels.push(object.label);
+      return null;
+    }
+    byLabel.set(object.label, object);
+    objects.push(object);
+    return object;
+  }
+
+  function indexSubChart(subChart: SubChart, at: Placement): void {
+    const prefix = at.prefix;
+    for (const row of subChart.rows ?? []) {
+      const parent: Parent | null = present(row.label) ? { label: row.label, type: 'row' } : null;
+      let previous: ChartObject | null = null;
+      for (const seat of row.seats ?? []) {
+        const object = add(
+          [...prefix, row.label, seat.label],
+          (position, label) =>
+            new ChartObject(
+              position,
+              label,
+              'seat',
+              seat.label!,
+              parent,
+              at.section,
+              category(seat.categoryKey, row.categoryKey, at.sectionCategory),
+              seat.x + at.dx,
+              seat.y + at.dy,
+              at.floor,
+              seat.entrance ?? at.section?.entrance ?? null,
+              seatFlags(seat),
+              1,
+              false,
+              -1,
+              null,
+            ),
+          'seat',
+        );
+        // An unaddressable seat breaks the row: neighbours are the seats actually beside it.
+        if (object && previous) {
+          object.left = previous.position;
+          previous.right = object.position;
+        }
+        previous = object;
+      }
+    }
+    for (const table of subChart.tables ?? []) {
+      const seats = table.seats ?? [];
+      const tableObject = add(
+        [...prefix, table.label],
+        (position, label) =>
+          new ChartObject(
+            position,
+            label,
+            'table',
+            table.label!,
+            null,
+            at.section,
+            category(table.categoryKey, seats[0]?.categoryKey, at.sectionCategory),
+            table.center.x + at.dx,
+            table.center.y + at.dy,
+            at.floor,
+            table.entrance ?? at.section?.entrance ?? null,
+            0,
+            seats.length,
+            table.bookAsAWhole === true,
+            -1,
+            null,
+          ),
+        'table',
+      );
+      const parent: Parent | null = present(table.label) ? { label: table.label, type: 'table' } : null;
+      for (const seat of seats) {
+        add(
+          [...prefix, table.label, seat.label],
+          (position, label) =>
+            new ChartObject(
+              position,
+              label,
+              'seat',
+              seat.label!,
+              parent,
+              at.section,
+              category(seat.categoryKey, table.categoryKey, at.sectionCategory),
+              seat.x + at.dx,
+              seat.y + at.dy,
+              at.floor,
+              seat.entrance ?? table.entrance ?? at.section?.entrance ?? null,
+              seatFlags(seat),
+              1,
+              false,
+              tableObject ? tableObject.position : -1,
+              null,
+            ),
+          'seat',
+        );
+      }
+    }
+    for (const booth of subChart.booths ?? []) {
+      const center = shapeCenter(booth);
+      add(
+        [...prefix, booth.label],
+        (position, label) =>
+          new ChartObject(
+            position,
+            label,
+            'booth',
+            booth.label!,
+            null,
+            at.section,
+            category(booth.categoryKey, at.sectionCategory),
+            center.x + at.dx,
+            center.y + at.dy,
+            at.floor,
+            booth.entrance ?? at.section?.entrance ?? null,
+            0,
+            1,
+            false,
+            -1,
+            null,
+          ),
+        'booth',
+      );
+    }
+    for (const area of subChart.generalAdmissionAreas ?? []) {
+      const center = shapeCenter(area);
+      add(
+        [...prefix, area.label],
+        (position, label) =>
+          new ChartObject(
+            position,
+            label,
+            'generalAdmission',
+            area.label!,
+            null,
+            at.section,
+            category(area.categoryKey, at.sectionCategory),
+            center.x + at.dx,
+            center.y + at.dy,
+            at.floor,
+            area.entrance ?? at.section?.entrance ?? null,
+            0,
+            area.capacity,
+            area.bookAsAWhole === true,
+            -1,
+            { variableOccupancy: area.variableOccupancy === true, minOccupancy: area.minOccupancy ?? 1 },
+          ),
+        'generalAdmission',
+      );
+    }
+    for (const section of subChart.sections ?? []) indexSection(section, at.floor);
+  }
+
+  function indexSection(section: DrawingSection, floor: Floor | null): void {
+    // An unlabeled section keeps its objects unaddressable: the null in `prefix` makes
+    // every one of them count as unlabeled.
+    const shared: Section | null = present(section.label)
+      ? { label: section.label, entrance: section.entrance ?? null, zone: section.zone ?? null }
+      : null;
+    indexSubChart(section.subChart, {
+      section: shared,
+      prefix: [section.label],
+      sectionCategory: section.categoryKey ?? null,
+      floor,
+      // Coordinates inside a section are relative to the section's top-left corner.
+      dx: section.topLeft?.x ?? 0,
+      dy: section.topLeft?.y ?? 0,
+    });
+  }
+
+  const floors: Floor[] = [];
+  const emptyFloors: string[] = [];
+  let focalPoint: Point | null = drawing.focalPoint ?? null;
+  const topLevel: Placement = { section: null, prefix: [], sectionCategory: null, floor: null, dx: 0, dy: 0 };
+  if (drawing.subChart) {
+    indexSubChart(drawing.subChart, topLevel);
+    focalPoint ??= drawing.subChart.focalPoint ?? null;
+  }
+  for (const [i, floorChart] of (drawing.subChartFloors ?? []).entries()) {
+    const name = floorChart.floorName ?? String(i + 1);
+    const floor: Floor = { name, displayName: floorChart.floorDisplayName ?? name };
+    floors.push(floor);
+    const before = objects.length;
+    indexSubChart(floorChart, { ...topLevel, floor });
+    if (objects.length === before) emptyFloors.push(floor.name);
+    focalPoint ??= floorChart.focalPoint ?? null;
+  }
+
+  const zoneList = drawing.zones?.list ?? [];
+  return {
+    objects,
+    byLabel,
+    categories,
+    zones: zoneList.map((z) => ({ key: z.key, label: z.label ?? z.key })),
+    floors,
+    focalPoint,
+    zoneFocalPoints: zoneList.some((z) => z.focalPoint),
+    venueType: chartVenueType(drawing),
+    findings: {
+      unlabeledObjects,
+      duplicateLabels,
+      objectsWithoutCategory,
+      categoriesWithMixedObjectTypes: [...typesByCategory].filter(([, kinds]) => kinds.size > 1).map(([id]) => id),
+      emptyFloors,
+    },
+  };
+}
+
+/** The chart-level details of one object, in the field names of the spec's object details. */
+export function describeObject(index: ObjectIndex, object: ChartObject): Record<string, unknown> {
+  const labels: Record<string, unknown> = { own: { label: object.ownLabel, type: object.objectType } };
+  if (object.parent) labels.parent = { label: object.parent.label, type: object.parent.type };
+  if (object.section) labels.section = object.section.label;
+  const details: Record<string, unknown> = {
+    label: object.label,
+    labels,
+    ids: { own: object.ownLabel, parent: object.parent?.label ?? null, section: object.section?.label ?? null },
+    categoryLabel: object.category?.label,
+    categoryKey: object.category ? String(object.category.key) : undefined,
+    objectType: object.objectType,
+  };
+  if (object.section) details.section = object.section.label;
+  if (object.entrance !== null) details.entrance = object.entrance;
+  if (object.objectType === 'seat') {
+    SEAT_PROPERTIES.forEach(([, name], bit) => {
+      details[name] = (object.seatFlags & (1 << bit)) !== 0;
+    });
+    if (object.left >= 0) details.leftNeighbour = index.objects[object.left]!.label;
+    if (object.right >= 0) details.rightNeighbour = index.objects[object.right]!.label;
+  }
+  if (object.objectType === 'generalAdmission') {
+    details.capacity = object.capacity;
+    details.bookAsAWhole = object.bookAsAWhole;
+    details.variableOccupancy = object.generalAdmission!.variableOccupancy;
+    details.minOccupancy = object.generalAdmission!.minOccupancy;
+    details.maxOccupancy = object.capacity;
+  }
+  if (object.objectType === 'table') {
+    details.numSeats = object.capacity;
+    details.bookAsAWhole = object.bookAsAWhole;
+  }
+  if (object.section?.zone) details.zone = object.section.zone;
+  if (object.floor) details.floor = { name: object.floor.name, displayName: object.floor.displayName };
+  if (index.focalPoint) details.distanceToFocalPoint = Math.hypot(object.x - index.focalPoint.x, object.y - index.focalPoint.y);
+  return details;
+}
