@@ -5,6 +5,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
+import { generatedDrawing, SEATS_100K } from './drawings.js';
 
 // `npm run bench [-- --quick] [-- --compare FILE]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
@@ -41,6 +42,26 @@ async function measure(options: autocannon.Options): Promise<Figures> {
 
 const basic = (key: string) => 'Basic ' + Buffer.from(`${key}:`).toString('base64');
 
+/**
+ * The 100,000-seat chart: indexing cost measured in its own process (bench/objectIndex.ts,
+ * needs --expose-gc for heap figures), then an upload and a first thumbnail over HTTP.
+ */
+async function measureCharts(base: string, adminKey: string): Promise<Record<string, unknown>> {
+  const index = JSON.parse(execFileSync(process.execPath, ['--expose-gc', 'dist/bench/objectIndex.js']).toString()) as Record<string, unknown>;
+  const body = JSON.stringify(generatedDrawing(SEATS_100K));
+  const headers = { authorization: basic(adminKey), 'content-type': 'application/json' };
+  let started = performance.now();
+  const created = await fetch(`${base}/charts`, { method: 'POST', headers, body });
+  const uploadMs = Math.round(performance.now() - started);
+  if (created.status !== 200) throw new Error(`chart upload answered ${created.status}: ${await created.text()}`);
+  const chart = (await created.json()) as { key: string };
+  started = performance.now();
+  const thumbnail = await fetch(`${base}/charts/${chart.key}/version/published/thumbnail`, { headers });
+  await thumbnail.arrayBuffer();
+  const firstThumbnailMs = Math.round(performance.now() - started);
+  return { ...index, httpUploadMs: uploadMs, httpFirstThumbnailMs: firstThumbnailMs };
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
   const serverPort = await freePort();
@@ -71,7 +92,9 @@ async function main(): Promise<void> {
   });
 
   const scenarios: Record<string, Figures> = {};
+  let charts: Record<string, unknown> = {};
   try {
+    charts = await measureCharts(base, adminKey);
     console.log(`bench: ${DURATION_S} s per scenario, ${CONNECTIONS} connections`);
     scenarios.ceiling = await measure({ url: `${ceiling.url}/hold-tokens`, method: 'POST' });
     scenarios.health = await measure({ url: `${base}/health` });
@@ -112,6 +135,7 @@ async function main(): Promise<void> {
     settings: { durationSeconds: DURATION_S, connections: CONNECTIONS },
     machine: { cores: cpus().length, memoryBytes: totalmem(), node: process.version, redis: redisVersion, redisUrl },
     scenarios,
+    charts,
   };
 
   console.log('\nscenario          rps       p50 ms  p99 ms  non2xx  errors  ratio');
@@ -120,6 +144,7 @@ async function main(): Promise<void> {
       `${name.padEnd(16)} ${String(f.rps).padStart(7)} ${String(f.p50Ms).padStart(8)} ${String(f.p99Ms).padStart(7)} ${String(f.non2xx).padStart(7)} ${String(f.errors).padStart(7)}  ${f.ratioToCeiling ?? '1 (ceiling)'}`,
     );
   }
+  console.log('\ncharts (100,000 seats):', JSON.stringify(charts));
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', JSON.stringify(report, null, 2) + '\n');
   console.log('\nwritten: bench/results/latest.json');

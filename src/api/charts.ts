@@ -93,9 +93,7 @@ function parseCreateBody(body: unknown): Drawing {
   const value = body ?? {};
   // A body carrying a subChart is a whole drawing (charts brought over from seats.io).
   if (typeof value === 'object' && value !== null && ('subChart' in value || 'subChartFloors' in value)) {
-    const drawing = checkDrawing(value);
-    newCategories(drawing.categories.list);
-    return drawing;
+    return checkDrawing(value);
   }
   if (!CreateBody.Check(value)) {
     const first = CreateBody.Errors(value)[0];

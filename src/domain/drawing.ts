@@ -159,6 +159,7 @@ export function checkDrawing(value: unknown): Drawing {
   checkOptionalString(drawing, 'name', '#', problem);
   checkOptionalString(drawing, 'venueType', '#', problem);
   checkCategories(drawing.categories, problem);
+  checkFocalPoint(drawing, '#', problem);
   checkZones(drawing.zones, problem);
 
   if (drawing.subChart !== undefined) checkSubChart(drawing.subChart, '#/subChart', true, problem);
@@ -204,11 +205,14 @@ function checkLabel(obj: Json, path: string, problem: Report): void {
   if (label !== undefined && label !== null && typeof label !== 'string') problem(`${path}/label`, 'must be a string');
 }
 
+function checkKey(key: unknown, path: string, problem: Report): void {
+  if (typeof key === 'string') return;
+  if (typeof key !== 'number' || !Number.isInteger(key)) problem(path, 'must be a whole number or a string');
+  else if (Math.abs(key) > MAX_NUMERIC_CATEGORY_KEY) problem(path, `must not exceed ${MAX_NUMERIC_CATEGORY_KEY}`);
+}
+
 function checkCategoryKey(obj: Json, path: string, problem: Report): void {
-  const key = obj.categoryKey;
-  if (key === undefined || key === null || typeof key === 'string') return;
-  if (typeof key !== 'number' || !Number.isFinite(key)) problem(`${path}/categoryKey`, 'must be a number or a string');
-  else if (Math.abs(key) > MAX_NUMERIC_CATEGORY_KEY) problem(`${path}/categoryKey`, `must not exceed ${MAX_NUMERIC_CATEGORY_KEY}`);
+  if (obj.categoryKey !== undefined && obj.categoryKey !== null) checkKey(obj.categoryKey, `${path}/categoryKey`, problem);
 }
 
 function checkCategories(categories: unknown, problem: Report): void {
@@ -217,11 +221,14 @@ function checkCategories(categories: unknown, problem: Report): void {
     problem('#/categories', 'must be an object with a list of categories');
     return;
   }
+  const seen = new Set<string>();
   categories.list.forEach((category, i) => {
     const path = `#/categories/list/${i}`;
     if (!isObject(category)) return problem(path, 'must be an object');
-    if (typeof category.key !== 'string' && typeof category.key !== 'number') problem(`${path}/key`, 'must be a number or a string');
-    else checkCategoryKey({ categoryKey: category.key }, path, problem);
+    checkKey(category.key, `${path}/key`, problem);
+    // Keys 1 and '1' are the same key: objects could not say which category they mean.
+    if (seen.has(String(category.key))) problem(`${path}/key`, `duplicate category key ${JSON.stringify(category.key)}`);
+    seen.add(String(category.key));
     if (typeof category.label !== 'string') problem(`${path}/label`, 'must be a string');
   });
 }
@@ -251,12 +258,19 @@ function checkSeat(seat: Json, path: string, problem: Report): void {
   checkCategoryKey(seat, path, problem);
 }
 
+function checkFocalPoint(obj: Json, path: string, problem: Report): void {
+  if (obj.focalPoint !== undefined && obj.focalPoint !== null && !isPoint(obj.focalPoint)) problem(`${path}/focalPoint`, 'must be {x, y} or null');
+}
+
+/** The first placement given is the one used (see shapeCenter), so it must be valid. */
 function checkPlaced(obj: Json, path: string, kind: string, problem: Report): void {
-  const placed =
-    isPoint(obj.center) ||
-    (Number.isFinite(obj.x) && Number.isFinite(obj.y)) ||
-    (Array.isArray(obj.points) && obj.points.length > 0 && obj.points.every(isPoint));
-  if (!placed) problem(path, `${kind} needs coordinates: a center {x, y}, numeric x and y, or outline points`);
+  if (obj.center !== undefined && obj.center !== null) {
+    if (!isPoint(obj.center)) problem(`${path}/center`, 'must be {x, y} with numbers');
+  } else if (obj.x !== undefined || obj.y !== undefined) {
+    if (!Number.isFinite(obj.x) || !Number.isFinite(obj.y)) problem(path, `${kind} needs numeric x and y`);
+  } else if (!(Array.isArray(obj.points) && obj.points.length > 0 && obj.points.every(isPoint))) {
+    problem(path, `${kind} needs coordinates: a center {x, y}, numeric x and y, or outline points`);
+  }
 }
 
 function checkSubChart(subChart: unknown, path: string, sectionsAllowed: boolean, problem: Report): void {
@@ -286,9 +300,7 @@ function checkSubChart(subChart: unknown, path: string, sectionsAllowed: boolean
     checkLabel(area, areaPath, problem);
     checkCategoryKey(area, areaPath, problem);
   });
-  if (subChart.focalPoint !== undefined && subChart.focalPoint !== null && !isPoint(subChart.focalPoint)) {
-    problem(`${path}/focalPoint`, 'must be {x, y} or null');
-  }
+  checkFocalPoint(subChart, path, problem);
   checkArray(subChart, 'sections', path, problem, (section, sectionPath) => {
     if (!sectionsAllowed) return problem(sectionPath, 'sections cannot be nested inside sections');
     checkLabel(section, sectionPath, problem);

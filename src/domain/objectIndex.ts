@@ -154,9 +154,10 @@ function seatFlags(seat: DrawingSeat): number {
   return flags;
 }
 
+/** Mirrors checkPlaced in drawing.ts: center, else x/y, else the outline's average point. */
 function shapeCenter(shape: PlacedShape): Point {
   if (shape.center) return shape.center;
-  if (shape.x !== undefined && shape.y !== undefined) return { x: shape.x, y: shape.y };
+  if (shape.x !== undefined || shape.y !== undefined) return { x: shape.x!, y: shape.y! };
   const points = shape.points ?? [];
   if (points.length === 0) return { x: 0, y: 0 };
   let x = 0;
@@ -434,6 +435,18 @@ export function buildObjectIndex(drawing: Drawing): ObjectIndex {
   };
 }
 
+/**
+ * Distance from an object's centre to the focal point in single-precision arithmetic:
+ * seats.io computes it that way, and clients compare the exact value (98.67842540608864
+ * for (151.94, 99.56) against (225, 33.23), not the double-precision 98.678429...).
+ */
+export function distanceToFocalPoint(object: { x: number; y: number }, focalPoint: Point): number {
+  const f = Math.fround;
+  const dx = f(f(object.x) - f(focalPoint.x));
+  const dy = f(f(object.y) - f(focalPoint.y));
+  return Math.sqrt(f(f(dx * dx) + f(dy * dy)));
+}
+
 /** The chart-level details of one object, in the field names of the spec's object details. */
 export function describeObject(index: ObjectIndex, object: ChartObject): Record<string, unknown> {
   const labels: Record<string, unknown> = { own: { label: object.ownLabel, type: object.objectType } };
@@ -469,6 +482,6 @@ export function describeObject(index: ObjectIndex, object: ChartObject): Record<
   }
   if (object.section?.zone) details.zone = object.section.zone;
   if (object.floor) details.floor = { name: object.floor.name, displayName: object.floor.displayName };
-  if (index.focalPoint) details.distanceToFocalPoint = Math.hypot(object.x - index.focalPoint.x, object.y - index.focalPoint.y);
+  if (index.focalPoint) details.distanceToFocalPoint = distanceToFocalPoint(object, index.focalPoint);
   return details;
 }
