@@ -47,9 +47,10 @@ const CreateBody = Compile(
     categories: Type.Optional(Type.Union([Type.Array(CategorySchema, { maxItems: 1000 }), Type.Null()])),
   }),
 );
+// In an update an existing category may be named by its key alone: omitted fields stay.
 const UpdateBody = Type.Object({
   name: Type.Optional(Name),
-  categories: Type.Optional(Type.Array(CategorySchema, { maxItems: 1000 })),
+  categories: Type.Optional(Type.Array(Type.Object({ ...CategorySchema.properties, label: Type.Optional(CategorySchema.properties.label) }), { maxItems: 1000 })),
 });
 
 /** Drawings may be up to 10 MB, above the server-wide body cap; larger ones get a 400. */
@@ -76,7 +77,13 @@ export function chartRecord(doc: ChartDoc, options: ChartRecordOptions): Record<
     draftVersionThumbnailUrl: doc.draft ? thumbnail('draft') : null,
   };
   if (options.events) {
-    record.events = options.events.map((e) => ({ id: e._id, key: e.key, chartKey: doc.key, createdOn: e.createdOn.toISOString() }));
+    record.events = options.events.map((e) => ({
+      id: e._id,
+      key: e.key,
+      chartKey: doc.key,
+      bookWholeTables: e.tableBookingConfig?.mode === 'ALL_BY_TABLE',
+      createdOn: e.createdOn.toISOString(),
+    }));
   }
   if (options.validation) record.validation = options.validation;
   if (options.venueType) record.venueType = doc.published.venueType;
@@ -170,7 +177,7 @@ export function chartRoutes(deps: ApiDeps, service: ChartService): RouteDef[] {
       bodyOptions: { ...DRAWING_BODY, anyContentType: true },
       handler: async (ctx) => {
         if (ctx.rawBody.length === 0) throw badRequest('INVALID_DRAWING', 'The request body must be a chart drawing');
-        const doc = await service.create(ctx.workspace._id, checkChartKey(ctx.params.chartKey!), parseCreateBody(ctx.body));
+        const doc = await service.create(ctx.workspace._id, checkChartKey(ctx.params.chartKey!), checkDrawing(ctx.body));
         return created(ctx, doc, 201);
       },
     }),

@@ -9,6 +9,8 @@ export interface EventDoc {
   workspaceId: number;
   chartId: number;
   key: string;
+  /** How tables are booked; absent means INHERIT (the chart's own settings). */
+  tableBookingConfig?: { mode: 'INHERIT' | 'CUSTOM' | 'ALL_BY_SEAT' | 'ALL_BY_TABLE'; tables?: Record<string, 'BY_TABLE' | 'BY_SEAT'> };
   createdOn: Date;
 }
 
