@@ -48,7 +48,7 @@ kept = undefined;
 
 const drawing = checkDrawing(JSON.parse(json));
 let t = performance.now();
-const png = renderThumbnail(drawing);
+const png = await renderThumbnail(drawing);
 const thumbnailMs = performance.now() - t;
 
 const result = {

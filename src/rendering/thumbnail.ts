@@ -2,19 +2,24 @@
 // resvg, no browser or canvas), ships prebuilt binaries as npm optional dependencies for
 // each platform, and downloads nothing at install time.
 
-import { Resvg } from '@resvg/resvg-js';
+import { renderAsync } from '@resvg/resvg-js';
 import type { Drawing } from '../domain/drawing.js';
 import { thumbnailPicture } from '../domain/thumbnailSvg.js';
 
 /** The thumbnail's width, or its height when the chart is taller than wide. */
 export const THUMBNAIL_SIZE = 400;
 
-export function renderThumbnail(drawing: Drawing): Buffer {
+/**
+ * Rasterises on libuv's thread pool (resvg's renderAsync): a 100,000-seat chart takes a few
+ * hundred milliseconds, which must not stall the requests this process serves meanwhile.
+ */
+export async function renderThumbnail(drawing: Drawing): Promise<Buffer> {
   const { svg, width, height } = thumbnailPicture(drawing);
   const fitTo =
     height > width
       ? ({ mode: 'height', value: THUMBNAIL_SIZE } as const)
       : ({ mode: 'width', value: THUMBNAIL_SIZE } as const);
   // The picture has no text: skipping the system font scan saves most of the setup time.
-  return new Resvg(svg, { fitTo, font: { loadSystemFonts: false }, logLevel: 'off' }).render().asPng();
+  const image = await renderAsync(svg, { fitTo, font: { loadSystemFonts: false }, logLevel: 'off' });
+  return image.asPng();
 }
