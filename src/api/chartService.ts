@@ -3,7 +3,7 @@ import type { ChartValidator, ValidatorLevel } from '../domain/companySettings.j
 import { DEFAULT_CHART_NAME, MAX_DRAWING_BYTES, type Drawing } from '../domain/drawing.js';
 import { ApiError, badRequest, notFound } from '../domain/errors.js';
 import { newKey } from '../domain/keys.js';
-import { Lru } from '../domain/lru.js';
+import { Lru, memoize } from '../domain/lru.js';
 import { buildObjectIndex } from '../domain/objectIndex.js';
 import type { ChartChange, ChartDoc, Charts, ChartVersion } from '../metadata/charts.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
@@ -54,8 +54,11 @@ export function publishFailure(chartKey: string, result: { errors: ChartValidato
 }
 
 export class ChartService {
-  /** Parsed drawings by drawing id, for reads only (never mutate one). */
-  private readonly parsed = new Lru<string, Promise<Drawing>>(16);
+  /**
+   * Parsed drawings by drawing id, for reads only (never mutate one). Few: a parsed 10 MB
+   * drawing can take a hundred MB of heap, and only category reads and first thumbnails use them.
+   */
+  private readonly parsed = new Lru<string, Promise<Drawing>>(4);
 
   constructor(private readonly charts: Charts) {}
 
@@ -63,6 +66,12 @@ export class ChartService {
     const doc = await this.charts.findByKey(workspace._id, key);
     if (!doc) throw notFound('CHART_NOT_FOUND', `Chart not found: ${key} was not found in workspace ${workspace.key}`);
     return doc;
+  }
+
+  /** The chart and one of its versions; 404 when the chart or (for the draft) the version is missing. */
+  async findVersion(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion }> {
+    const doc = await this.find(workspace, key);
+    return { doc, version: this.version(doc, which) };
   }
 
   version(doc: ChartDoc, which: VersionName): ChartVersion {
@@ -87,15 +96,9 @@ export class ChartService {
 
   /** The parsed drawing of a version, shared and cached: read it, never change it. */
   async drawing(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion; drawing: Drawing }> {
-    const doc = await this.find(workspace, key);
-    const version = this.version(doc, which);
-    let drawing = this.parsed.get(version.drawingId);
-    if (!drawing) {
-      drawing = this.drawingText(workspace, key, which).then((read) => JSON.parse(read.json) as Drawing);
-      this.parsed.set(version.drawingId, drawing);
-      drawing.catch(() => this.parsed.delete(version.drawingId));
-    }
-    return { doc, version, drawing: await drawing };
+    const { doc, version } = await this.findVersion(workspace, key, which);
+    const drawing = await memoize(this.parsed, version.drawingId, async () => JSON.parse((await this.drawingText(workspace, key, which)).json) as Drawing);
+    return { doc, version, drawing };
   }
 
   async create(workspaceId: number, key: string, drawing: Drawing, tags: string[] = []): Promise<ChartDoc> {

@@ -1,6 +1,6 @@
 import { classifyFailures } from '../domain/chartValidation.js';
 import { notFound } from '../domain/errors.js';
-import { Lru } from '../domain/lru.js';
+import { Lru, memoize } from '../domain/lru.js';
 import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 import { renderThumbnail } from '../rendering/thumbnail.js';
 import { VERSION_NAMES, type ChartService, type VersionName } from './chartService.js';
@@ -37,18 +37,15 @@ export function chartVersionRoutes(deps: ApiDeps, service: ChartService): RouteD
       method: 'GET',
       path: '/charts/:key/version/:version/thumbnail',
       handler: async (ctx) => {
-        const doc = await service.find(ctx.workspace, ctx.params.key!);
-        const version = service.version(doc, versionName(ctx));
+        const which = versionName(ctx);
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, which);
         const etag = `"${version.drawingId}"`;
         const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
         if (ctx.headers.ifNoneMatch === etag) return { status: 304, headers };
-        let png = thumbnails.get(version.drawingId);
-        if (!png) {
-          png = service.drawing(ctx.workspace, ctx.params.key!, versionName(ctx)).then(({ drawing }) => renderThumbnail(drawing));
-          thumbnails.set(version.drawingId, png);
-          png.catch(() => thumbnails.delete(version.drawingId));
-        }
-        return { status: 200, body: await png, contentType: 'image/png', headers };
+        const png = await memoize(thumbnails, version.drawingId, async () =>
+          renderThumbnail((await service.drawing(ctx.workspace, ctx.params.key!, which)).drawing),
+        );
+        return { status: 200, body: png, contentType: 'image/png', headers };
       },
     }),
 
@@ -56,8 +53,7 @@ export function chartVersionRoutes(deps: ApiDeps, service: ChartService): RouteD
       method: 'POST',
       path: '/charts/:key/version/:version/actions/validate',
       handler: async (ctx) => {
-        const doc = await service.find(ctx.workspace, ctx.params.key!);
-        const version = service.version(doc, versionName(ctx));
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
         return ok(classifyFailures(version.failedValidators, ctx.tenant.company.settings.chartValidation));
       },
     }),

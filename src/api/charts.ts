@@ -169,6 +169,25 @@ export function chartRoutes(deps: ApiDeps, service: ChartService): RouteDef[] {
     return target;
   }
 
+  /** Moving into or out of the archive; moving where the chart already is gets a 400. */
+  function archiveRoute(path: string, archived: boolean): RouteDef {
+    return workspaceRoute({
+      method: 'POST',
+      path,
+      handler: async (ctx) => {
+        await service.change(ctx.workspace, ctx.params.key!, (doc) => {
+          if (doc.archived === archived) {
+            throw archived
+              ? badRequest('CHART_ALREADY_ARCHIVED', `Chart ${doc.key} is already archived`)
+              : badRequest('CHART_NOT_ARCHIVED', `Chart ${doc.key} is not archived`);
+          }
+          return { archived };
+        });
+        return noContent();
+      },
+    });
+  }
+
   return [
     // The SDK test suites upload sample drawings here under a key they chose (compat-notes §8).
     workspaceRoute({
@@ -254,29 +273,8 @@ export function chartRoutes(deps: ApiDeps, service: ChartService): RouteDef[] {
       },
     }),
 
-    workspaceRoute({
-      method: 'POST',
-      path: '/charts/:key/actions/move-to-archive',
-      handler: async (ctx) => {
-        await service.change(ctx.workspace, ctx.params.key!, (doc) => {
-          if (doc.archived) throw badRequest('CHART_ALREADY_ARCHIVED', `Chart ${doc.key} is already archived`);
-          return { archived: true };
-        });
-        return noContent();
-      },
-    }),
-
-    workspaceRoute({
-      method: 'POST',
-      path: '/charts/:key/actions/move-out-of-archive',
-      handler: async (ctx) => {
-        await service.change(ctx.workspace, ctx.params.key!, (doc) => {
-          if (!doc.archived) throw badRequest('CHART_NOT_ARCHIVED', `Chart ${doc.key} is not archived`);
-          return { archived: false };
-        });
-        return noContent();
-      },
-    }),
+    archiveRoute('/charts/:key/actions/move-to-archive', true),
+    archiveRoute('/charts/:key/actions/move-out-of-archive', false),
 
     workspaceRoute({
       method: 'POST',

@@ -30,3 +30,17 @@ export class Lru<K, V> {
     return this.entries.size;
   }
 }
+
+/**
+ * The cached promise for `key`, or a new one from `create`. Concurrent callers share one
+ * computation; a failed one is forgotten so the next call tries again.
+ */
+export function memoize<K, T>(cache: Lru<K, Promise<T>>, key: K, create: () => Promise<T>): Promise<T> {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = create();
+    cache.set(key, value);
+    value.catch(() => cache.delete(key));
+  }
+  return value;
+}

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Drawing } from '../../src/domain/drawing.js';
 import { rowsWithoutSections, withErrors, withTables } from '../fixtures/drawings.js';
 import {
   clone,
   createChart,
   drawingOf,
-  expectError,
   getBytes,
   listCharts,
   named,
@@ -15,34 +14,18 @@ import {
   setValidatorLevel,
   uploadDrawing,
   VALIDATORS,
-  type Api,
   type ChartRecord,
 } from '../support/charts.js';
-import { client, createTestCompany, type TestCompany, type TestServer, startTestServer } from '../support/harness.js';
+import { expectError, useServerWithCompany, type Api } from '../support/harness.js';
 
 // Chart versions and status (api-spec "Chart versions and status", "Charts", "Errors";
 // compat-notes §2, §9): editing in place or in a draft, publishing, discarding, validation
 // by company level, and the PNG thumbnails of both versions.
 
 describe('chart versions', () => {
-  let server: TestServer;
-  let company: TestCompany;
-  let api: Api;
+  const ctx = useServerWithCompany();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    company = await createTestCompany(server.url);
-    api = client(server.url, company.workspace.secretKey);
-  });
-  afterAll(() => server.stop());
-
-  /** A company of its own, for tests that change validator levels. */
-  async function fresh(): Promise<{ company: TestCompany; api: Api; admin: Api }> {
-    const own = await createTestCompany(server.url);
-    return { company: own, api: client(server.url, own.workspace.secretKey), admin: client(server.url, own.adminKey) };
-  }
-
-  const thumbnailUrl = (key: string, version: string) => `${server.url}/charts/${encodeURIComponent(key)}/version/${version}/thumbnail`;
+  const thumbnailUrl = (key: string, version: string) => `${ctx.server.url}/charts/${encodeURIComponent(key)}/version/${version}/thumbnail`;
   const update = (own: Api, key: string, body: unknown) => own.post(`/charts/${key}`, body);
   const validate = (own: Api, key: string, version: 'published' | 'draft') => own.post(`/charts/${key}/version/${version}/actions/validate`);
 
@@ -55,109 +38,109 @@ describe('chart versions', () => {
 
   describe('status transitions', () => {
     it('edits a NOT_USED chart in place, without a draft', async () => {
-      const chart = await uploadDrawing(api, named(rowsWithoutSections, 'In place'));
+      const chart = await uploadDrawing(ctx.api, named(rowsWithoutSections, 'In place'));
       expect(chart.status).toBe('NOT_USED');
-      expect((await update(api, chart.key, { name: 'Renamed in place' })).status).toBe(204);
-      expect(await expectStatus(api, chart.key, 'NOT_USED')).toMatchObject({ name: 'Renamed in place' });
-      expect(await drawingOf(api, chart.key)).toEqual(named(rowsWithoutSections, 'Renamed in place'));
-      expectError(await api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      expect((await update(ctx.api, chart.key, { name: 'Renamed in place' })).status).toBe(204);
+      expect(await expectStatus(ctx.api, chart.key, 'NOT_USED')).toMatchObject({ name: 'Renamed in place' });
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(named(rowsWithoutSections, 'Renamed in place'));
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
 
       // Category changes too.
-      expect((await api.post(`/charts/${chart.key}/categories`, { key: 77, label: 'Added', color: 'teal' })).status).toBe(204);
-      await expectStatus(api, chart.key, 'NOT_USED');
-      expect((await drawingOf(api, chart.key)).categories.list.at(-1)).toEqual({ key: 77, label: 'Added', color: 'teal', accessible: false });
-      expectError(await api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      expect((await ctx.api.post(`/charts/${chart.key}/categories`, { key: 77, label: 'Added', color: 'teal' })).status).toBe(204);
+      await expectStatus(ctx.api, chart.key, 'NOT_USED');
+      expect((await drawingOf(ctx.api, chart.key)).categories.list.at(-1)).toEqual({ key: 77, label: 'Added', color: 'teal', accessible: false });
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
     });
 
     it('goes PUBLISHED once in use, then PUBLISHED_WITH_DRAFT on update; publish makes the draft the published version', async () => {
       const original = named(rowsWithoutSections, 'Published name');
-      const chart = await uploadDrawing(api, original);
-      await putInUse(server, company.workspace.id, chart);
-      const published = await expectStatus(api, chart.key, 'PUBLISHED');
+      const chart = await uploadDrawing(ctx.api, original);
+      await putInUse(ctx.server, ctx.company.workspace.id, chart);
+      const published = await expectStatus(ctx.api, chart.key, 'PUBLISHED');
       expect(published.name).toBe('Published name');
-      expectError(await api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
 
       // The first update creates the draft; the published version stays as it was.
-      expect((await update(api, chart.key, { name: 'Draft name' })).status).toBe(204);
-      const withDraft = await expectStatus(api, chart.key, 'PUBLISHED_WITH_DRAFT');
+      expect((await update(ctx.api, chart.key, { name: 'Draft name' })).status).toBe(204);
+      const withDraft = await expectStatus(ctx.api, chart.key, 'PUBLISHED_WITH_DRAFT');
       expect(withDraft.name).toBe('Published name');
-      expect(await drawingOf(api, chart.key)).toEqual(original);
-      expect(await drawingOf(api, chart.key, 'draft')).toEqual(named(rowsWithoutSections, 'Draft name'));
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(original);
+      expect(await drawingOf(ctx.api, chart.key, 'draft')).toEqual(named(rowsWithoutSections, 'Draft name'));
 
       // The second update edits the same draft.
       const categories = [{ key: 9, label: 'Cat1 renamed' }, { key: 10, label: 'Cat2', color: 'orange' }];
-      expect((await update(api, chart.key, { categories })).status).toBe(204);
-      await expectStatus(api, chart.key, 'PUBLISHED_WITH_DRAFT');
-      expect(await drawingOf(api, chart.key)).toEqual(original);
-      const draft = await drawingOf(api, chart.key, 'draft');
+      expect((await update(ctx.api, chart.key, { categories })).status).toBe(204);
+      await expectStatus(ctx.api, chart.key, 'PUBLISHED_WITH_DRAFT');
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(original);
+      const draft = await drawingOf(ctx.api, chart.key, 'draft');
       expect(draft.name).toBe('Draft name');
       expect(draft.categories.list).toEqual([
         { key: 9, label: 'Cat1 renamed', color: '#87A9CD', accessible: false },
         { key: 10, label: 'Cat2', color: 'orange', accessible: false },
       ]);
       expect(draft.subChart).toEqual(original.subChart);
-      expect((await retrieveChart(api, chart.key)).name).toBe('Published name');
-      expect((await listCharts(api, `/charts?filter=Published%20name`)).items.map((c) => c.key)).toContain(chart.key);
+      expect((await retrieveChart(ctx.api, chart.key)).name).toBe('Published name');
+      expect((await listCharts(ctx.api, `/charts?filter=Published%20name`)).items.map((c) => c.key)).toContain(chart.key);
 
-      const publish = await api.post(`/charts/${chart.key}/version/draft/actions/publish`);
+      const publish = await ctx.api.post(`/charts/${chart.key}/version/draft/actions/publish`);
       expect(publish.status, publish.text).toBe(204);
       expect(publish.text).toBe('');
-      const after = await expectStatus(api, chart.key, 'PUBLISHED');
+      const after = await expectStatus(ctx.api, chart.key, 'PUBLISHED');
       expect(after.name).toBe('Draft name');
-      expect(await drawingOf(api, chart.key)).toEqual(draft);
-      expectError(await api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
-      expect((await listCharts(api, `/charts?filter=Draft%20name`)).items.map((c) => c.key)).toContain(chart.key);
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(draft);
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      expect((await listCharts(ctx.api, `/charts?filter=Draft%20name`)).items.map((c) => c.key)).toContain(chart.key);
 
       // The next update starts a new draft from the newly published version.
-      expect((await update(api, chart.key, { name: 'Third name' })).status).toBe(204);
-      await expectStatus(api, chart.key, 'PUBLISHED_WITH_DRAFT');
-      expect(await drawingOf(api, chart.key, 'draft')).toEqual({ ...draft, name: 'Third name' });
+      expect((await update(ctx.api, chart.key, { name: 'Third name' })).status).toBe(204);
+      await expectStatus(ctx.api, chart.key, 'PUBLISHED_WITH_DRAFT');
+      expect(await drawingOf(ctx.api, chart.key, 'draft')).toEqual({ ...draft, name: 'Third name' });
     });
 
     it('discards the draft: back to PUBLISHED with the old name and drawing, draft gone', async () => {
       const original = named(withTables, 'Keep me');
-      const chart = await uploadDrawing(api, original);
-      await putInUse(server, company.workspace.id, chart);
-      expect((await update(api, chart.key, { name: 'Throw me away', categories: [] })).status).toBe(204);
-      await expectStatus(api, chart.key, 'PUBLISHED_WITH_DRAFT');
+      const chart = await uploadDrawing(ctx.api, original);
+      await putInUse(ctx.server, ctx.company.workspace.id, chart);
+      expect((await update(ctx.api, chart.key, { name: 'Throw me away', categories: [] })).status).toBe(204);
+      await expectStatus(ctx.api, chart.key, 'PUBLISHED_WITH_DRAFT');
 
-      const discard = await api.post(`/charts/${chart.key}/version/draft/actions/discard`);
+      const discard = await ctx.api.post(`/charts/${chart.key}/version/draft/actions/discard`);
       expect(discard.status, discard.text).toBe(204);
       expect(discard.text).toBe('');
-      expect((await expectStatus(api, chart.key, 'PUBLISHED')).name).toBe('Keep me');
-      expect(await drawingOf(api, chart.key)).toEqual(original);
-      expectError(await api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
-      expectError(await api.get(`/charts/${chart.key}/version/draft/thumbnail`), 404, 'CHART_VERSION_NOT_FOUND');
+      expect((await expectStatus(ctx.api, chart.key, 'PUBLISHED')).name).toBe('Keep me');
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(original);
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft/thumbnail`), 404, 'CHART_VERSION_NOT_FOUND');
     });
 
     it('answers 404 to publish, discard and validate of a draft that does not exist, changing nothing', async () => {
-      const notUsed = await createChart(api, { name: 'Never drafted' });
-      const inUse = await uploadDrawing(api, named(withTables, 'In use, no draft'));
-      await putInUse(server, company.workspace.id, inUse);
+      const notUsed = await createChart(ctx.api, { name: 'Never drafted' });
+      const inUse = await uploadDrawing(ctx.api, named(withTables, 'In use, no draft'));
+      await putInUse(ctx.server, ctx.company.workspace.id, inUse);
       for (const chart of [notUsed, inUse]) {
-        const before = await retrieveChart(api, chart.key);
-        const drawing = await drawingOf(api, chart.key);
-        expectError(await api.post(`/charts/${chart.key}/version/draft/actions/publish`), 404, 'CHART_VERSION_NOT_FOUND');
-        expectError(await api.post(`/charts/${chart.key}/version/draft/actions/discard`), 404, 'CHART_VERSION_NOT_FOUND');
-        expectError(await validate(api, chart.key, 'draft'), 404, 'CHART_VERSION_NOT_FOUND');
-        expect(await retrieveChart(api, chart.key)).toEqual(before);
-        expect(await drawingOf(api, chart.key)).toEqual(drawing);
+        const before = await retrieveChart(ctx.api, chart.key);
+        const drawing = await drawingOf(ctx.api, chart.key);
+        expectError(await ctx.api.post(`/charts/${chart.key}/version/draft/actions/publish`), 404, 'CHART_VERSION_NOT_FOUND');
+        expectError(await ctx.api.post(`/charts/${chart.key}/version/draft/actions/discard`), 404, 'CHART_VERSION_NOT_FOUND');
+        expectError(await validate(ctx.api, chart.key, 'draft'), 404, 'CHART_VERSION_NOT_FOUND');
+        expect(await retrieveChart(ctx.api, chart.key)).toEqual(before);
+        expect(await drawingOf(ctx.api, chart.key)).toEqual(drawing);
       }
       for (const action of ['publish', 'discard', 'validate']) {
-        expectError(await api.post(`/charts/no-such-chart/version/draft/actions/${action}`), 404, 'CHART_NOT_FOUND');
+        expectError(await ctx.api.post(`/charts/no-such-chart/version/draft/actions/${action}`), 404, 'CHART_NOT_FOUND');
       }
-      expectError(await api.get('/charts/no-such-chart/version/published'), 404, 'CHART_NOT_FOUND');
-      expect((await api.get(`/charts/${notUsed.key}/version/other`)).status).toBe(404);
+      expectError(await ctx.api.get('/charts/no-such-chart/version/published'), 404, 'CHART_NOT_FOUND');
+      expect((await ctx.api.get(`/charts/${notUsed.key}/version/other`)).status).toBe(404);
     });
 
     it('refuses to publish a draft with validation errors: 400 with errors and warnings, nothing published', async () => {
-      const { company: own, api: ownApi, admin: ownAdmin } = await fresh();
+      const { company: own, api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       // A drawing without a focal point and with an unlabeled seat, valid while validators are OFF.
       const drawing = named(withTables, 'No focal point');
       drawing.subChart!.focalPoint = null;
       drawing.subChart!.tables![0]!.seats![0]!.label = null;
       const chart = await uploadDrawing(ownApi, drawing);
-      await putInUse(server, own.workspace.id, chart);
+      await putInUse(ctx.server, own.workspace.id, chart);
       expect((await update(ownApi, chart.key, { name: 'Draft without focal point' })).status).toBe(204);
 
       await setValidatorLevel(ownAdmin, 'VALIDATE_FOCAL_POINT', 'ERROR');
@@ -200,7 +183,7 @@ describe('chart versions', () => {
     }
 
     it('classifies each of the five validators by the company level, and follows level changes without re-uploading', async () => {
-      const { api: ownApi, admin: ownAdmin } = await fresh();
+      const { api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       const erroneous = await uploadDrawing(ownApi, withErrors);
       const valid = await uploadDrawing(ownApi, withTables);
 
@@ -239,9 +222,9 @@ describe('chart versions', () => {
     });
 
     it('validates the draft on its own: a draft without categories fails where the published version passes', async () => {
-      const { company: own, api: ownApi, admin: ownAdmin } = await fresh();
+      const { company: own, api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       const chart = await uploadDrawing(ownApi, rowsWithoutSections);
-      await putInUse(server, own.workspace.id, chart);
+      await putInUse(ctx.server, own.workspace.id, chart);
       expect((await update(ownApi, chart.key, { categories: [] })).status).toBe(204);
       await setValidatorLevel(ownAdmin, 'VALIDATE_OBJECTS_WITHOUT_CATEGORIES', 'ERROR');
       await setValidatorLevel(ownAdmin, 'VALIDATE_FOCAL_POINT', 'WARNING');
@@ -256,9 +239,9 @@ describe('chart versions', () => {
     });
 
     it('validates an erroneous draft like its published version', async () => {
-      const { company: own, api: ownApi, admin: ownAdmin } = await fresh();
+      const { company: own, api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       const chart = await uploadDrawing(ownApi, withErrors);
-      await putInUse(server, own.workspace.id, chart);
+      await putInUse(ctx.server, own.workspace.id, chart);
       expect((await update(ownApi, chart.key, { name: 'Still erroneous' })).status).toBe(204);
       await setValidatorLevel(ownAdmin, 'VALIDATE_DUPLICATE_LABELS', 'ERROR');
       await setValidatorLevel(ownAdmin, 'VALIDATE_UNLABELED_OBJECTS', 'WARNING');
@@ -279,7 +262,7 @@ describe('chart versions', () => {
 
   describe('thumbnails (GET /charts/{key}/version/{published|draft}/thumbnail)', () => {
     const thumbnail = (key: string, version: string, headers: Record<string, string> = {}) =>
-      getBytes(thumbnailUrl(key, version), company.workspace.secretKey, headers);
+      getBytes(thumbnailUrl(key, version), ctx.company.workspace.secretKey, headers);
 
     function expectPng(response: { status: number; headers: Headers; bytes: Buffer }): string {
       expect(response.status).toBe(200);
@@ -291,7 +274,7 @@ describe('chart versions', () => {
     }
 
     it('serves a PNG with an ETag, 304 for If-None-Match of that ETag, and a new ETag after an update', async () => {
-      const chart = await uploadDrawing(api, rowsWithoutSections);
+      const chart = await uploadDrawing(ctx.api, rowsWithoutSections);
       const etag = expectPng(await thumbnail(chart.key, 'published'));
       // Same drawing, same ETag.
       expect(expectPng(await thumbnail(chart.key, 'published'))).toBe(etag);
@@ -303,7 +286,7 @@ describe('chart versions', () => {
       expectPng(await thumbnail(chart.key, 'published', { 'if-none-match': '"something-else"' }));
 
       // A NOT_USED chart is updated in place: its published thumbnail changes.
-      expect((await api.post(`/charts/${chart.key}`, { name: 'Renamed' })).status).toBe(204);
+      expect((await ctx.api.post(`/charts/${chart.key}`, { name: 'Renamed' })).status).toBe(204);
       const changed = await thumbnail(chart.key, 'published', { 'if-none-match': etag });
       const newEtag = expectPng(changed);
       expect(newEtag).not.toBe(etag);
@@ -311,29 +294,29 @@ describe('chart versions', () => {
     });
 
     it('serves the URLs given in the chart record, and the draft thumbnail only while a draft exists', async () => {
-      const chart = await uploadDrawing(api, withTables);
-      const record = await retrieveChart(api, chart.key);
-      const published = expectPng(await getBytes(record.publishedVersionThumbnailUrl, company.workspace.secretKey));
+      const chart = await uploadDrawing(ctx.api, withTables);
+      const record = await retrieveChart(ctx.api, chart.key);
+      const published = expectPng(await getBytes(record.publishedVersionThumbnailUrl, ctx.company.workspace.secretKey));
       expect(record.draftVersionThumbnailUrl).toBeNull();
-      expectError(await api.get(`/charts/${chart.key}/version/draft/thumbnail`), 404, 'CHART_VERSION_NOT_FOUND');
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft/thumbnail`), 404, 'CHART_VERSION_NOT_FOUND');
 
-      await putInUse(server, company.workspace.id, chart);
-      expect((await api.post(`/charts/${chart.key}`, { categories: [] })).status).toBe(204);
-      const withDraft = await retrieveChart(api, chart.key);
+      await putInUse(ctx.server, ctx.company.workspace.id, chart);
+      expect((await ctx.api.post(`/charts/${chart.key}`, { categories: [] })).status).toBe(204);
+      const withDraft = await retrieveChart(ctx.api, chart.key);
       expect(withDraft.draftVersionThumbnailUrl).toBe(thumbnailUrl(chart.key, 'draft'));
-      const draft = expectPng(await getBytes(withDraft.draftVersionThumbnailUrl!, company.workspace.secretKey));
+      const draft = expectPng(await getBytes(withDraft.draftVersionThumbnailUrl!, ctx.company.workspace.secretKey));
       expect(draft).not.toBe(published);
       // The published thumbnail is the same as before: the published version did not change.
       expect((await thumbnail(chart.key, 'published', { 'if-none-match': published })).status).toBe(304);
 
-      expect((await api.post(`/charts/${chart.key}/version/draft/actions/publish`)).status).toBe(204);
+      expect((await ctx.api.post(`/charts/${chart.key}/version/draft/actions/publish`)).status).toBe(204);
       expect((await thumbnail(chart.key, 'published', { 'if-none-match': draft })).status).toBe(304);
-      expectError(await api.get(`/charts/${chart.key}/version/draft/thumbnail`), 404, 'CHART_VERSION_NOT_FOUND');
-      expectError(await api.get('/charts/no-such-chart/version/published/thumbnail'), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft/thumbnail`), 404, 'CHART_VERSION_NOT_FOUND');
+      expectError(await ctx.api.get('/charts/no-such-chart/version/published/thumbnail'), 404, 'CHART_NOT_FOUND');
     });
 
     it('renders thumbnails of an empty chart and of a drawing with findings', async () => {
-      for (const record of [await createChart(api), await uploadDrawing(api, withErrors), await createChart(api, clone(withTables) as Drawing)]) {
+      for (const record of [await createChart(ctx.api), await uploadDrawing(ctx.api, withErrors), await createChart(ctx.api, clone(withTables) as Drawing)]) {
         expectPng(await thumbnail(record.key, 'published'));
       }
     });

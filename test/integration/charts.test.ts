@@ -1,50 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Drawing } from '../../src/domain/drawing.js';
 import { rowsWithoutSections, withBooths, withErrors, withFloors, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import {
   clone,
   createChart,
   drawingOf,
-  expectError,
   listCharts,
   named,
   putInUse,
   retrieveChart,
   uploadDrawing,
-  type Api,
   type ChartPage,
   type ChartRecord,
 } from '../support/charts.js';
-import { client, createTestCompany, type TestCompany, type TestServer, startTestServer } from '../support/harness.js';
+import { client, expectError, useServerWithCompany, type Api } from '../support/harness.js';
+import { expectCursorWalk, expectPageEndingBefore } from '../support/pagination.js';
 
 // Chart records (api-spec "Chart (list item)", "Category", "Charts"; compat-notes §1, §2, §8,
 // §9, §10) against a real server, Redis and MongoDB wire server: upload, create, retrieve,
 // update, list, tags, archive, copy, workspace isolation and concurrent changes.
 
 describe('charts', () => {
-  let server: TestServer;
-  let company: TestCompany;
-  let api: Api;
-  let admin: Api;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    company = await createTestCompany(server.url);
-    api = client(server.url, company.workspace.secretKey);
-    admin = client(server.url, company.adminKey);
-  });
-  afterAll(() => server.stop());
-
-  /** A company of its own, for tests that count charts or tags. */
-  async function fresh(): Promise<{ company: TestCompany; api: Api; admin: Api }> {
-    const own = await createTestCompany(server.url);
-    return { company: own, api: client(server.url, own.workspace.secretKey), admin: client(server.url, own.adminKey) };
-  }
+  const ctx = useServerWithCompany();
 
   const keys = (page: ChartPage) => page.items.map((c) => c.key);
   const ids = (page: ChartPage) => page.items.map((c) => c.id);
-  const thumbnailUrl = (key: string, version: string) => `${server.url}/charts/${encodeURIComponent(key)}/version/${version}/thumbnail`;
+  const thumbnailUrl = (key: string, version: string) => `${ctx.server.url}/charts/${encodeURIComponent(key)}/version/${version}/thumbnail`;
 
   /** Every chart of the workspace, archived or not (for "nothing was created" checks). */
   async function allKeys(own: Api): Promise<string[]> {
@@ -57,7 +39,16 @@ describe('charts', () => {
 
   describe('uploading a drawing (POST /system/public/charts/{chartKey})', () => {
     const upload = (key: string, raw: string | Buffer, contentType?: string) =>
-      api.post(`/system/public/charts/${key}`, undefined, { raw, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+      ctx.api.post(`/system/public/charts/${key}`, undefined, { raw, headers: contentType === undefined ? {} : { 'content-type': contentType } });
+
+    /** Uploads `drawing` as JSON to a new key: 400 INVALID_DRAWING whose message names each of `mentioned`, and no chart stored. */
+    async function expectInvalidUpload(drawing: unknown, contentType: string, ...mentioned: string[]): Promise<void> {
+      const key = randomUUID();
+      const response = await upload(key, JSON.stringify(drawing), contentType);
+      expectError(response, 400, 'INVALID_DRAWING');
+      for (const text of mentioned) expect(response.body.errors[0].message).toContain(text);
+      await expectNoChart(ctx.api, key);
+    }
 
     it.each([
       ['application/json', 'application/json'],
@@ -81,18 +72,18 @@ describe('charts', () => {
         draftVersionThumbnailUrl: null,
       });
 
-      const retrieved = await retrieveChart(api, key);
+      const retrieved = await retrieveChart(ctx.api, key);
       expect(retrieved).toMatchObject({ ...response.body, venueType: 'SIMPLE', validation: { errors: [], warnings: [] } });
-      expect(await drawingOf(api, key)).toEqual(drawing);
+      expect(await drawingOf(ctx.api, key)).toEqual(drawing);
     });
 
     it('answers 409 for a key already in use and keeps the first chart', async () => {
       const key = randomUUID();
-      const first = await uploadDrawing(api, named(withTables, 'First'), key);
+      const first = await uploadDrawing(ctx.api, named(withTables, 'First'), key);
       const again = await upload(key, JSON.stringify(named(withBooths, 'Second')), 'application/json');
       expectError(again, 409, 'CHART_ALREADY_EXISTS');
-      expect(await retrieveChart(api, key)).toMatchObject({ id: first.id, name: 'First' });
-      expect(await drawingOf(api, key)).toEqual(named(withTables, 'First'));
+      expect(await retrieveChart(ctx.api, key)).toMatchObject({ id: first.id, name: 'First' });
+      expect(await drawingOf(ctx.api, key)).toEqual(named(withTables, 'First'));
     });
 
     it('answers 400 for a body that is not JSON or is empty, storing nothing', async () => {
@@ -110,7 +101,7 @@ describe('charts', () => {
         expect(response.body.errors[0].message).not.toBe('');
       }
       expectError(await upload(key, Buffer.alloc(0)), 400, 'INVALID_DRAWING');
-      await expectNoChart(api, key);
+      await expectNoChart(ctx.api, key);
     });
 
     it.each([
@@ -122,39 +113,22 @@ describe('charts', () => {
       ['an empty object', {}, 'subChart'],
       ['a POST /charts body instead of a drawing', { name: 'Only a name' }, 'subChart'],
     ])('rejects %s with 400 INVALID_DRAWING and stores nothing', async (_, drawing, mentioned) => {
-      const key = randomUUID();
-      const response = await upload(key, JSON.stringify(drawing), 'application/json');
-      expectError(response, 400, 'INVALID_DRAWING');
-      expect(response.body.errors[0].message).toContain(mentioned);
-      await expectNoChart(api, key);
+      await expectInvalidUpload(drawing, 'application/json', mentioned);
     });
 
     it('rejects a seat without coordinates and a GA area with capacity 0, naming where, and stores nothing', async () => {
       const seatless = clone(rowsWithoutSections);
       delete (seatless.subChart!.rows![1]!.seats![2] as { x?: number }).x;
-      const key1 = randomUUID();
-      const seat = await upload(key1, JSON.stringify(seatless), 'application/json');
-      expectError(seat, 400, 'INVALID_DRAWING');
-      expect(seat.body.errors[0].message).toContain('#/subChart/rows/1/seats/2');
-      expect(seat.body.errors[0].message).toContain('coordinates');
-      await expectNoChart(api, key1);
+      await expectInvalidUpload(seatless, 'application/json', '#/subChart/rows/1/seats/2', 'coordinates');
 
       const empty = clone(rowsWithoutSections);
       empty.subChart!.generalAdmissionAreas![1]!.capacity = 0;
-      const key2 = randomUUID();
-      const ga = await upload(key2, JSON.stringify(empty), 'text/plain');
-      expectError(ga, 400, 'INVALID_DRAWING');
-      expect(ga.body.errors[0].message).toContain('#/subChart/generalAdmissionAreas/1/capacity');
-      await expectNoChart(api, key2);
+      await expectInvalidUpload(empty, 'text/plain', '#/subChart/generalAdmissionAreas/1/capacity');
     });
 
     it('rejects a body over 10 MB with 400 INVALID_DRAWING and stores nothing', async () => {
-      const key = randomUUID();
       const big = { ...clone(withTables), padding: 'x'.repeat(10 * 1024 * 1024) };
-      const response = await upload(key, JSON.stringify(big), 'application/json');
-      expectError(response, 400, 'INVALID_DRAWING');
-      expect(response.body.errors[0].message).toContain('10 MB');
-      await expectNoChart(api, key);
+      await expectInvalidUpload(big, 'application/json', '10 MB');
     });
 
     it('accepts a drawing of almost 10 MB, above the server-wide body cap', async () => {
@@ -163,29 +137,29 @@ describe('charts', () => {
       const big = { ...clone(withTables), padding: 'x'.repeat(10 * 1024 * 1024 - base.length - 1024) };
       const response = await upload(key, JSON.stringify(big), 'application/json');
       expect(response.status, response.text.slice(0, 500)).toBe(201);
-      expect((await drawingOf(api, key)).padding).toBe(big.padding);
+      expect((await drawingOf(ctx.api, key)).padding).toBe(big.padding);
     });
 
     it('stores a drawing with validator findings (duplicate labels, unlabeled objects, no focal point)', async () => {
       const key = randomUUID();
-      const record = await uploadDrawing(api, withErrors, key);
+      const record = await uploadDrawing(ctx.api, withErrors, key);
       expect(record).toMatchObject({ key, name: 'With errors', status: 'NOT_USED' });
-      expect(await drawingOf(api, key)).toEqual(withErrors);
+      expect(await drawingOf(ctx.api, key)).toEqual(withErrors);
       // New companies validate nothing: the findings are stored, not reported.
-      expect((await retrieveChart(api, key)).validation).toEqual({ errors: [], warnings: [] });
+      expect((await retrieveChart(ctx.api, key)).validation).toEqual({ errors: [], warnings: [] });
     });
 
     it('works with the company admin key, storing in the default workspace', async () => {
       const key = randomUUID();
-      const response = await admin.post(`/system/public/charts/${key}`, undefined, { raw: JSON.stringify(withTables) });
+      const response = await ctx.admin.post(`/system/public/charts/${key}`, undefined, { raw: JSON.stringify(withTables) });
       expect(response.status, response.text).toBe(201);
-      expect((await retrieveChart(api, key)).name).toBe('With tables');
+      expect((await retrieveChart(ctx.api, key)).name).toBe('With tables');
     });
   });
 
   describe('creating (POST /charts)', () => {
     it('creates an untitled empty chart from an empty body, no body or {}', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const attempts = [await own.post('/charts'), await own.post('/charts', {}), await own.post('/charts', undefined, { raw: '' })];
       const created: ChartRecord[] = [];
       for (const response of attempts) {
@@ -214,7 +188,7 @@ describe('charts', () => {
     });
 
     it('echoes name, venueType and categories in the drawing, number keys staying numbers', async () => {
-      const record = await createChart(api, {
+      const record = await createChart(ctx.api, {
         name: 'Expo hall',
         venueType: 'BOOTHS',
         categories: [
@@ -224,7 +198,7 @@ describe('charts', () => {
         ],
       });
       expect(record).toMatchObject({ name: 'Expo hall', status: 'NOT_USED', tags: [], archived: false, draftVersionThumbnailUrl: null });
-      const drawing = await drawingOf(api, record.key);
+      const drawing = await drawingOf(ctx.api, record.key);
       expect(drawing.name).toBe('Expo hall');
       expect(drawing.venueType).toBe('BOOTHS');
       expect(drawing.categories.list).toEqual([
@@ -235,14 +209,14 @@ describe('charts', () => {
     });
 
     it('gives categories created without a colour a valid colour', async () => {
-      const record = await createChart(api, { categories: [{ key: 1, label: 'No colour' }] });
-      const [category] = (await drawingOf(api, record.key)).categories.list;
+      const record = await createChart(ctx.api, { categories: [{ key: 1, label: 'No colour' }] });
+      const [category] = (await drawingOf(ctx.api, record.key)).categories.list;
       expect(category).toMatchObject({ key: 1, label: 'No colour', accessible: false });
       expect(category!.color).toMatch(/^#[0-9a-fA-F]{6}$/);
     });
 
     it('rejects duplicate category keys ("1" and 1) with 400 DUPLICATE_CATEGORY_KEY, creating nothing', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       for (const categories of [
         [
           { key: '1', label: 'String one', color: 'red' },
@@ -259,7 +233,7 @@ describe('charts', () => {
     });
 
     it('rejects invalid colours, keys and field types with 400, creating nothing', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const bodies: unknown[] = [
         { categories: [{ key: 1, label: 'Bad colour', color: 'not-a-colour' }] },
         { categories: [{ key: 1, label: 'Bad colour', color: '#12345' }] },
@@ -281,14 +255,14 @@ describe('charts', () => {
 
     it('creates a chart from a full drawing sent as the body', async () => {
       for (const fixture of [rowsWithoutSections, withSections, withFloors, withZones, withBooths]) {
-        const record = await createChart(api, fixture);
+        const record = await createChart(ctx.api, fixture);
         expect(record).toMatchObject({ name: fixture.name, status: 'NOT_USED', tags: [], archived: false });
-        expect(await drawingOf(api, record.key)).toEqual(fixture);
+        expect(await drawingOf(ctx.api, record.key)).toEqual(fixture);
       }
     });
 
     it('rejects a full drawing that is not valid with 400 INVALID_DRAWING, creating nothing', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const broken = clone(withTables);
       delete (broken.subChart!.tables![0] as { center?: unknown }).center;
       const response = await own.post('/charts', broken);
@@ -300,14 +274,14 @@ describe('charts', () => {
 
   describe('retrieving (GET /charts/{key})', () => {
     it('always shows venueType and validation, zones only when the chart has some, events only when expanded', async () => {
-      const plain = await uploadDrawing(api, withTables);
-      const retrieved = await retrieveChart(api, plain.key);
+      const plain = await uploadDrawing(ctx.api, withTables);
+      const retrieved = await retrieveChart(ctx.api, plain.key);
       expect(retrieved).toEqual({ ...plain, venueType: 'SIMPLE', validation: { errors: [], warnings: [] } });
       expect(retrieved).not.toHaveProperty('zones');
       expect(retrieved).not.toHaveProperty('events');
 
-      const zoned = await uploadDrawing(api, withZones);
-      expect(await retrieveChart(api, zoned.key)).toEqual({
+      const zoned = await uploadDrawing(ctx.api, withZones);
+      expect(await retrieveChart(ctx.api, zoned.key)).toEqual({
         ...zoned,
         venueType: 'WITH_ZONES',
         validation: { errors: [], warnings: [] },
@@ -317,44 +291,44 @@ describe('charts', () => {
         ],
       });
 
-      expect((await retrieveChart(api, (await uploadDrawing(api, withSections)).key)).venueType).toBe('WITH_SECTIONS_AND_FLOORS');
-      expect((await retrieveChart(api, (await uploadDrawing(api, withFloors)).key)).venueType).toBe('WITH_SECTIONS_AND_FLOORS');
-      expect((await retrieveChart(api, (await uploadDrawing(api, rowsWithoutSections)).key)).venueType).toBe('SIMPLE');
+      expect((await retrieveChart(ctx.api, (await uploadDrawing(ctx.api, withSections)).key)).venueType).toBe('WITH_SECTIONS_AND_FLOORS');
+      expect((await retrieveChart(ctx.api, (await uploadDrawing(ctx.api, withFloors)).key)).venueType).toBe('WITH_SECTIONS_AND_FLOORS');
+      expect((await retrieveChart(ctx.api, (await uploadDrawing(ctx.api, rowsWithoutSections)).key)).venueType).toBe('SIMPLE');
     });
 
     it('shows the events using the chart, newest first, with expand=events', async () => {
-      const chart = await uploadDrawing(api, withTables);
-      const none = await retrieveChart(api, chart.key, '?expand=events');
+      const chart = await uploadDrawing(ctx.api, withTables);
+      const none = await retrieveChart(ctx.api, chart.key, '?expand=events');
       expect(none.events).toEqual([]);
       expect(none.status).toBe('NOT_USED');
 
-      const first = await putInUse(server, company.workspace.id, chart);
-      const second = await putInUse(server, company.workspace.id, chart);
-      const retrieved = await retrieveChart(api, chart.key, '?expand=events');
+      const first = await putInUse(ctx.server, ctx.company.workspace.id, chart);
+      const second = await putInUse(ctx.server, ctx.company.workspace.id, chart);
+      const retrieved = await retrieveChart(ctx.api, chart.key, '?expand=events');
       expect(retrieved.status).toBe('PUBLISHED');
       expect(retrieved.events!.map((e) => e.key)).toEqual([second, first]);
       expect(retrieved).toMatchObject({ venueType: 'SIMPLE', validation: { errors: [], warnings: [] } });
-      expect(await retrieveChart(api, chart.key)).not.toHaveProperty('events');
+      expect(await retrieveChart(ctx.api, chart.key)).not.toHaveProperty('events');
     });
 
     it('gives each expanded event an id, a key and bookWholeTables (api-spec "Chart (list item)")', async () => {
-      const chart = await uploadDrawing(api, withTables);
-      const eventKey = await putInUse(server, company.workspace.id, chart);
-      const [event] = (await retrieveChart(api, chart.key, '?expand=events')).events!;
+      const chart = await uploadDrawing(ctx.api, withTables);
+      const eventKey = await putInUse(ctx.server, ctx.company.workspace.id, chart);
+      const [event] = (await retrieveChart(ctx.api, chart.key, '?expand=events')).events!;
       expect(event).toMatchObject({ key: eventKey, bookWholeTables: false });
       expect(event!.id).toBeDefined();
     });
 
     it('answers 404 CHART_NOT_FOUND naming the key and the workspace', async () => {
-      const response = await api.get('/charts/no-such-chart');
+      const response = await ctx.api.get('/charts/no-such-chart');
       expectError(response, 404, 'CHART_NOT_FOUND');
       expect(response.body.errors[0].message.startsWith('Chart not found: no-such-chart was not found in workspace')).toBe(true);
-      expectError(await api.get('/charts/no-such-chart?expand=events'), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.get('/charts/no-such-chart?expand=events'), 404, 'CHART_NOT_FOUND');
     });
 
     it('answers 400 for an unknown expand', async () => {
-      const chart = await uploadDrawing(api, withTables);
-      expectError(await api.get(`/charts/${chart.key}?expand=everything`), 400, 'GENERAL_ERROR');
+      const chart = await uploadDrawing(ctx.api, withTables);
+      expectError(await ctx.api.get(`/charts/${chart.key}?expand=everything`), 400, 'GENERAL_ERROR');
     });
   });
 
@@ -366,27 +340,27 @@ describe('charts', () => {
     ];
 
     it('changes only the name when only a name is given', async () => {
-      const chart = await createChart(api, { name: 'Before', categories });
-      const before = await drawingOf(api, chart.key);
-      const response = await api.post(`/charts/${chart.key}`, { name: 'After' });
+      const chart = await createChart(ctx.api, { name: 'Before', categories });
+      const before = await drawingOf(ctx.api, chart.key);
+      const response = await ctx.api.post(`/charts/${chart.key}`, { name: 'After' });
       expect(response.status, response.text).toBe(204);
       expect(response.text).toBe('');
-      expect(await retrieveChart(api, chart.key)).toMatchObject({ ...chart, name: 'After', status: 'NOT_USED', draftVersionThumbnailUrl: null });
-      expect(await drawingOf(api, chart.key)).toEqual({ ...before, name: 'After' });
+      expect(await retrieveChart(ctx.api, chart.key)).toMatchObject({ ...chart, name: 'After', status: 'NOT_USED', draftVersionThumbnailUrl: null });
+      expect(await drawingOf(ctx.api, chart.key)).toEqual({ ...before, name: 'After' });
     });
 
     it('leaves everything as it was without name and categories', async () => {
-      const chart = await createChart(api, { name: 'Same', categories });
-      const before = await drawingOf(api, chart.key);
-      expect((await api.post(`/charts/${chart.key}`, {})).status).toBe(204);
-      expect((await api.post(`/charts/${chart.key}`)).status).toBe(204);
-      expect(await retrieveChart(api, chart.key)).toMatchObject(chart);
-      expect(await drawingOf(api, chart.key)).toEqual(before);
+      const chart = await createChart(ctx.api, { name: 'Same', categories });
+      const before = await drawingOf(ctx.api, chart.key);
+      expect((await ctx.api.post(`/charts/${chart.key}`, {})).status).toBe(204);
+      expect((await ctx.api.post(`/charts/${chart.key}`)).status).toBe(204);
+      expect(await retrieveChart(ctx.api, chart.key)).toMatchObject(chart);
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(before);
     });
 
     it('replaces the categories: adds new keys, updates existing ones keeping omitted fields, removes the rest', async () => {
-      const chart = await createChart(api, { name: 'Categories', categories });
-      const response = await api.post(`/charts/${chart.key}`, {
+      const chart = await createChart(ctx.api, { name: 'Categories', categories });
+      const response = await ctx.api.post(`/charts/${chart.key}`, {
         categories: [
           { key: 1, label: 'Uno' },
           { key: 'two', label: 'Two', color: 'blue' },
@@ -395,7 +369,7 @@ describe('charts', () => {
         ],
       });
       expect(response.status, response.text).toBe(204);
-      const drawing = await drawingOf(api, chart.key);
+      const drawing = await drawingOf(ctx.api, chart.key);
       expect(drawing.name).toBe('Categories');
       expect(drawing.categories.list).toEqual([
         { key: 1, label: 'Uno', color: '#111111', accessible: true },
@@ -403,16 +377,16 @@ describe('charts', () => {
         { key: 4, label: 'Four', color: '#444444', accessible: true },
         { key: 'five', label: 'Five', color: expect.any(String), accessible: false },
       ]);
-      expect((await api.get(`/charts/${chart.key}/categories`)).body.categories).toEqual(drawing.categories.list);
+      expect((await ctx.api.get(`/charts/${chart.key}/categories`)).body.categories).toEqual(drawing.categories.list);
     });
 
     it('updates an existing category with only a colour, keeping its label (label omitted)', async () => {
-      const chart = await createChart(api, { name: 'Colour only', categories });
-      const response = await api.post(`/charts/${chart.key}`, {
+      const chart = await createChart(ctx.api, { name: 'Colour only', categories });
+      const response = await ctx.api.post(`/charts/${chart.key}`, {
         categories: [{ key: 1, color: 'purple' }, { key: 'two' }, { key: 3, label: 'Three' }],
       });
       expect(response.status, response.text).toBe(204);
-      expect((await drawingOf(api, chart.key)).categories.list).toEqual([
+      expect((await drawingOf(ctx.api, chart.key)).categories.list).toEqual([
         { key: 1, label: 'One', color: 'purple', accessible: true },
         { key: 'two', label: 'Two', color: 'red', accessible: false },
         { key: 3, label: 'Three', color: 'green', accessible: false },
@@ -420,19 +394,19 @@ describe('charts', () => {
     });
 
     it('removes all categories with an empty array, name and categories in one request', async () => {
-      const chart = await createChart(api, { name: 'Emptied', categories });
-      expect((await api.post(`/charts/${chart.key}`, { name: 'Emptied too', categories: [] })).status).toBe(204);
-      const drawing = await drawingOf(api, chart.key);
+      const chart = await createChart(ctx.api, { name: 'Emptied', categories });
+      expect((await ctx.api.post(`/charts/${chart.key}`, { name: 'Emptied too', categories: [] })).status).toBe(204);
+      const drawing = await drawingOf(ctx.api, chart.key);
       expect(drawing.categories.list).toEqual([]);
       expect(drawing.name).toBe('Emptied too');
-      expect((await retrieveChart(api, chart.key)).name).toBe('Emptied too');
+      expect((await retrieveChart(ctx.api, chart.key)).name).toBe('Emptied too');
     });
 
     it('rejects duplicate category keys and bad bodies with 400, changing nothing', async () => {
-      const chart = await createChart(api, { name: 'Unchanged', categories });
-      const before = await drawingOf(api, chart.key);
+      const chart = await createChart(ctx.api, { name: 'Unchanged', categories });
+      const before = await drawingOf(ctx.api, chart.key);
       expectError(
-        await api.post(`/charts/${chart.key}`, {
+        await ctx.api.post(`/charts/${chart.key}`, {
           name: 'Changed',
           categories: [
             { key: '1', label: 'String one' },
@@ -448,21 +422,21 @@ describe('charts', () => {
         { name: 'Changed', categories: [{ key: 8 }] },
         { categories: 'all' },
       ]) {
-        expectError(await api.post(`/charts/${chart.key}`, body), 400, 'GENERAL_ERROR');
+        expectError(await ctx.api.post(`/charts/${chart.key}`, body), 400, 'GENERAL_ERROR');
       }
-      expect(await retrieveChart(api, chart.key)).toMatchObject(chart);
-      expect(await drawingOf(api, chart.key)).toEqual(before);
+      expect(await retrieveChart(ctx.api, chart.key)).toMatchObject(chart);
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(before);
     });
 
     it('answers 404 for an unknown chart', async () => {
-      expectError(await api.post('/charts/no-such-chart', { name: 'x' }), 404, 'CHART_NOT_FOUND');
-      expectError(await api.post('/charts/no-such-chart', {}), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.post('/charts/no-such-chart', { name: 'x' }), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.post('/charts/no-such-chart', {}), 404, 'CHART_NOT_FOUND');
     });
   });
 
   describe('listing (GET /charts)', () => {
     it('lists newest first and pages both ways with string cursors, at most 20 per page', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       expect(await listCharts(own)).toEqual({ items: [] });
       const created: ChartRecord[] = [];
       for (let i = 1; i <= 7; i++) created.push(await createChart(own, { name: `Chart ${i}` }));
@@ -479,33 +453,10 @@ describe('charts', () => {
         for (const field of ['events', 'validation', 'venueType', 'zones']) expect(item).not.toHaveProperty(field);
       }
 
-      const forward: ChartPage[] = [];
-      let path = '/charts?limit=3';
-      for (;;) {
-        const page = await listCharts(own, path);
-        forward.push(page);
-        if (page.next_page_starts_after === undefined) break;
-        expect(forward.length).toBeLessThan(5);
-        path = `/charts?limit=3&start_after_id=${page.next_page_starts_after}`;
-      }
-      expect(forward.map(ids)).toEqual([all.slice(0, 3), all.slice(3, 6), all.slice(6)]);
-      const [first, middle, last] = forward as [ChartPage, ChartPage, ChartPage];
-      expect(first.next_page_starts_after).toBe(String(all[2]));
-      expect(first).not.toHaveProperty('previous_page_ends_before');
-      expect(middle.next_page_starts_after).toBe(String(all[5]));
-      expect(middle.previous_page_ends_before).toBe(String(all[3]));
-      expect(last).not.toHaveProperty('next_page_starts_after');
-      expect(last.previous_page_ends_before).toBe(String(all[6]));
-
-      const backMiddle = await listCharts(own, `/charts?limit=3&end_before_id=${last.previous_page_ends_before}`);
-      expect(backMiddle).toEqual(middle);
-      const backFirst = await listCharts(own, `/charts?limit=3&end_before_id=${backMiddle.previous_page_ends_before}`);
-      expect(backFirst).toEqual(first);
-      // end_before_id=X: the `limit` charts above X closest to it, still newest first.
-      const closest = await listCharts(own, `/charts?limit=2&end_before_id=${all[6]}`);
-      expect(ids(closest)).toEqual([all[4], all[5]]);
-      expect(closest.next_page_starts_after).toBe(String(all[5]));
-      expect(closest.previous_page_ends_before).toBe(String(all[4]));
+      // Pages of 3, 3 and 1 forward, and back again; end_before_id=X: the `limit` charts above X closest to it.
+      const listOwn = (path: string) => listCharts(own, path);
+      await expectCursorWalk(listOwn, '/charts', all, 3);
+      await expectPageEndingBefore(listOwn, '/charts', all, 6, 2);
 
       // Page size: 20 at most, 1 at least, whole numbers only.
       expect(ids(await listCharts(own, '/charts?limit=20'))).toEqual(all);
@@ -516,7 +467,7 @@ describe('charts', () => {
     });
 
     it('uses 20 as the default and maximum page size', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const created: number[] = [];
       for (let i = 1; i <= 21; i++) created.push((await createChart(own, { name: `Many ${i}` })).id);
       const first = await listCharts(own);
@@ -527,7 +478,7 @@ describe('charts', () => {
     });
 
     it('filters by a case-insensitive substring of the name and by tag; more than one of either is a 400', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const alpha = await createChart(own, { name: 'Alpha Hall' });
       const alphaBeta = await createChart(own, { name: 'the ALPHABET arena' });
       const gamma = await createChart(own, { name: 'Gamma a.c' });
@@ -557,12 +508,12 @@ describe('charts', () => {
     });
 
     it('expands events, validation, venueType and zones on request (repeatable), and rejects unknown expands', async () => {
-      const { company: own, api: ownApi } = await fresh();
+      const { company: own, api: ownApi } = await ctx.freshCompany();
       const zoned = await uploadDrawing(ownApi, withZones);
       const errors = await uploadDrawing(ownApi, withErrors);
       const tables = await uploadDrawing(ownApi, withTables);
       const eventKeys: string[] = [];
-      for (let i = 0; i < 12; i++) eventKeys.push(await putInUse(server, own.workspace.id, tables));
+      for (let i = 0; i < 12; i++) eventKeys.push(await putInUse(ctx.server, own.workspace.id, tables));
       const newestFirst = [...eventKeys].reverse();
 
       const all = await listCharts(ownApi, '/charts?expand=events&expand=validation&expand=venueType&expand=zones');
@@ -598,7 +549,7 @@ describe('charts', () => {
     });
 
     it('leaves archived charts out; GET /charts/archive lists only those', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const kept = await createChart(own, { name: 'Kept' });
       const archived1 = await createChart(own, { name: 'Archived one' });
       const archived2 = await createChart(own, { name: 'Archived two' });
@@ -619,35 +570,35 @@ describe('charts', () => {
 
   describe('tags', () => {
     it('adds a tag with special characters, URI-encoded, and gives it back unchanged', async () => {
-      const chart = await createChart(api);
+      const chart = await createChart(ctx.api);
       const tag = 'tag1/:"-<>';
-      const added = await api.post(`/charts/${chart.key}/tags/${encodeURIComponent(tag)}`);
+      const added = await ctx.api.post(`/charts/${chart.key}/tags/${encodeURIComponent(tag)}`);
       expect(added.status, added.text).toBe(204);
       expect(added.text).toBe('');
-      expect((await retrieveChart(api, chart.key)).tags).toEqual([tag]);
-      expect(keys(await listCharts(api, `/charts?tag=${encodeURIComponent(tag)}`))).toEqual([chart.key]);
+      expect((await retrieveChart(ctx.api, chart.key)).tags).toEqual([tag]);
+      expect(keys(await listCharts(ctx.api, `/charts?tag=${encodeURIComponent(tag)}`))).toEqual([chart.key]);
     });
 
     it('keeps one copy of a tag added twice, removes with DELETE, and answers 404 for a tag the chart lacks', async () => {
-      const chart = await createChart(api);
-      expect((await api.post(`/charts/${chart.key}/tags/a`)).status).toBe(204);
-      expect((await api.post(`/charts/${chart.key}/tags/b`)).status).toBe(204);
-      expect((await api.post(`/charts/${chart.key}/tags/a`)).status).toBe(204);
-      expect((await retrieveChart(api, chart.key)).tags).toEqual(['a', 'b']);
+      const chart = await createChart(ctx.api);
+      expect((await ctx.api.post(`/charts/${chart.key}/tags/a`)).status).toBe(204);
+      expect((await ctx.api.post(`/charts/${chart.key}/tags/b`)).status).toBe(204);
+      expect((await ctx.api.post(`/charts/${chart.key}/tags/a`)).status).toBe(204);
+      expect((await retrieveChart(ctx.api, chart.key)).tags).toEqual(['a', 'b']);
 
-      const removed = await api.delete(`/charts/${chart.key}/tags/a`);
+      const removed = await ctx.api.delete(`/charts/${chart.key}/tags/a`);
       expect(removed.status, removed.text).toBe(204);
-      expect((await retrieveChart(api, chart.key)).tags).toEqual(['b']);
-      expectError(await api.delete(`/charts/${chart.key}/tags/a`), 404, 'TAG_NOT_FOUND');
-      expectError(await api.delete(`/charts/${chart.key}/tags/never`), 404, 'TAG_NOT_FOUND');
-      expect((await retrieveChart(api, chart.key)).tags).toEqual(['b']);
+      expect((await retrieveChart(ctx.api, chart.key)).tags).toEqual(['b']);
+      expectError(await ctx.api.delete(`/charts/${chart.key}/tags/a`), 404, 'TAG_NOT_FOUND');
+      expectError(await ctx.api.delete(`/charts/${chart.key}/tags/never`), 404, 'TAG_NOT_FOUND');
+      expect((await retrieveChart(ctx.api, chart.key)).tags).toEqual(['b']);
 
-      expectError(await api.post('/charts/no-such-chart/tags/a'), 404, 'CHART_NOT_FOUND');
-      expectError(await api.delete('/charts/no-such-chart/tags/a'), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.post('/charts/no-such-chart/tags/a'), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.delete('/charts/no-such-chart/tags/a'), 404, 'CHART_NOT_FOUND');
     });
 
     it('lists the distinct tags of the charts that are not archived', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       expect((await own.get('/charts/tags')).body).toEqual({ tags: [] });
       const one = await createChart(own);
       const two = await createChart(own);
@@ -672,34 +623,34 @@ describe('charts', () => {
 
   describe('archive', () => {
     it('moves a chart to the archive and back, answering 400 when it is already there or not there', async () => {
-      const chart = await createChart(api, { name: 'Archivable' });
-      const moved = await api.post(`/charts/${chart.key}/actions/move-to-archive`);
+      const chart = await createChart(ctx.api, { name: 'Archivable' });
+      const moved = await ctx.api.post(`/charts/${chart.key}/actions/move-to-archive`);
       expect(moved.status, moved.text).toBe(204);
-      expect((await retrieveChart(api, chart.key)).archived).toBe(true);
-      expect(keys(await listCharts(api, '/charts?filter=Archivable'))).toEqual([]);
+      expect((await retrieveChart(ctx.api, chart.key)).archived).toBe(true);
+      expect(keys(await listCharts(ctx.api, '/charts?filter=Archivable'))).toEqual([]);
 
-      expectError(await api.post(`/charts/${chart.key}/actions/move-to-archive`), 400, 'CHART_ALREADY_ARCHIVED');
-      expect((await retrieveChart(api, chart.key)).archived).toBe(true);
+      expectError(await ctx.api.post(`/charts/${chart.key}/actions/move-to-archive`), 400, 'CHART_ALREADY_ARCHIVED');
+      expect((await retrieveChart(ctx.api, chart.key)).archived).toBe(true);
 
-      const back = await api.post(`/charts/${chart.key}/actions/move-out-of-archive`);
+      const back = await ctx.api.post(`/charts/${chart.key}/actions/move-out-of-archive`);
       expect(back.status, back.text).toBe(204);
-      expect(await retrieveChart(api, chart.key)).toMatchObject({ ...chart, archived: false });
-      expect(keys(await listCharts(api, '/charts?filter=Archivable'))).toEqual([chart.key]);
+      expect(await retrieveChart(ctx.api, chart.key)).toMatchObject({ ...chart, archived: false });
+      expect(keys(await listCharts(ctx.api, '/charts?filter=Archivable'))).toEqual([chart.key]);
 
-      expectError(await api.post(`/charts/${chart.key}/actions/move-out-of-archive`), 400, 'CHART_NOT_ARCHIVED');
-      expect((await retrieveChart(api, chart.key)).archived).toBe(false);
+      expectError(await ctx.api.post(`/charts/${chart.key}/actions/move-out-of-archive`), 400, 'CHART_NOT_ARCHIVED');
+      expect((await retrieveChart(ctx.api, chart.key)).archived).toBe(false);
 
-      expectError(await api.post('/charts/no-such-chart/actions/move-to-archive'), 404, 'CHART_NOT_FOUND');
-      expectError(await api.post('/charts/no-such-chart/actions/move-out-of-archive'), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.post('/charts/no-such-chart/actions/move-to-archive'), 404, 'CHART_NOT_FOUND');
+      expectError(await ctx.api.post('/charts/no-such-chart/actions/move-out-of-archive'), 404, 'CHART_NOT_FOUND');
     });
   });
 
   describe('copying', () => {
     /** A chart in use with tags and a draft: published "Original", draft "Drafted" without categories. */
-    async function chartWithDraft(own: Api = api, workspaceId = company.workspace.id): Promise<ChartRecord> {
+    async function chartWithDraft(own: Api = ctx.api, workspaceId = ctx.company.workspace.id): Promise<ChartRecord> {
       const chart = await uploadDrawing(own, named(rowsWithoutSections, 'Original'));
       for (const tag of ['t1', 't2']) expect((await own.post(`/charts/${chart.key}/tags/${tag}`)).status).toBe(204);
-      await putInUse(server, workspaceId, chart);
+      await putInUse(ctx.server, workspaceId, chart);
       expect((await own.post(`/charts/${chart.key}`, { name: 'Drafted', categories: [] })).status).toBe(204);
       expect((await retrieveChart(own, chart.key)).status).toBe('PUBLISHED_WITH_DRAFT');
       return chart;
@@ -710,7 +661,7 @@ describe('charts', () => {
 
     it('copies the published version into a new chart named "<name> (copy)" with the tags, no events and no draft', async () => {
       const chart = await chartWithDraft();
-      const response = await api.post(`/charts/${chart.key}/version/published/actions/copy`);
+      const response = await ctx.api.post(`/charts/${chart.key}/version/published/actions/copy`);
       expect(response.status, response.text).toBeOneOf([200, 201]);
       const copy = response.body as ChartRecord;
       expect(copy).toEqual({
@@ -725,32 +676,32 @@ describe('charts', () => {
       });
       expect(copy.key).not.toBe(chart.key);
       expect(copy.id).not.toBe(chart.id);
-      expect(await retrieveChart(api, copy.key, '?expand=events')).toMatchObject({ ...copy, events: [] });
-      expectError(await api.get(`/charts/${copy.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
-      const copied = await drawingOf(api, copy.key);
+      expect(await retrieveChart(ctx.api, copy.key, '?expand=events')).toMatchObject({ ...copy, events: [] });
+      expectError(await ctx.api.get(`/charts/${copy.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      const copied = await drawingOf(ctx.api, copy.key);
       expect(copied.name).toBe('Original (copy)');
-      expect(content(copied)).toEqual(content(await drawingOf(api, chart.key)));
+      expect(content(copied)).toEqual(content(await drawingOf(ctx.api, chart.key)));
       expect(copied.venueType).toBe('ROWS_WITHOUT_SECTIONS');
 
       // The original is untouched.
-      expect(await retrieveChart(api, chart.key)).toMatchObject({ name: 'Original', status: 'PUBLISHED_WITH_DRAFT', tags: ['t1', 't2'] });
+      expect(await retrieveChart(ctx.api, chart.key)).toMatchObject({ name: 'Original', status: 'PUBLISHED_WITH_DRAFT', tags: ['t1', 't2'] });
     });
 
     it('copies the draft version into a new chart named "<draft name> (copy)"', async () => {
       const chart = await chartWithDraft();
-      const response = await api.post(`/charts/${chart.key}/version/draft/actions/copy`);
+      const response = await ctx.api.post(`/charts/${chart.key}/version/draft/actions/copy`);
       expect(response.status, response.text).toBeOneOf([200, 201]);
       const copy = response.body as ChartRecord;
       expect(copy).toMatchObject({ name: 'Drafted (copy)', status: 'NOT_USED', tags: ['t1', 't2'], archived: false, draftVersionThumbnailUrl: null });
-      const copied = await drawingOf(api, copy.key);
+      const copied = await drawingOf(ctx.api, copy.key);
       expect(copied.name).toBe('Drafted (copy)');
       expect(copied.categories.list).toEqual([]);
-      expect(content(copied)).toEqual(content(await drawingOf(api, chart.key, 'draft')));
-      expect(await retrieveChart(api, chart.key)).toMatchObject({ name: 'Original', status: 'PUBLISHED_WITH_DRAFT' });
+      expect(content(copied)).toEqual(content(await drawingOf(ctx.api, chart.key, 'draft')));
+      expect(await retrieveChart(ctx.api, chart.key)).toMatchObject({ name: 'Original', status: 'PUBLISHED_WITH_DRAFT' });
     });
 
     it('answers 404 for a draft copy without a draft and for an unknown chart, creating nothing', async () => {
-      const { api: own } = await fresh();
+      const { api: own } = await ctx.freshCompany();
       const chart = await createChart(own, { name: 'No draft' });
       expectError(await own.post(`/charts/${chart.key}/version/draft/actions/copy`), 404, 'CHART_VERSION_NOT_FOUND');
       expectError(await own.post('/charts/no-such-chart/version/published/actions/copy'), 404, 'CHART_NOT_FOUND');
@@ -758,9 +709,9 @@ describe('charts', () => {
     });
 
     it('copies to another workspace of the company with the admin key, name unchanged', async () => {
-      const { company: own, api: ownApi, admin: ownAdmin } = await fresh();
+      const { company: own, api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       const target = (await ownAdmin.post('/workspaces', { name: 'Target' })).body as { key: string; secretKey: string };
-      const targetApi = client(server.url, own.adminKey, { 'X-Workspace-Key': target.key });
+      const targetApi = client(ctx.server.url, own.adminKey, { 'X-Workspace-Key': target.key });
       const chart = await chartWithDraft(ownApi, own.workspace.id);
 
       const response = await ownAdmin.post(`/charts/${chart.key}/version/published/actions/copy-to-workspace/${target.key}`);
@@ -768,7 +719,7 @@ describe('charts', () => {
       const copy = response.body as ChartRecord;
       expect(copy).toMatchObject({ name: 'Original', status: 'NOT_USED', tags: ['t1', 't2'], archived: false, draftVersionThumbnailUrl: null });
       expect(await retrieveChart(targetApi, copy.key)).toMatchObject(copy);
-      expect(await retrieveChart(client(server.url, target.secretKey), copy.key)).toMatchObject(copy);
+      expect(await retrieveChart(client(ctx.server.url, target.secretKey), copy.key)).toMatchObject(copy);
       expect(content(await drawingOf(targetApi, copy.key))).toEqual(content(await drawingOf(ownApi, chart.key)));
       expect((await drawingOf(targetApi, copy.key)).name).toBe('Original');
       // Not in the source workspace.
@@ -777,31 +728,31 @@ describe('charts', () => {
     });
 
     it('refuses copy-to-workspace with a workspace secret key (403) and for an unknown workspace (404), creating nothing', async () => {
-      const { company: own, api: ownApi, admin: ownAdmin } = await fresh();
+      const { company: own, api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       const target = (await ownAdmin.post('/workspaces', { name: 'Target' })).body as { key: string };
-      const targetApi = client(server.url, own.adminKey, { 'X-Workspace-Key': target.key });
+      const targetApi = client(ctx.server.url, own.adminKey, { 'X-Workspace-Key': target.key });
       const chart = await createChart(ownApi, { name: 'Stay home' });
 
       expectError(await ownApi.post(`/charts/${chart.key}/version/published/actions/copy-to-workspace/${target.key}`), 403, 'FORBIDDEN');
       expectError(await ownAdmin.post(`/charts/${chart.key}/version/published/actions/copy-to-workspace/no-such-workspace`), 404, 'WORKSPACE_NOT_FOUND');
       // A workspace of another company is unknown too.
       expectError(
-        await ownAdmin.post(`/charts/${chart.key}/version/published/actions/copy-to-workspace/${company.workspace.key}`),
+        await ownAdmin.post(`/charts/${chart.key}/version/published/actions/copy-to-workspace/${ctx.company.workspace.key}`),
         404,
         'WORKSPACE_NOT_FOUND',
       );
       expectError(await ownAdmin.post(`/charts/no-such-chart/version/published/actions/copy-to-workspace/${target.key}`), 404, 'CHART_NOT_FOUND');
       expect(await allKeys(targetApi)).toEqual([]);
       expect(await allKeys(ownApi)).toEqual([chart.key]);
-      expect(await allKeys(api)).not.toContain(chart.key);
+      expect(await allKeys(ctx.api)).not.toContain(chart.key);
     });
 
     it('copies from one workspace to another with copy/from/{from}/to/{to} and the admin key', async () => {
-      const { company: own, admin: ownAdmin } = await fresh();
+      const { company: own, api: ownApi, admin: ownAdmin } = await ctx.freshCompany();
       const source = (await ownAdmin.post('/workspaces', { name: 'Source' })).body as { id: number; key: string };
       const target = (await ownAdmin.post('/workspaces', { name: 'Target' })).body as { key: string };
-      const sourceApi = client(server.url, own.adminKey, { 'X-Workspace-Key': source.key });
-      const targetApi = client(server.url, own.adminKey, { 'X-Workspace-Key': target.key });
+      const sourceApi = client(ctx.server.url, own.adminKey, { 'X-Workspace-Key': source.key });
+      const targetApi = client(ctx.server.url, own.adminKey, { 'X-Workspace-Key': target.key });
       const chart = await uploadDrawing(sourceApi, named(withSections, 'Travelling'));
       expect((await sourceApi.post(`/charts/${chart.key}/tags/moving`)).status).toBe(204);
 
@@ -815,7 +766,7 @@ describe('charts', () => {
       expect(keys(await listCharts(sourceApi))).toEqual([chart.key]);
 
       // The admin key only; unknown workspaces and charts are 404s; nothing more is created.
-      expectError(await client(server.url, own.workspace.secretKey).post(path), 403, 'FORBIDDEN');
+      expectError(await ownApi.post(path), 403, 'FORBIDDEN');
       expectError(await ownAdmin.post(`/charts/${chart.key}/version/published/actions/copy/from/nope/to/${target.key}`), 404, 'WORKSPACE_NOT_FOUND');
       expectError(await ownAdmin.post(`/charts/${chart.key}/version/published/actions/copy/from/${source.key}/to/nope`), 404, 'WORKSPACE_NOT_FOUND');
       expectError(
@@ -829,11 +780,11 @@ describe('charts', () => {
 
   describe('authentication and workspace isolation', () => {
     it('answers 404 to a secret key of another company for every chart route, changing nothing', async () => {
-      const chart = await uploadDrawing(api, named(withTables, 'Private'));
-      expect((await api.post(`/charts/${chart.key}/tags/mine`)).status).toBe(204);
-      const before = await retrieveChart(api, chart.key);
-      const drawing = await drawingOf(api, chart.key);
-      const { api: other } = await fresh();
+      const chart = await uploadDrawing(ctx.api, named(withTables, 'Private'));
+      expect((await ctx.api.post(`/charts/${chart.key}/tags/mine`)).status).toBe(204);
+      const before = await retrieveChart(ctx.api, chart.key);
+      const drawing = await drawingOf(ctx.api, chart.key);
+      const { api: other } = await ctx.freshCompany();
 
       expectError(await other.get(`/charts/${chart.key}`), 404, 'CHART_NOT_FOUND');
       expectError(await other.get(`/charts/${chart.key}/version/published`), 404, 'CHART_NOT_FOUND');
@@ -850,14 +801,14 @@ describe('charts', () => {
       // The same key is free in the other workspace.
       expect((await uploadDrawing(other, named(withBooths, 'Theirs'), chart.key)).name).toBe('Theirs');
 
-      expect(await retrieveChart(api, chart.key)).toEqual(before);
-      expect(await drawingOf(api, chart.key)).toEqual(drawing);
+      expect(await retrieveChart(ctx.api, chart.key)).toEqual(before);
+      expect(await drawingOf(ctx.api, chart.key)).toEqual(drawing);
     });
 
     it('answers 401 without a key or with an unknown key', async () => {
-      const chart = await createChart(api);
-      const anonymous = client(server.url);
-      const unknown = client(server.url, 'not-a-real-key');
+      const chart = await createChart(ctx.api);
+      const anonymous = client(ctx.server.url);
+      const unknown = client(ctx.server.url, 'not-a-real-key');
       for (const who of [anonymous, unknown]) {
         expect((await who.get(`/charts/${chart.key}`)).status).toBe(401);
         expect((await who.get('/charts')).status).toBe(401);
@@ -866,25 +817,25 @@ describe('charts', () => {
         expect((await who.post(`/system/public/charts/${randomUUID()}`, undefined, { raw: JSON.stringify(withTables) })).status).toBe(401);
         expect((await who.get(`/charts/${chart.key}/version/published/thumbnail`)).status).toBe(401);
       }
-      expect((await retrieveChart(api, chart.key)).name).toBe('Untitled chart');
+      expect((await retrieveChart(ctx.api, chart.key)).name).toBe('Untitled chart');
     });
   });
 
   describe('concurrent changes', () => {
     it('keeps all of 20 tags added at once to the same chart', async () => {
-      const chart = await createChart(api, { name: 'Tagged at once' });
+      const chart = await createChart(ctx.api, { name: 'Tagged at once' });
       const tags = Array.from({ length: 20 }, (_, i) => `tag-${i}`);
-      const responses = await Promise.all(tags.map((tag) => api.post(`/charts/${chart.key}/tags/${tag}`)));
+      const responses = await Promise.all(tags.map((tag) => ctx.api.post(`/charts/${chart.key}/tags/${tag}`)));
       expect(responses.map((r) => r.status)).toEqual(tags.map(() => 204));
-      expect([...(await retrieveChart(api, chart.key)).tags].sort()).toEqual([...tags].sort());
+      expect([...(await retrieveChart(ctx.api, chart.key)).tags].sort()).toEqual([...tags].sort());
     });
 
     it('keeps all of 10 categories added at once with different keys', async () => {
-      const chart = await createChart(api, { name: 'Categories at once', categories: [{ key: 0, label: 'Zero', color: 'black' }] });
+      const chart = await createChart(ctx.api, { name: 'Categories at once', categories: [{ key: 0, label: 'Zero', color: 'black' }] });
       const added = Array.from({ length: 10 }, (_, i) => ({ key: i % 2 === 0 ? i + 1 : `k${i + 1}`, label: `Category ${i + 1}`, color: '#123456' }));
-      const responses = await Promise.all(added.map((category) => api.post(`/charts/${chart.key}/categories`, category)));
+      const responses = await Promise.all(added.map((category) => ctx.api.post(`/charts/${chart.key}/categories`, category)));
       expect(responses.map((r) => r.status)).toEqual(added.map(() => 204));
-      const listed = (await api.get<{ categories: { key: number | string }[] }>(`/charts/${chart.key}/categories`)).body.categories;
+      const listed = (await ctx.api.get<{ categories: { key: number | string }[] }>(`/charts/${chart.key}/categories`)).body.categories;
       expect(listed).toHaveLength(11);
       expect(new Set(listed.map((c) => c.key))).toEqual(new Set([0, ...added.map((c) => c.key)]));
     });
@@ -894,7 +845,7 @@ describe('charts', () => {
     // Runs last: after every success and failure above, each stored drawing is the published
     // or draft version of a chart (failed and lost-race writes leave nothing behind).
     it('keeps no drawing that no chart version points at', async () => {
-      const db = server.app.deps.db;
+      const db = ctx.server.app.deps.db;
       const charts = await db.collection('charts').find({}).toArray();
       const referenced = new Set(charts.flatMap((c) => [c.published.drawingId, ...(c.draft ? [c.draft.drawingId] : [])]));
       const stored = (await db.collection('chartDrawings').find({}, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id));

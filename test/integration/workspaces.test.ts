@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WorkspaceRecord } from '../../src/api/records.js';
-import { client, createTestCompany, type Response, type TestCompany, type TestServer, startTestServer } from '../support/harness.js';
+import { client, expectError as expectErrorBody, useServerWithCompany, type Api, type Response } from '../support/harness.js';
+import { expectCursorWalk, expectPageEndingBefore } from '../support/pagination.js';
 
 // Workspace management (api-spec "Workspaces" and "Authentication", compat-notes §1 and §7)
 // against a real server, Redis and MongoDB wire server.
@@ -11,51 +12,28 @@ interface WorkspacePage {
   previous_page_ends_before?: string;
 }
 
-type Api = ReturnType<typeof client>;
-
-/** Asserts the spec's error body: {status, messages[], errors[{code,message}], warnings[], requestId}. */
+/** The spec's error body (harness expectError); workspace routes answer no warnings. */
 function expectError(response: Response, status: number, code: string): void {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.status).toBe(status);
-  expect(response.body.errors[0].code).toBe(code);
-  expect(typeof response.body.errors[0].message).toBe('string');
-  expect(response.body.messages).toEqual(response.body.errors.map((e: { message: string }) => e.message));
+  expectErrorBody(response, status, code);
   expect(response.body.warnings).toEqual([]);
-  expect(typeof response.body.requestId).toBe('string');
-  expect(response.body.requestId).not.toBe('');
 }
 
 describe('workspaces', () => {
-  let server: TestServer;
-  let company: TestCompany;
-  let admin: Api;
+  const ctx = useServerWithCompany();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-    company = await createTestCompany(server.url);
-    admin = client(server.url, company.adminKey);
-  });
-  afterAll(() => server.stop());
-
-  /** A company of its own, for tests that count workspaces or move the default. */
-  async function freshCompany(): Promise<{ company: TestCompany; admin: Api }> {
-    const own = await createTestCompany(server.url);
-    return { company: own, admin: client(server.url, own.adminKey) };
-  }
-
-  async function createWorkspace(name: string, api: Api = admin, isTest?: boolean): Promise<WorkspaceRecord> {
+  async function createWorkspace(name: string, api: Api = ctx.admin, isTest?: boolean): Promise<WorkspaceRecord> {
     const response = await api.post<WorkspaceRecord>('/workspaces', isTest === undefined ? { name } : { name, isTest });
     expect(response.status, response.text).toBe(200);
     return response.body;
   }
 
-  async function retrieve(key: string, api: Api = admin): Promise<WorkspaceRecord> {
+  async function retrieve(key: string, api: Api = ctx.admin): Promise<WorkspaceRecord> {
     const response = await api.get<WorkspaceRecord>(`/workspaces/${key}`);
     expect(response.status, response.text).toBe(200);
     return response.body;
   }
 
-  async function list(path: string, api: Api = admin): Promise<WorkspacePage> {
+  async function list(path: string, api: Api = ctx.admin): Promise<WorkspacePage> {
     const response = await api.get<WorkspacePage>(path);
     expect(response.status, response.text).toBe(200);
     return response.body;
@@ -64,7 +42,7 @@ describe('workspaces', () => {
   const ids = (page: WorkspacePage) => page.items.map((w) => w.id);
 
   /** A workspace-level call: creates a hold token with the given key (and headers). */
-  const holdToken = (key: string, headers: Record<string, string> = {}) => client(server.url, key, headers).post('/hold-tokens', {});
+  const holdToken = (key: string, headers: Record<string, string> = {}) => client(ctx.server.url, key, headers).post('/hold-tokens', {});
 
   async function expectWorksIn(key: string, workspaceKey: string, headers: Record<string, string> = {}): Promise<void> {
     const response = await holdToken(key, headers);
@@ -74,8 +52,7 @@ describe('workspaces', () => {
 
   describe('authentication', () => {
     it('needs the company admin key: a workspace secret key gets 403 FORBIDDEN and changes nothing', async () => {
-      const { company: own, admin: ownAdmin } = await freshCompany();
-      const workspaceKeyClient = client(server.url, own.workspace.secretKey);
+      const { company: own, admin: ownAdmin, api: workspaceKeyClient } = await ctx.freshCompany();
       expectError(await workspaceKeyClient.get('/workspaces'), 403, 'FORBIDDEN');
       expectError(await workspaceKeyClient.get('/workspaces/active'), 403, 'FORBIDDEN');
       expectError(await workspaceKeyClient.get(`/workspaces/${own.workspace.key}`), 403, 'FORBIDDEN');
@@ -90,21 +67,21 @@ describe('workspaces', () => {
     });
 
     it('answers 401 UNAUTHORIZED for an unknown key or no key', async () => {
-      expectError(await client(server.url, 'not-a-real-key').get('/workspaces'), 401, 'UNAUTHORIZED');
-      expectError(await client(server.url).get('/workspaces'), 401, 'UNAUTHORIZED');
+      expectError(await client(ctx.server.url, 'not-a-real-key').get('/workspaces'), 401, 'UNAUTHORIZED');
+      expectError(await client(ctx.server.url).get('/workspaces'), 401, 'UNAUTHORIZED');
       expectError(await holdToken('not-a-real-key'), 401, 'UNAUTHORIZED');
-      expectError(await client(server.url).post('/hold-tokens', {}), 401, 'UNAUTHORIZED');
+      expectError(await client(ctx.server.url).post('/hold-tokens', {}), 401, 'UNAUTHORIZED');
     });
   });
 
   describe('create, retrieve, update', () => {
     it('has the default workspace of a fresh test company', async () => {
-      const record = await retrieve(company.workspace.key);
+      const record = await retrieve(ctx.company.workspace.key);
       expect(record).toMatchObject({
-        id: company.workspace.id,
+        id: ctx.company.workspace.id,
         name: 'Default workspace',
-        key: company.workspace.key,
-        secretKey: company.workspace.secretKey,
+        key: ctx.company.workspace.key,
+        secretKey: ctx.company.workspace.secretKey,
         isDefault: true,
         isTest: false,
         isActive: true,
@@ -125,7 +102,7 @@ describe('workspaces', () => {
       });
       expect(Object.keys(created.settings).length).toBeGreaterThan(0);
       expect(created.key).not.toBe(created.secretKey);
-      expect(created.id).not.toBe(company.workspace.id);
+      expect(created.id).not.toBe(ctx.company.workspace.id);
       expect(await retrieve(created.key)).toEqual(created);
 
       // The new workspace's secret key works at once and acts in that workspace.
@@ -133,7 +110,7 @@ describe('workspaces', () => {
     });
 
     it('creates test workspaces and keeps names with special characters', async () => {
-      const test = await createWorkspace('Staging', admin, true);
+      const test = await createWorkspace('Staging', ctx.admin, true);
       expect(test.isTest).toBe(true);
       expect((await retrieve(test.key)).isTest).toBe(true);
 
@@ -146,30 +123,30 @@ describe('workspaces', () => {
 
     it('renames a workspace with 204 and leaves the rest of the record as it was', async () => {
       const created = await createWorkspace('Old name');
-      const renamed = await admin.post(`/workspaces/${created.key}`, { name: 'New name' });
+      const renamed = await ctx.admin.post(`/workspaces/${created.key}`, { name: 'New name' });
       expect(renamed.status, renamed.text).toBe(204);
       expect(renamed.text).toBe('');
       expect(await retrieve(created.key)).toEqual({ ...created, name: 'New name' });
     });
 
     it('answers 404 WORKSPACE_NOT_FOUND for unknown keys and for workspaces of another company', async () => {
-      expectError(await admin.get('/workspaces/no-such-workspace'), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await admin.post('/workspaces/no-such-workspace', { name: 'x' }), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await admin.post('/workspaces/no-such-workspace/actions/add-secret-key'), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await admin.post('/workspaces/no-such-workspace/actions/deactivate'), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.get('/workspaces/no-such-workspace'), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.post('/workspaces/no-such-workspace', { name: 'x' }), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.post('/workspaces/no-such-workspace/actions/add-secret-key'), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.post('/workspaces/no-such-workspace/actions/deactivate'), 404, 'WORKSPACE_NOT_FOUND');
 
-      const { company: other, admin: otherAdmin } = await freshCompany();
+      const { company: other, admin: otherAdmin } = await ctx.freshCompany();
       const foreign = await createWorkspace('Foreign', otherAdmin);
-      expectError(await admin.get(`/workspaces/${foreign.key}`), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await admin.get(`/workspaces/${other.workspace.key}`), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await admin.post(`/workspaces/${foreign.key}`, { name: 'hijacked' }), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await admin.post(`/workspaces/${foreign.key}/actions/regenerate-secret-key`), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.get(`/workspaces/${foreign.key}`), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.get(`/workspaces/${other.workspace.key}`), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.post(`/workspaces/${foreign.key}`, { name: 'hijacked' }), 404, 'WORKSPACE_NOT_FOUND');
+      expectError(await ctx.admin.post(`/workspaces/${foreign.key}/actions/regenerate-secret-key`), 404, 'WORKSPACE_NOT_FOUND');
       expect((await retrieve(foreign.key, otherAdmin)).name).toBe('Foreign');
       await expectWorksIn(foreign.secretKey, foreign.key);
     });
 
     it('rejects a missing or ill-typed name on create, creating nothing', async () => {
-      const { admin: ownAdmin } = await freshCompany();
+      const { admin: ownAdmin } = await ctx.freshCompany();
       const attempts: { body?: unknown; raw?: string }[] = [
         {},
         { body: {} },
@@ -193,10 +170,10 @@ describe('workspaces', () => {
     it('rejects ill-typed update and key bodies, changing nothing', async () => {
       const created = await createWorkspace('Unchanged');
       for (const body of [{}, { name: 5 }, { name: '' }, { name: ['x'] }, { name: 'n'.repeat(201) }]) {
-        expectError(await admin.post(`/workspaces/${created.key}`, body), 400, 'GENERAL_ERROR');
+        expectError(await ctx.admin.post(`/workspaces/${created.key}`, body), 400, 'GENERAL_ERROR');
       }
       for (const body of [undefined, {}, { secretKey: 5 }, { secretKey: '' }, { secretKey: [created.secretKey] }]) {
-        expectError(await admin.post(`/workspaces/${created.key}/actions/remove-secret-key`, body), 400, 'GENERAL_ERROR');
+        expectError(await ctx.admin.post(`/workspaces/${created.key}/actions/remove-secret-key`, body), 400, 'GENERAL_ERROR');
       }
       expect(await retrieve(created.key)).toEqual(created);
       await expectWorksIn(created.secretKey, created.key);
@@ -205,7 +182,7 @@ describe('workspaces', () => {
 
   describe('listing', () => {
     it('lists a fresh company with only its default workspace, then newest first', async () => {
-      const { company: own, admin: ownAdmin } = await freshCompany();
+      const { company: own, admin: ownAdmin } = await ctx.freshCompany();
       const first = await list('/workspaces', ownAdmin);
       expect(first.items).toHaveLength(1);
       expect(first.items[0]).toMatchObject({ id: own.workspace.id, name: 'Default workspace', isDefault: true });
@@ -224,7 +201,7 @@ describe('workspaces', () => {
     });
 
     it('filters by a case-insensitive substring of the name or the public key', async () => {
-      const { admin: ownAdmin } = await freshCompany();
+      const { admin: ownAdmin } = await ctx.freshCompany();
       const foo1 = await createWorkspace('Foo one', ownAdmin);
       const foo2 = await createWorkspace('foo two', ownAdmin);
       const bar = await createWorkspace('Bar', ownAdmin);
@@ -256,47 +233,20 @@ describe('workspaces', () => {
     });
 
     it('pages forward with start_after_id and back with end_before_id', async () => {
-      const { company: own, admin: ownAdmin } = await freshCompany();
+      const { company: own, admin: ownAdmin } = await ctx.freshCompany();
       for (let i = 1; i <= 6; i++) await createWorkspace(`page ${i}`, ownAdmin);
       const all = ids(await list('/workspaces', ownAdmin));
       expect(all).toHaveLength(7);
       expect(all[6]).toBe(own.workspace.id);
       expect([...all].sort((x, y) => y - x)).toEqual(all);
 
-      // Forward: pages of 3, 3 and 1.
-      const forward: WorkspacePage[] = [];
-      let path = '/workspaces?limit=3';
-      for (;;) {
-        const page = await list(path, ownAdmin);
-        forward.push(page);
-        if (page.next_page_starts_after === undefined) break;
-        expect(forward.length).toBeLessThan(5);
-        path = `/workspaces?limit=3&start_after_id=${page.next_page_starts_after}`;
-      }
-      expect(forward.map(ids)).toEqual([all.slice(0, 3), all.slice(3, 6), all.slice(6)]);
-      const [first, middle, last] = forward as [WorkspacePage, WorkspacePage, WorkspacePage];
-      expect(first.next_page_starts_after).toBe(String(all[2]));
-      expect(first).not.toHaveProperty('previous_page_ends_before');
-      expect(middle.next_page_starts_after).toBe(String(all[5]));
-      expect(middle.previous_page_ends_before).toBe(String(all[3]));
-      expect(last).not.toHaveProperty('next_page_starts_after');
-      expect(last.previous_page_ends_before).toBe(String(all[6]));
+      // Forward: pages of 3, 3 and 1; then backward from the last page.
+      const listOwn = (path: string) => list(path, ownAdmin);
+      await expectCursorWalk(listOwn, '/workspaces', all, 3);
 
-      // Backward from the last page.
-      const backMiddle = await list(`/workspaces?limit=3&end_before_id=${last.previous_page_ends_before}`, ownAdmin);
-      expect(backMiddle).toEqual(middle);
-      const backFirst = await list(`/workspaces?limit=3&end_before_id=${backMiddle.previous_page_ends_before}`, ownAdmin);
-      expect(backFirst).toEqual(first);
-
-      // end_before_id=X: the `limit` items above X closest to it, newest first.
-      const closest = await list(`/workspaces?limit=2&end_before_id=${all[5]}`, ownAdmin);
-      expect(ids(closest)).toEqual([all[3], all[4]]);
-      expect(closest.next_page_starts_after).toBe(String(all[4]));
-      expect(closest.previous_page_ends_before).toBe(String(all[3]));
-      const top = await list(`/workspaces?limit=5&end_before_id=${all[3]}`, ownAdmin);
-      expect(ids(top)).toEqual(all.slice(0, 3));
-      expect(top).not.toHaveProperty('previous_page_ends_before');
-      expect(top.next_page_starts_after).toBe(String(all[2]));
+      // end_before_id=X: the `limit` items above X closest to it, newest first; at the top, no previous cursor.
+      await expectPageEndingBefore(listOwn, '/workspaces', all, 5, 2);
+      await expectPageEndingBefore(listOwn, '/workspaces', all, 3, 5);
 
       // Past either end: an empty page without cursors.
       for (const beyond of [`start_after_id=${all[6]}`, `end_before_id=${all[0]}`]) {
@@ -308,7 +258,7 @@ describe('workspaces', () => {
     });
 
     it('lists active and inactive workspaces separately', async () => {
-      const { company: own, admin: ownAdmin } = await freshCompany();
+      const { company: own, admin: ownAdmin } = await ctx.freshCompany();
       const a = await createWorkspace('a', ownAdmin);
       const b = await createWorkspace('b', ownAdmin);
       const c = await createWorkspace('c', ownAdmin);
@@ -343,15 +293,15 @@ describe('workspaces', () => {
         'limit=-1',
         'limit=1.5',
         'limit=1&limit=2',
-        `start_after_id=${company.workspace.id}&end_before_id=1`,
+        `start_after_id=${ctx.company.workspace.id}&end_before_id=1`,
         'start_after_id=abc',
         'end_before_id=-3',
       ];
       for (const path of ['/workspaces', '/workspaces/active', '/workspaces/inactive']) {
-        for (const query of bad) expectError(await admin.get(`${path}?${query}`), 400, 'GENERAL_ERROR');
+        for (const query of bad) expectError(await ctx.admin.get(`${path}?${query}`), 400, 'GENERAL_ERROR');
       }
-      expect((await admin.get('/workspaces?limit=1')).body.items).toHaveLength(1);
-      expect((await admin.get('/workspaces?limit=1000')).status).toBe(200);
+      expect((await ctx.admin.get('/workspaces?limit=1')).body.items).toHaveLength(1);
+      expect((await ctx.admin.get('/workspaces?limit=1000')).status).toBe(200);
     });
   });
 
@@ -359,7 +309,7 @@ describe('workspaces', () => {
     it('rotates a key: add a new one, both work, remove the old one, only the new one works', async () => {
       const workspace = await createWorkspace('Rotating');
       const oldKey = workspace.secretKey;
-      const added = await admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`);
+      const added = await ctx.admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`);
       expect(added.status, added.text).toBe(200);
       const newKey: string = added.body.secretKey;
       expect(newKey).toEqual(expect.any(String));
@@ -371,7 +321,7 @@ describe('workspaces', () => {
       // The first key stays the one the record shows.
       expect((await retrieve(workspace.key)).secretKey).toBe(oldKey);
 
-      const removed = await admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey: oldKey });
+      const removed = await ctx.admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey: oldKey });
       expect(removed.status, removed.text).toBe(200);
       expect(removed.body).toEqual({ secretKey: oldKey });
       expectError(await holdToken(oldKey), 401, 'UNAUTHORIZED');
@@ -382,14 +332,14 @@ describe('workspaces', () => {
     it('refuses to remove an unknown key or the last key', async () => {
       const workspace = await createWorkspace('Removing');
       const other = await createWorkspace('Other');
-      const removeKey = (secretKey: string) => admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey });
+      const removeKey = (secretKey: string) => ctx.admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey });
 
       expectError(await removeKey('no-such-key'), 400, 'SECRET_KEY_NOT_FOUND');
       // Keys of another workspace or the admin key are not this workspace's keys.
       expectError(await removeKey(other.secretKey), 400, 'SECRET_KEY_NOT_FOUND');
-      expectError(await removeKey(company.adminKey), 400, 'SECRET_KEY_NOT_FOUND');
+      expectError(await removeKey(ctx.company.adminKey), 400, 'SECRET_KEY_NOT_FOUND');
       await expectWorksIn(other.secretKey, other.key);
-      expect((await admin.get('/workspaces?limit=1')).status).toBe(200);
+      expect((await ctx.admin.get('/workspaces?limit=1')).status).toBe(200);
 
       expectError(await removeKey(workspace.secretKey), 400, 'LAST_SECRET_KEY');
       await expectWorksIn(workspace.secretKey, workspace.key);
@@ -398,7 +348,7 @@ describe('workspaces', () => {
 
     it('allows at most 10 keys per workspace', async () => {
       const workspace = await createWorkspace('Many keys');
-      const addKey = () => admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`);
+      const addKey = () => ctx.admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`);
       const keys = [workspace.secretKey];
       for (let i = 0; i < 9; i++) {
         const added = await addKey();
@@ -410,7 +360,7 @@ describe('workspaces', () => {
       for (const key of keys) await expectWorksIn(key, workspace.key);
 
       // Room for one more after a removal, and no more than that.
-      expect((await admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey: keys[3] })).status).toBe(200);
+      expect((await ctx.admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey: keys[3] })).status).toBe(200);
       expectError(await holdToken(keys[3]!), 401, 'UNAUTHORIZED');
       const replacement = await addKey();
       expect(replacement.status, replacement.text).toBe(200);
@@ -420,10 +370,10 @@ describe('workspaces', () => {
 
     it('regenerates: every old key stops working, the new one works and is on the record', async () => {
       const workspace = await createWorkspace('Compromised');
-      const second = (await admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`)).body.secretKey as string;
+      const second = (await ctx.admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`)).body.secretKey as string;
       await expectWorksIn(second, workspace.key);
 
-      const regenerated = await admin.post(`/workspaces/${workspace.key}/actions/regenerate-secret-key`);
+      const regenerated = await ctx.admin.post(`/workspaces/${workspace.key}/actions/regenerate-secret-key`);
       expect(regenerated.status, regenerated.text).toBe(200);
       const fresh: string = regenerated.body.secretKey;
       expect(fresh).toEqual(expect.any(String));
@@ -434,14 +384,14 @@ describe('workspaces', () => {
       await expectWorksIn(fresh, workspace.key);
       expect(await retrieve(workspace.key)).toEqual({ ...workspace, secretKey: fresh });
       // It is the only key now.
-      expectError(await admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey: fresh }), 400, 'LAST_SECRET_KEY');
+      expectError(await ctx.admin.post(`/workspaces/${workspace.key}/actions/remove-secret-key`, { secretKey: fresh }), 400, 'LAST_SECRET_KEY');
     });
 
     it('loses no key when 9 keys are added concurrently', async () => {
       // Three workspaces at once, 9 adds on each (10 keys with the original: the maximum).
       const workspaces = await Promise.all(['Concurrent 1', 'Concurrent 2', 'Concurrent 3'].map((name) => createWorkspace(name)));
       const bursts = await Promise.all(
-        workspaces.map((w) => Promise.all(Array.from({ length: 9 }, () => admin.post(`/workspaces/${w.key}/actions/add-secret-key`)))),
+        workspaces.map((w) => Promise.all(Array.from({ length: 9 }, () => ctx.admin.post(`/workspaces/${w.key}/actions/add-secret-key`)))),
       );
 
       for (const [i, workspace] of workspaces.entries()) {
@@ -456,7 +406,7 @@ describe('workspaces', () => {
         for (const key of keys) await expectWorksIn(key, workspace.key);
         // All 10 are stored: the workspace is full.
         expect(keys, workspace.name).toHaveLength(10);
-        expectError(await admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`), 400, 'TOO_MANY_SECRET_KEYS');
+        expectError(await ctx.admin.post(`/workspaces/${workspace.key}/actions/add-secret-key`), 400, 'TOO_MANY_SECRET_KEYS');
       }
     });
   });
@@ -466,34 +416,34 @@ describe('workspaces', () => {
       const workspace = await createWorkspace('Seasonal');
       const viaHeader = { 'X-Workspace-Key': workspace.key };
       await expectWorksIn(workspace.secretKey, workspace.key);
-      await expectWorksIn(company.adminKey, workspace.key, viaHeader);
+      await expectWorksIn(ctx.company.adminKey, workspace.key, viaHeader);
 
-      const deactivated = await admin.post(`/workspaces/${workspace.key}/actions/deactivate`);
+      const deactivated = await ctx.admin.post(`/workspaces/${workspace.key}/actions/deactivate`);
       expect(deactivated.status, deactivated.text).toBe(204);
       expect(await retrieve(workspace.key)).toEqual({ ...workspace, isActive: false });
       expectError(await holdToken(workspace.secretKey), 403, 'WORKSPACE_INACTIVE');
-      expectError(await holdToken(company.adminKey, viaHeader), 403, 'WORKSPACE_INACTIVE');
+      expectError(await holdToken(ctx.company.adminKey, viaHeader), 403, 'WORKSPACE_INACTIVE');
       // Other workspaces are not affected.
-      await expectWorksIn(company.adminKey, company.workspace.key);
-      await expectWorksIn(company.workspace.secretKey, company.workspace.key);
+      await expectWorksIn(ctx.company.adminKey, ctx.company.workspace.key);
+      await expectWorksIn(ctx.company.workspace.secretKey, ctx.company.workspace.key);
       // Management calls still work on it.
-      expect((await admin.post(`/workspaces/${workspace.key}`, { name: 'Off season' })).status).toBe(204);
+      expect((await ctx.admin.post(`/workspaces/${workspace.key}`, { name: 'Off season' })).status).toBe(204);
 
-      const activated = await admin.post(`/workspaces/${workspace.key}/actions/activate`);
+      const activated = await ctx.admin.post(`/workspaces/${workspace.key}/actions/activate`);
       expect(activated.status, activated.text).toBe(204);
       expect(await retrieve(workspace.key)).toEqual({ ...workspace, name: 'Off season', isActive: true });
       await expectWorksIn(workspace.secretKey, workspace.key);
-      await expectWorksIn(company.adminKey, workspace.key, viaHeader);
+      await expectWorksIn(ctx.company.adminKey, workspace.key, viaHeader);
     });
 
     it('refuses to deactivate the default workspace', async () => {
-      expectError(await admin.post(`/workspaces/${company.workspace.key}/actions/deactivate`), 400, 'DEFAULT_WORKSPACE');
-      expect((await retrieve(company.workspace.key)).isActive).toBe(true);
-      await expectWorksIn(company.workspace.secretKey, company.workspace.key);
+      expectError(await ctx.admin.post(`/workspaces/${ctx.company.workspace.key}/actions/deactivate`), 400, 'DEFAULT_WORKSPACE');
+      expect((await retrieve(ctx.company.workspace.key)).isActive).toBe(true);
+      await expectWorksIn(ctx.company.workspace.secretKey, ctx.company.workspace.key);
     });
 
     it('moves the default with set-default, and the admin key without header follows it', async () => {
-      const { company: own, admin: ownAdmin } = await freshCompany();
+      const { company: own, admin: ownAdmin } = await ctx.freshCompany();
       const target = await createWorkspace('New default', ownAdmin);
       await expectWorksIn(own.adminKey, own.workspace.key);
 
@@ -517,11 +467,11 @@ describe('workspaces', () => {
       await expectWorksIn(own.adminKey, target.key);
 
       expectError(await ownAdmin.post('/workspaces/actions/set-default/no-such-workspace'), 404, 'WORKSPACE_NOT_FOUND');
-      expectError(await client(server.url, target.secretKey).post(`/workspaces/actions/set-default/${target.key}`), 403, 'FORBIDDEN');
+      expectError(await client(ctx.server.url, target.secretKey).post(`/workspaces/actions/set-default/${target.key}`), 403, 'FORBIDDEN');
     });
 
     it('deletes only inactive, non-default workspaces; afterwards they and their keys are gone', async () => {
-      const { company: own, admin: ownAdmin } = await freshCompany();
+      const { company: own, admin: ownAdmin } = await ctx.freshCompany();
       const doomed = await createWorkspace('Doomed', ownAdmin);
       const extraKey = (await ownAdmin.post(`/workspaces/${doomed.key}/actions/add-secret-key`)).body.secretKey as string;
       await expectWorksIn(extraKey, doomed.key);
@@ -531,7 +481,7 @@ describe('workspaces', () => {
       await expectWorksIn(doomed.secretKey, doomed.key);
       expectError(await ownAdmin.delete(`/workspaces/${own.workspace.key}`), 400, 'DEFAULT_WORKSPACE');
       expect((await retrieve(own.workspace.key, ownAdmin)).isDefault).toBe(true);
-      expectError(await client(server.url, doomed.secretKey).delete(`/workspaces/${doomed.key}`), 403, 'FORBIDDEN');
+      expectError(await client(ctx.server.url, doomed.secretKey).delete(`/workspaces/${doomed.key}`), 403, 'FORBIDDEN');
 
       expect((await ownAdmin.post(`/workspaces/${doomed.key}/actions/deactivate`)).status).toBe(204);
       const deleted = await ownAdmin.delete(`/workspaces/${doomed.key}`);
@@ -547,7 +497,7 @@ describe('workspaces', () => {
     });
 
     it('never leaves an inactive default when set-default and deactivate race', async () => {
-      const { admin: ownAdmin } = await freshCompany();
+      const { admin: ownAdmin } = await ctx.freshCompany();
       for (let round = 0; round < 8; round++) {
         const target = await createWorkspace(`Contested ${round}`, ownAdmin);
         const [setDefault, deactivate] = await Promise.all([

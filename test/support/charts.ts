@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Drawing } from '../../src/domain/drawing.js';
-import { basic, client, type Response, type TestServer } from './harness.js';
+import { basic, type Api, type TestServer } from './harness.js';
 
 // Helpers shared by the chart integration tests (charts, chart versions, chart categories).
-
-export type Api = ReturnType<typeof client>;
 
 export interface ChartRecord {
   id: number;
@@ -35,19 +33,6 @@ export const VALIDATORS = [
   'VALIDATE_FOCAL_POINT',
   'VALIDATE_OBJECT_TYPES_PER_CATEGORY',
 ] as const;
-
-/** Asserts the spec's error body: {status, messages[], errors[{code,message}], warnings[], requestId}. */
-export function expectError(response: Response, status: number, code: string): void {
-  expect(response.status, response.text).toBe(status);
-  expect(response.body.status).toBe(status);
-  expect(response.body.errors[0].code).toBe(code);
-  expect(typeof response.body.errors[0].message).toBe('string');
-  expect(response.body.messages).toEqual(
-    [...response.body.errors, ...response.body.warnings].map((e: { message: string }) => e.message),
-  );
-  expect(typeof response.body.requestId).toBe('string');
-  expect(response.body.requestId).not.toBe('');
-}
 
 /** `POST /charts`; creations answer 200 or 201 with the chart record (compat-notes §0). */
 export async function createChart(api: Api, body?: unknown): Promise<ChartRecord> {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { startApp, type RunningApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -87,6 +87,21 @@ export function client(url: string, key?: string, headers: Record<string, string
   };
 }
 
+export type Api = ReturnType<typeof client>;
+
+/** Asserts the spec's error body: {status, messages[], errors[{code,message}], warnings[], requestId}. */
+export function expectError(response: Response, status: number, code: string): void {
+  expect(response.status, response.text).toBe(status);
+  expect(response.body.status).toBe(status);
+  expect(response.body.errors[0].code).toBe(code);
+  expect(typeof response.body.errors[0].message).toBe('string');
+  expect(response.body.messages).toEqual(
+    [...response.body.errors, ...response.body.warnings].map((e: { message: string }) => e.message),
+  );
+  expect(typeof response.body.requestId).toBe('string');
+  expect(response.body.requestId).not.toBe('');
+}
+
 export interface TestCompany {
   adminKey: string;
   workspace: { id: number; key: string; secretKey: string };
@@ -96,6 +111,41 @@ export async function createTestCompany(url: string): Promise<TestCompany> {
   const response = await call(url, 'POST', '/system/private/create-test-company', { key: SYSTEM_SECRET });
   if (response.status !== 200) throw new Error(`create-test-company answered ${response.status}: ${response.text}`);
   return { adminKey: response.body.admin.secretKey, workspace: response.body.workspace };
+}
+
+/** A test company with a client for its default workspace's secret key and one for its admin key. */
+export interface CompanyClients {
+  company: TestCompany;
+  /** Authenticated with the secret key of the company's default workspace. */
+  api: Api;
+  /** Authenticated with the company admin key. */
+  admin: Api;
+}
+
+export async function createCompanyClients(url: string): Promise<CompanyClients> {
+  const company = await createTestCompany(url);
+  return { company, api: client(url, company.workspace.secretKey), admin: client(url, company.adminKey) };
+}
+
+export interface ServerWithCompany extends CompanyClients {
+  server: TestServer;
+  /** A company of its own on the same server, for tests that count or change company-wide things. */
+  freshCompany(): Promise<CompanyClients>;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks for the enclosing describe (or file): one in-process server
+ * and one test company on it. The fields of the returned object are filled in by beforeAll, so
+ * read them inside hooks and tests only.
+ */
+export function useServerWithCompany(overrides: Record<string, string> = {}): ServerWithCompany {
+  const ctx = { freshCompany: () => createCompanyClients(ctx.server.url) } as ServerWithCompany;
+  beforeAll(async () => {
+    ctx.server = await startTestServer(overrides);
+    Object.assign(ctx, await createCompanyClients(ctx.server.url));
+  });
+  afterAll(() => ctx.server?.stop());
+  return ctx;
 }
 
 /** Polls `check` until it returns true; returns the milliseconds it took, or throws after `timeoutMs`. */
