@@ -25,7 +25,8 @@ export function chartCategoryRoutes(_deps: ApiDeps, service: ChartService): Rout
       method: 'GET',
       path: '/charts/:key/categories',
       handler: async (ctx) => {
-        const { drawing } = await service.drawing(ctx.workspace, ctx.params.key!, 'published');
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, 'published');
+        const drawing = await service.parsedDrawing(ctx.params.key!, version);
         return ok({ categories: drawing.categories.list.map(indexCategory) });
       },
     }),

@@ -53,6 +53,9 @@ export function publishFailure(chartKey: string, result: { errors: ChartValidato
   });
 }
 
+const concurrentChange = (key: string) =>
+  new ApiError(409, 'CONCURRENT_MODIFICATION', `Chart ${key} is being changed by other requests; try again`);
+
 export class ChartService {
   /**
    * Parsed drawings by drawing id, for reads only (never mutate one). Few: a parsed 10 MB
@@ -80,25 +83,40 @@ export class ChartService {
     return version;
   }
 
+  /** The drawing text of a version (404 if the chart or that version is missing). */
+  drawingText(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion; json: string }> {
+    return this.read(workspace, key, (doc) => this.version(doc, which));
+  }
+
   /**
-   * The drawing text of a version, read consistently: a concurrent change may delete the
-   * drawing the chart pointed at when we read it, so then read the chart again.
+   * Reads the chart and the drawing of the version `pick` chooses, consistently: a
+   * concurrent change may delete the drawing the chart pointed at when we read it, so
+   * then read the chart again.
    */
-  async drawingText(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion; json: string }> {
+  private async read(
+    workspace: WorkspaceDoc,
+    key: string,
+    pick: (doc: ChartDoc) => ChartVersion,
+  ): Promise<{ doc: ChartDoc; version: ChartVersion; json: string }> {
     for (let attempt = 0; ; attempt++) {
       const doc = await this.find(workspace, key);
-      const version = this.version(doc, which);
+      const version = pick(doc);
       const json = await this.charts.drawingJson(version.drawingId);
       if (json !== null) return { doc, version, json };
-      if (attempt >= 5) throw new ApiError(409, 'CONCURRENT_MODIFICATION', `Chart ${key} is being changed by other requests; try again`);
+      if (attempt >= 5) throw concurrentChange(key);
     }
   }
 
-  /** The parsed drawing of a version, shared and cached: read it, never change it. */
-  async drawing(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion; drawing: Drawing }> {
-    const { doc, version } = await this.findVersion(workspace, key, which);
-    const drawing = await memoize(this.parsed, version.drawingId, async () => JSON.parse((await this.drawingText(workspace, key, which)).json) as Drawing);
-    return { doc, version, drawing };
+  /**
+   * The parsed drawing of exactly this version, shared and cached: read it, never change it.
+   * 409 if a concurrent change replaced the version meanwhile (its drawing is deleted then).
+   */
+  parsedDrawing(key: string, version: ChartVersion): Promise<Drawing> {
+    return memoize(this.parsed, version.drawingId, async () => {
+      const json = await this.charts.drawingJson(version.drawingId);
+      if (json === null) throw concurrentChange(key);
+      return JSON.parse(json) as Drawing;
+    });
   }
 
   async create(workspaceId: number, key: string, drawing: Drawing, tags: string[] = []): Promise<ChartDoc> {
@@ -129,8 +147,7 @@ export class ChartService {
    */
   editDrawing(workspace: WorkspaceDoc, key: string, edit: (drawing: Drawing) => void): Promise<ChartDoc> {
     return untilWritten(`Chart ${key}`, async () => {
-      const current = await this.find(workspace, key);
-      const read = await this.drawingText(workspace, key, current.draft ? 'draft' : 'published');
+      const read = await this.read(workspace, key, (doc) => doc.draft ?? doc.published);
       const { doc } = read;
       // A fresh parse, not the shared cached one: this copy gets changed.
       const drawing = JSON.parse(read.json) as Drawing;

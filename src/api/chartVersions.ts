@@ -37,14 +37,11 @@ export function chartVersionRoutes(deps: ApiDeps, service: ChartService): RouteD
       method: 'GET',
       path: '/charts/:key/version/:version/thumbnail',
       handler: async (ctx) => {
-        const which = versionName(ctx);
-        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, which);
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
         const etag = `"${version.drawingId}"`;
         const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
         if (ctx.headers.ifNoneMatch === etag) return { status: 304, headers };
-        const png = await memoize(thumbnails, version.drawingId, async () =>
-          renderThumbnail((await service.drawing(ctx.workspace, ctx.params.key!, which)).drawing),
-        );
+        const png = await memoize(thumbnails, version.drawingId, async () => renderThumbnail(await service.parsedDrawing(ctx.params.key!, version)));
         return { status: 200, body: png, contentType: 'image/png', headers };
       },
     }),
