@@ -854,3 +854,12 @@ describe('charts', () => {
     });
   });
 });
+
+describe('thumbnail URLs with PUBLIC_URL', () => {
+  const ctx = useServerWithCompany({ PUBLIC_URL: 'https://seats.example.com/api/' });
+
+  it('start with the configured public URL instead of the Host called', async () => {
+    const chart = await createChart(ctx.api, { name: 'Public URL' });
+    expect(chart.publishedVersionThumbnailUrl).toBe(`https://seats.example.com/api/charts/${chart.key}/version/published/thumbnail`);
+  });
+});

@@ -16,6 +16,11 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes PUBLIC_URL without trailing slashes, unset by default', () => {
+    expect(loadConfig(valid).publicUrl).toBeUndefined();
+    expect(loadConfig({ ...valid, PUBLIC_URL: 'https://seats.example.com/api/' }).publicUrl).toBe('https://seats.example.com/api');
+  });
+
   it('takes the database from MONGODB_DB, else the URL, else "seatsio"', () => {
     expect(loadConfig({ ...valid, MONGODB_DB: 'other' }).mongodbDb).toBe('other');
     expect(loadConfig({ ...valid, MONGODB_URL: 'mongodb://h:1/?directConnection=true' }).mongodbDb).toBe('seatsio');
@@ -31,6 +36,8 @@ describe('loadConfig', () => {
     ['MAX_BODY_BYTES', { MAX_BODY_BYTES: '5' }],
     ['SYSTEM_API_SECRET', { SYSTEM_API_SECRET: 'short' }],
     ['MONGODB_DB', { MONGODB_DB: 'a/b' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://seats.example' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
   ])('names %s when it is bad', (variable, overrides) => {
     let error: unknown;
     try {
