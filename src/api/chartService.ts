@@ -7,6 +7,7 @@ import { Lru, memoize } from '../domain/lru.js';
 import { buildObjectIndex } from '../domain/objectIndex.js';
 import type { ChartChange, ChartDoc, Charts, ChartVersion } from '../metadata/charts.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
+import { isDuplicateKey } from '../metadata/counters.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 
 // How charts change (spec "Chart versions and status"), between the routes and the store:
@@ -120,9 +121,8 @@ export class ChartService {
   }
 
   async create(workspaceId: number, key: string, drawing: Drawing, tags: string[] = []): Promise<ChartDoc> {
-    if (await this.charts.findByKey(workspaceId, key)) {
-      throw new ApiError(409, 'CHART_ALREADY_EXISTS', `A chart with key ${key} already exists in this workspace`);
-    }
+    const taken = () => new ApiError(409, 'CHART_ALREADY_EXISTS', `A chart with key ${key} already exists in this workspace`);
+    if (await this.charts.findByKey(workspaceId, key)) throw taken();
     const published = await this.storeVersion(drawing);
     try {
       return await this.charts.create({
@@ -137,7 +137,8 @@ export class ChartService {
       });
     } catch (error) {
       await this.charts.deleteDrawings([published.drawingId]);
-      throw error;
+      // The unique index on (workspace, key) decides between concurrent creates of one key.
+      throw isDuplicateKey(error) ? taken() : error;
     }
   }
 

@@ -11,8 +11,11 @@ export async function nextId(db: Db, sequence: string): Promise<number> {
 
 const MAX_ID_ATTEMPTS = 20;
 
+/** A unique index refused the write (E11000). */
+export const isDuplicateKey = (error: unknown): error is MongoServerError => error instanceof MongoServerError && error.code === 11000;
+
 const isDuplicateId = (error: unknown) =>
-  error instanceof MongoServerError && error.code === 11000 && (error.keyPattern?._id !== undefined || /_id/.test(error.message));
+  isDuplicateKey(error) && (error.keyPattern?._id !== undefined || /index: _id_ /.test(error.message));
 
 /**
  * Inserts with a freshly allocated id, allocating again if the id is taken. MongoDB's $inc

@@ -86,6 +86,16 @@ describe('charts', () => {
       expect(await drawingOf(ctx.api, key)).toEqual(named(withTables, 'First'));
     });
 
+    it('lets exactly one of 10 concurrent uploads under one key win; the others get 409', async () => {
+      const key = randomUUID();
+      const drawings = Array.from({ length: 10 }, (_, i) => named(withTables, `Racer ${i}`));
+      const responses = await Promise.all(drawings.map((drawing) => upload(key, JSON.stringify(drawing), 'application/json')));
+      const winners = responses.filter((r) => r.status === 201);
+      expect(winners).toHaveLength(1);
+      for (const loser of responses.filter((r) => r.status !== 201)) expectError(loser, 409, 'CHART_ALREADY_EXISTS');
+      expect(await retrieveChart(ctx.api, key)).toMatchObject({ id: winners[0]!.body.id, name: winners[0]!.body.name });
+    });
+
     it('answers 400 for a body that is not JSON or is empty, storing nothing', async () => {
       const key = randomUUID();
       const truncated = JSON.stringify(withTables).slice(0, 100);
