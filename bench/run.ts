@@ -50,16 +50,29 @@ async function measureCharts(base: string, adminKey: string): Promise<Record<str
   const index = JSON.parse(execFileSync(process.execPath, ['--expose-gc', 'dist/bench/objectIndex.js']).toString()) as Record<string, unknown>;
   const body = JSON.stringify(generatedDrawing(SEATS_100K));
   const headers = { authorization: basic(adminKey), 'content-type': 'application/json' };
+  // How long the server stalls other requests while it takes the chart in: /health asked
+  // back to back during the upload, slowest answer kept.
+  let uploading = true;
+  let slowestHealthMs = 0;
+  const probe = (async () => {
+    while (uploading) {
+      const asked = performance.now();
+      await (await fetch(`${base}/health`)).arrayBuffer();
+      slowestHealthMs = Math.max(slowestHealthMs, performance.now() - asked);
+    }
+  })();
   let started = performance.now();
   const created = await fetch(`${base}/charts`, { method: 'POST', headers, body });
   const uploadMs = Math.round(performance.now() - started);
+  uploading = false;
+  await probe;
   if (created.status !== 200) throw new Error(`chart upload answered ${created.status}: ${await created.text()}`);
   const chart = (await created.json()) as { key: string };
   started = performance.now();
   const thumbnail = await fetch(`${base}/charts/${chart.key}/version/published/thumbnail`, { headers });
   await thumbnail.arrayBuffer();
   const firstThumbnailMs = Math.round(performance.now() - started);
-  return { ...index, httpUploadMs: uploadMs, httpFirstThumbnailMs: firstThumbnailMs };
+  return { ...index, httpUploadMs: uploadMs, slowestHealthDuringUploadMs: Math.round(slowestHealthMs), httpFirstThumbnailMs: firstThumbnailMs };
 }
 
 async function main(): Promise<void> {

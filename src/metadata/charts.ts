@@ -1,4 +1,5 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import { Binary, type Collection, type Db, type Filter } from 'mongodb';
 import type { ChartValidator } from '../domain/companySettings.js';
 import type { ChartVenueType, Zone } from '../domain/objectIndex.js';
@@ -56,6 +57,11 @@ export interface ChartListFilter {
   tag?: string;
 }
 
+// zlib on libuv's thread pool: compressing a multi-megabyte drawing must not stall the
+// requests this process serves meanwhile.
+const gzip = promisify(gzipCallback);
+const gunzip = promisify(gunzipCallback);
+
 export class Charts {
   private readonly charts: Collection<ChartDoc>;
   private readonly drawings: Collection<DrawingDoc>;
@@ -103,13 +109,13 @@ export class Charts {
 
   async storeDrawing(id: string, json: string): Promise<void> {
     const raw = Buffer.from(json, 'utf8');
-    await this.drawings.insertOne({ _id: id, gzipped: new Binary(gzipSync(raw)), bytes: raw.length, createdOn: new Date() });
+    await this.drawings.insertOne({ _id: id, gzipped: new Binary(await gzip(raw)), bytes: raw.length, createdOn: new Date() });
   }
 
   /** The drawing's JSON text, or null if it was deleted (a version replaced meanwhile). */
   async drawingJson(id: string): Promise<string | null> {
     const doc = await this.drawings.findOne({ _id: id });
-    return doc ? gunzipSync(doc.gzipped.buffer).toString('utf8') : null;
+    return doc ? (await gunzip(doc.gzipped.buffer)).toString('utf8') : null;
   }
 
   async deleteDrawings(ids: string[]): Promise<void> {
