@@ -6,7 +6,7 @@ import { buildRoutes } from './http/router.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
 import { HoldTokens } from './inventory/holdTokens.js';
-import { closeRedis, connectRedis, pingRedis } from './inventory/redis.js';
+import { closeRedis, connectRedis } from './inventory/redis.js';
 import { defineScripts } from './inventory/scripts.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';

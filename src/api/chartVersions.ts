@@ -19,7 +19,7 @@ function versionName(ctx: WorkspaceContext): VersionName {
   return which as VersionName;
 }
 
-export function chartVersionRoutes(deps: ApiDeps, service: ChartService): RouteDef[] {
+export function chartVersionRoutes(_deps: ApiDeps, service: ChartService): RouteDef[] {
   // Drawing ids are immutable, so a thumbnail rendered once for one is right forever.
   const thumbnails = new Lru<string, Promise<Buffer>>(THUMBNAIL_CACHE_ENTRIES);
 

@@ -1,5 +1,5 @@
 import { isCssColor } from './cssColors.js';
-import type { CategoryKey, Drawing, SubChart } from './drawing.js';
+import type { CategoryKey, Drawing } from './drawing.js';
 
 // An SVG picture of a chart drawing, for thumbnails. Pure: no I/O.
 //
