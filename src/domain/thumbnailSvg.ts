@@ -19,6 +19,10 @@ const BOOTH_SIZE = 16;
 const EMPTY_SIZE = 100;
 /** The thumbnail never gets more elongated than this; the short side is padded instead. */
 const MAX_ASPECT = 4;
+/** The size in pixels of the longer side of the picture as it will be rasterised. */
+export const DEFAULT_TARGET_PIXELS = 400;
+/** Seats are never drawn smaller than this many pixels in radius at the target size. */
+const MIN_SEAT_PIXELS = 0.75;
 
 type Json = Record<string, unknown>;
 
@@ -47,12 +51,15 @@ class Layer {
   }
 }
 
-export function thumbnailSvg(drawing: Drawing): string {
-  return thumbnailPicture(drawing).svg;
+export function thumbnailSvg(drawing: Drawing, targetPixels = DEFAULT_TARGET_PIXELS): string {
+  return thumbnailPicture(drawing, targetPixels).svg;
 }
 
 /** The SVG with its size in user units (the viewBox, also its width and height attributes). */
-export function thumbnailPicture(drawing: Drawing): { svg: string; width: number; height: number } {
+export function thumbnailPicture(
+  drawing: Drawing,
+  targetPixels = DEFAULT_TARGET_PIXELS,
+): { svg: string; width: number; height: number } {
   const colors = categoryColors(drawing);
   const colorOf = (...keys: unknown[]): string => {
     for (const key of keys) {
@@ -63,7 +70,6 @@ export function thumbnailPicture(drawing: Drawing): { svg: string; width: number
 
   const chart = drawnSubChart(drawing);
   const seatRadius = chart ? seatRadiusFor(chart) : DEFAULT_SEAT_RADIUS;
-  const r = fmt(seatRadius);
 
   let minX = Infinity;
   let minY = Infinity;
@@ -82,7 +88,9 @@ export function thumbnailPicture(drawing: Drawing): { svg: string; width: number
   const areas = new Layer(' fill-opacity="0.45"');
   const tables = new Layer(' fill-opacity="0.35"');
   const booths = new Layer('');
-  const seats = new Layer('');
+  // Seat centres, x and y interleaved, by colour: their radius is only chosen at the end,
+  // once the scale of the picture is known.
+  const seats = new Map<string, number[]>();
 
   const circle = (layer: Layer, color: string, x: number, y: number, radius: number, rText: string) => {
     layer.add(color, `<circle cx="${fmt(x)}" cy="${fmt(y)}" r="${rText}"/>`);
@@ -114,7 +122,10 @@ export function thumbnailPicture(drawing: Drawing): { svg: string; width: number
       if (x === undefined || y === undefined) continue;
       const key = seat.categoryKey;
       const color = typeof key === 'number' || typeof key === 'string' ? colorOf(key) : fallback;
-      circle(seats, color, x + at.dx, y + at.dy, seatRadius, r);
+      let bucket = seats.get(color);
+      if (!bucket) seats.set(color, (bucket = []));
+      bucket.push(x + at.dx, y + at.dy);
+      include(x + at.dx - seatRadius, y + at.dy - seatRadius, x + at.dx + seatRadius, y + at.dy + seatRadius);
     }
   };
 
@@ -150,7 +161,7 @@ export function thumbnailPicture(drawing: Drawing): { svg: string; width: number
       // A GA area placed by a point has no outline: size the ellipse by its width/height
       // when the editor stored them, otherwise by its capacity.
       const capacity = finite(area.capacity) ?? 1;
-      const fallback = Math.min(200, Math.max(20, Math.sqrt(Math.max(capacity, 1)) * seatRadius * 2));
+      const fallback = Math.min(200, Math.max(seatRadius * 3, Math.sqrt(Math.max(capacity, 1)) * seatRadius));
       const rx = positive(area.width) !== undefined ? positive(area.width)! / 2 : (positive(area.radius) ?? fallback);
       const ry = positive(area.height) !== undefined ? positive(area.height)! / 2 : (positive(area.radius) ?? fallback);
       const x = cx + at.dx;
@@ -246,7 +257,18 @@ export function thumbnailPicture(drawing: Drawing): { svg: string; width: number
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${x0} ${y0} ${width} ${height}">`,
     `<rect x="${x0}" y="${y0}" width="${width}" height="${height}" fill="${BACKGROUND}"/>`,
   ];
-  for (const layer of [shapes, sectionOutlines, areas, tables, booths, seats]) layer.write(out);
+  for (const layer of [shapes, sectionOutlines, areas, tables, booths]) layer.write(out);
+  // In a dense chart seats a fraction of a pixel apart would vanish into a pale haze; at
+  // least MIN_SEAT_PIXELS keeps them visible as blocks of their category colour. The growth
+  // is under a pixel, well inside the margin.
+  const r = fmt(Math.max(seatRadius, (MIN_SEAT_PIXELS * Math.max(width, height)) / targetPixels));
+  for (const [color, centres] of seats) {
+    const circles: string[] = new Array<string>(centres.length / 2);
+    for (let i = 0; i < centres.length; i += 2) {
+      circles[i / 2] = `<circle cx="${fmt(centres[i]!)}" cy="${fmt(centres[i + 1]!)}" r="${r}"/>`;
+    }
+    out.push(`<g fill="${color}">`, circles.join(''), '</g>');
+  }
   out.push('</svg>');
   return { svg: out.join(''), width, height };
 }

@@ -14,7 +14,7 @@ export const THUMBNAIL_SIZE = 400;
  * hundred milliseconds, which must not stall the requests this process serves meanwhile.
  */
 export async function renderThumbnail(drawing: Drawing): Promise<Buffer> {
-  const { svg, width, height } = thumbnailPicture(drawing);
+  const { svg, width, height } = thumbnailPicture(drawing, THUMBNAIL_SIZE);
   const fitTo =
     height > width
       ? ({ mode: 'height', value: THUMBNAIL_SIZE } as const)
