@@ -1,5 +1,4 @@
-import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import Type, { type Static } from 'typebox';
 import { classifyFailures } from '../domain/chartValidation.js';
 import { newCategories, replaceCategories } from '../domain/categories.js';
 import { checkDrawing, emptyDrawing, MAX_DRAWING_BYTES, type Drawing } from '../domain/drawing.js';
@@ -9,6 +8,8 @@ import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
 import type { ChartDoc } from '../metadata/charts.js';
 import type { EventDoc } from '../metadata/events.js';
 import {
+  checkAgainst,
+  compile,
   companyRoute,
   noContent,
   ok,
@@ -40,13 +41,12 @@ export const CategorySchema = Type.Object({
   accessible: Type.Optional(Type.Boolean()),
 });
 const Name = Type.String({ maxLength: 200 });
-const CreateBody = Compile(
-  Type.Object({
-    name: Type.Optional(Type.Union([Name, Type.Null()])),
-    venueType: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Z_]{1,50}$' }), Type.Null()])),
-    categories: Type.Optional(Type.Union([Type.Array(CategorySchema, { maxItems: 1000 }), Type.Null()])),
-  }),
-);
+const CreateBodySchema = Type.Object({
+  name: Type.Optional(Type.Union([Name, Type.Null()])),
+  venueType: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Z_]{1,50}$' }), Type.Null()])),
+  categories: Type.Optional(Type.Union([Type.Array(CategorySchema, { maxItems: 1000 }), Type.Null()])),
+});
+const CreateBody = compile(CreateBodySchema);
 // In an update an existing category may be named by its key alone: omitted fields stay.
 const UpdateBody = Type.Object({
   name: Type.Optional(Name),
@@ -102,14 +102,12 @@ function parseCreateBody(body: unknown): Drawing {
   if (typeof value === 'object' && value !== null && ('subChart' in value || 'subChartFloors' in value)) {
     return checkDrawing(value);
   }
-  if (!CreateBody.Check(value)) {
-    const first = CreateBody.Errors(value)[0];
-    throw badRequest('GENERAL_ERROR', first ? `#${first.instancePath}: ${first.message}` : 'invalid chart');
-  }
+  checkAgainst(CreateBody, value);
+  const fields = value as Static<typeof CreateBodySchema>;
   return emptyDrawing({
-    name: value.name ?? undefined,
-    venueType: value.venueType ?? undefined,
-    categories: newCategories(value.categories ?? []),
+    name: fields.name ?? undefined,
+    venueType: fields.venueType ?? undefined,
+    categories: newCategories(fields.categories ?? []),
   });
 }
 

@@ -3,7 +3,7 @@ import { Compile } from 'typebox/compile';
 import type { Logger } from 'pino';
 import type { Principal, Tenant } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
-import type { ApiError } from '../domain/errors.js';
+import { ApiError } from '../domain/errors.js';
 import type { Query } from './query.js';
 
 // What a route is: method, path, who may call it, how its body is checked, and the
@@ -81,12 +81,23 @@ export interface RouteDef {
   handler: (ctx: WorkspaceContext) => Promise<Reply> | Reply;
 }
 
-function compile(schema: TSchema): Validator {
+export function compile(schema: TSchema): Validator {
   const compiled = Compile(schema);
   return {
     check: (value) => compiled.Check(value),
     errors: (value) => compiled.Errors(value).map((e) => ({ instancePath: e.instancePath, message: e.message })),
   };
+}
+
+/** 400 GENERAL_ERROR naming every field of `value` the schema refuses (`#/name: must be string`). */
+export function checkAgainst(validator: Validator, value: unknown): void {
+  if (validator.check(value)) return;
+  const details = validator
+    .errors(value)
+    .filter((e) => e.message !== 'schema is false')
+    .map((e) => ({ code: 'GENERAL_ERROR', message: `#${e.instancePath}: ${e.message}` }));
+  const [first, ...more] = details.length > 0 ? details : [{ code: 'GENERAL_ERROR', message: '#: invalid body' }];
+  throw new ApiError(400, first!.code, first!.message, { more });
 }
 
 type Common = { method: RouteDef['method']; path: string; bodyOptions?: BodyOptions };

@@ -8,7 +8,7 @@ import type { TenantCache } from '../metadata/tenantCache.js';
 import { authenticate } from './auth.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
-import type { Reply, RequestHeaders, RouteDef, WorkspaceContext } from './route.js';
+import { checkAgainst, type Reply, type RequestHeaders, type RouteDef, type WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
 import type { UwsModule } from './uws.js';
 
@@ -331,13 +331,6 @@ function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unkno
   }
   if (!route.body) return body;
   const value = body ?? {};
-  if (!route.body.check(value)) {
-    const details = route.body
-      .errors(value)
-      .filter((e) => e.message !== 'schema is false')
-      .map((e) => ({ code: 'GENERAL_ERROR', message: `#${e.instancePath}: ${e.message}` }));
-    const [first, ...more] = details.length > 0 ? details : [{ code: 'GENERAL_ERROR', message: '#: invalid body' }];
-    throw new ApiError(400, first!.code, first!.message, { more });
-  }
+  checkAgainst(route.body, value);
   return value;
 }

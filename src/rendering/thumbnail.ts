@@ -4,10 +4,10 @@
 
 import { renderAsync } from '@resvg/resvg-js';
 import type { Drawing } from '../domain/drawing.js';
-import { thumbnailPicture } from '../domain/thumbnailSvg.js';
+import { DEFAULT_TARGET_PIXELS, thumbnailPicture } from '../domain/thumbnailSvg.js';
 
 /** The thumbnail's width, or its height when the chart is taller than wide. */
-export const THUMBNAIL_SIZE = 400;
+export const THUMBNAIL_SIZE = DEFAULT_TARGET_PIXELS;
 
 /**
  * Rasterises on libuv's thread pool (resvg's renderAsync): a 100,000-seat chart takes a few
