@@ -67,6 +67,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const deps: ApiDeps = {
     repos,
     tenants,
+    bus,
     redis,
     db: metadata.db,
     metrics,

@@ -64,6 +64,9 @@ export class ChartService {
    */
   private readonly parsed = new Lru<string, Promise<Drawing>>(4);
 
+  /** Told when a chart's published version changed, so cached events see the new objects. */
+  onPublishedChange: (chartId: number) => Promise<void> = async () => {};
+
   constructor(private readonly charts: Charts) {}
 
   async find(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {
@@ -212,6 +215,7 @@ export class ChartService {
       await this.charts.deleteDrawings(written);
       return undefined;
     }
+    if (change.published) await this.onPublishedChange(doc._id);
     await this.charts.deleteDrawings(replaced);
     return { ...doc, ...change, version: doc.version + 1 };
   }

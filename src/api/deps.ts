@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { Metrics } from '../http/metrics.js';
 import type { HoldTokens } from '../inventory/holdTokens.js';
+import type { InvalidationBus } from '../metadata/invalidationBus.js';
 import type { Repositories } from '../metadata/repositories.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 
@@ -9,6 +10,7 @@ import type { TenantCache } from '../metadata/tenantCache.js';
 export interface ApiDeps {
   repos: Repositories;
   tenants: TenantCache;
+  bus: InvalidationBus;
   redis: Redis;
   db: Db;
   metrics: Metrics;

@@ -4,6 +4,9 @@ import { chartRoutes } from '../api/charts.js';
 import { ChartService } from '../api/chartService.js';
 import { chartVersionRoutes } from '../api/chartVersions.js';
 import type { ApiDeps } from '../api/deps.js';
+import { EventCatalog } from '../api/eventCatalog.js';
+import { eventRoutes } from '../api/events.js';
+import { objectStatusRoutes } from '../api/objectStatus.js';
 import { holdTokenRoutes } from '../api/holdTokens.js';
 import { operationRoutes } from '../api/operations.js';
 import { systemRoutes } from '../api/system.js';
@@ -15,6 +18,8 @@ import { RouteTable } from './routeTable.js';
 export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
   const table = new RouteTable<RouteDef>();
   const charts = new ChartService(deps.repos.charts);
+  const catalog = new EventCatalog(deps.repos, charts, deps.bus);
+  charts.onPublishedChange = (chartId) => catalog.chartChanged(chartId);
   const all = [
     ...operationRoutes(deps),
     ...systemRoutes(deps),
@@ -24,6 +29,8 @@ export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
     ...chartRoutes(deps, charts),
     ...chartVersionRoutes(deps, charts),
     ...chartCategoryRoutes(deps, charts),
+    ...eventRoutes(deps, charts, catalog),
+    ...objectStatusRoutes(deps, catalog),
   ];
   for (const route of all) table.add(route.method, route.path, route);
   return table;

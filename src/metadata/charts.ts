@@ -85,6 +85,10 @@ export class Charts {
   }
 
   /** Applies `change` only if nobody changed the chart since `doc` was read. */
+  findById(id: number): Promise<ChartDoc | null> {
+    return this.charts.findOne({ _id: id });
+  }
+
   async updateIfUnchanged(doc: ChartDoc, change: ChartChange): Promise<boolean> {
     const result = await this.charts.updateOne({ _id: doc._id, version: doc.version }, { $set: { ...change, version: doc.version + 1 } });
     return result.modifiedCount === 1;

@@ -79,7 +79,20 @@ export async function setValidatorLevel(admin: Api, validator: string, level: 'O
  * Returns the event's key.
  */
 export async function putInUse(server: TestServer, workspaceId: number, chart: ChartRecord, key: string = randomUUID()): Promise<string> {
-  await server.app.deps.repos.events.create({ workspaceId, chartId: chart.id, key });
+  await server.app.deps.repos.events.create({
+    workspaceId,
+    chartId: chart.id,
+    chartKey: chart.key,
+    key,
+    name: null,
+    date: null,
+    tableBookingConfig: { mode: 'INHERIT' },
+    objectCategories: {},
+    categories: [],
+    channels: [],
+    forSaleConfig: null,
+    isInThePast: false,
+  });
   await server.app.deps.repos.charts.markUsed(chart.id);
   return key;
 }

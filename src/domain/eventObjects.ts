@@ -1,0 +1,87 @@
+import { badRequest } from './errors.js';
+import { categoryId, type ChartObject, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
+import type { EventDoc } from '../metadata/events.js';
+
+// What an event makes of its chart's objects, without I/O: which category an object has
+// (event overrides), whether a table is booked as a whole or by its seats, and which
+// objects are in a channel or not for sale, as the fields the scripts read.
+
+type EventSettings = Pick<EventDoc, 'objectCategories' | 'categories' | 'tableBookingConfig' | 'channels' | 'forSaleConfig'>;
+
+/** The chart's categories followed by the event's own (spec: the event's `categories`). */
+export function eventCategories(event: Pick<EventDoc, 'categories'>, index: ObjectIndex): IndexedCategory[] {
+  const own = new Set(event.categories.map((c) => categoryId(c.key)));
+  return [...index.categories.filter((c) => !own.has(categoryId(c.key))), ...event.categories];
+}
+
+/** The object's category in this event: `objectCategories` wins over the drawing. */
+export function categoryOf(event: EventSettings, index: ObjectIndex, object: ChartObject): IndexedCategory | null {
+  const override = event.objectCategories[object.label];
+  if (override === undefined) return object.category;
+  const id = categoryId(override);
+  return eventCategories(event, index).find((c) => categoryId(c.key) === id) ?? object.category;
+}
+
+/** Whether a table is booked as a whole in this event (spec: tableBookingConfig). */
+export function bookedAsAWhole(event: Pick<EventDoc, 'tableBookingConfig'>, table: ChartObject): boolean {
+  const { mode, tables } = event.tableBookingConfig;
+  if (mode === 'ALL_BY_TABLE') return true;
+  if (mode === 'ALL_BY_SEAT') return false;
+  if (mode === 'CUSTOM' && tables?.[table.label]) return tables[table.label] === 'BY_TABLE';
+  return table.bookAsAWhole;
+}
+
+/**
+ * The object a label names, if clients may book it in this event: a table booked by its
+ * seats is not, nor is a seat of a table booked as a whole. 400 otherwise.
+ */
+export function bookableObject(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, label: string): ChartObject {
+  const object = index.byLabel.get(label);
+  if (!object) throw badRequest('OBJECT_NOT_FOUND', `Object not found: ${label}`);
+  if (object.objectType === 'table' && !bookedAsAWhole(event, object)) {
+    throw badRequest('OBJECT_NOT_BOOKABLE', `Table ${label} is booked by seat in this event; book its seats instead`);
+  }
+  if (object.table >= 0 && bookedAsAWhole(event, index.objects[object.table]!)) {
+    throw badRequest('OBJECT_NOT_BOOKABLE', `Seat ${label} is at a table booked as a whole in this event; book the table instead`);
+  }
+  return object;
+}
+
+/** Does a for-sale config category entry (key or label, labels case-insensitive) name this category? */
+function matchesCategory(entries: (string | number)[], category: IndexedCategory | null): boolean {
+  if (!category) return false;
+  const id = categoryId(category.key);
+  const label = category.label.toLowerCase();
+  return entries.some((entry) => categoryId(entry) === id || String(entry).toLowerCase() === label);
+}
+
+/**
+ * The event's channels and for-sale config as the scripts read them, one hash:
+ * - `c:<label>` = the key of the channel the object is in;
+ * - `n:<label>` = how many of its places are not for sale (1 for a seat, table or booth;
+ *   up to the capacity for a GA area).
+ * Objects in neither have no field, so an event with neither has an empty hash.
+ */
+export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const channel of event.channels) {
+    for (const label of channel.objects) fields.set(`c:${label}`, channel.key);
+  }
+  const config = event.forSaleConfig;
+  if (!config) return fields;
+  const listed = new Set(config.objects);
+  const places = (object: ChartObject) => (object.objectType === 'generalAdmission' ? object.capacity : 1);
+  for (const object of index.objects) {
+    const inList = listed.has(object.label) || matchesCategory(config.categories, categoryOf(event, index, object));
+    const areaPlaces = config.areaPlaces[object.label];
+    let notForSale: number;
+    if (config.forSale) {
+      // Only what is listed is for sale; area places listed are the places for sale.
+      notForSale = inList ? 0 : areaPlaces !== undefined ? Math.max(0, object.capacity - areaPlaces) : places(object);
+    } else {
+      notForSale = inList ? places(object) : areaPlaces !== undefined ? Math.min(object.capacity, areaPlaces) : 0;
+    }
+    if (notForSale > 0) fields.set(`n:${object.label}`, String(notForSale));
+  }
+  return fields;
+}

@@ -1,0 +1,45 @@
+// Where an event's inventory lives in Redis. Every key of an event carries the event's hash
+// tag (its own id, or its season's), so one script can check and change all of them on
+// Redis Cluster. A free object has no entry anywhere: creating an event writes nothing.
+
+export interface EventKeys {
+  /** hash: object label -> status record (see lua/includes/records.lua); GA areas too. */
+  objects: string;
+  /** hash: object label -> extra data JSON. */
+  extraData: string;
+  /** hash: hold token -> its expiry (ms epoch), for tokens holding something here. */
+  holdTokens: string;
+  /** hash: `c:<label>` -> channel key, `n:<label>` -> places not for sale (see saleConfig.ts). */
+  saleConfig: string;
+  /** zset: `<label>\x1f<token>` of GA holds, scored by expiry, so expired holds are found. */
+  gaHoldExpiry: string;
+  /** hash: `<label>\x1f<token>` -> places that token holds in that GA area. */
+  gaHolds: string;
+}
+
+/** The keys of one event, in the order the scripts take them. */
+export const EVENT_KEY_NAMES = ['objects', 'extraData', 'holdTokens', 'saleConfig', 'gaHoldExpiry', 'gaHolds'] as const;
+
+export function eventKeys(event: { tag: string; _id: number }): EventKeys {
+  const prefix = `inv:{${event.tag}}:${event._id}`;
+  return {
+    objects: `${prefix}:objects`,
+    extraData: `${prefix}:extraData`,
+    holdTokens: `${prefix}:holdTokens`,
+    saleConfig: `${prefix}:saleConfig`,
+    gaHoldExpiry: `${prefix}:gaHoldExpiry`,
+    gaHolds: `${prefix}:gaHolds`,
+  };
+}
+
+/** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
+export const forSaleEditsKey = (event: { tag: string; _id: number }, day: string) => `inv:{${event.tag}}:${event._id}:forSaleEdits:${day}`;
+
+/** set: the objects of the event used (billed) in one month, `YYYY-MM`. */
+export const usedObjectsKey = (event: { tag: string; _id: number }, month: string) => `inv:{${event.tag}}:${event._id}:used:${month}`;
+
+/** set: ids of the events of a workspace with used objects in a month (for the usage report). */
+export const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
+
+/** The UTC month `YYYY-MM` of a time. */
+export const monthOf = (time: number) => new Date(time).toISOString().slice(0, 7);
