@@ -22,8 +22,9 @@ export interface Channel {
   id: string;
   key: string;
   name: string;
-  color: string;
-  index: number;
+  /** Optional on the wire: null when the client gave none (the SDK tests expect null back). */
+  color: string | null;
+  index: number | null;
   objects: string[];
   areaPlaces: Record<string, number>;
 }
