@@ -63,7 +63,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const metrics = new Metrics();
 
   let server: HttpServer | undefined;
-  const holdTokens = new HoldTokens(redis, defineScripts(redis));
+  const scripts = defineScripts(redis);
+  const holdTokens = new HoldTokens(redis, scripts);
   const deps: ApiDeps = {
     repos,
     tenants,
@@ -72,6 +73,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     db: metadata.db,
     metrics,
     holdTokens,
+    scripts,
     publicUrl: config.publicUrl,
     inFlightRequests: () => server?.inFlightRequests ?? 0,
     isDraining: () => server?.isDraining ?? false,

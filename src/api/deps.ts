@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
 import type { Metrics } from '../http/metrics.js';
 import type { HoldTokens } from '../inventory/holdTokens.js';
+import type { ScriptCall } from '../inventory/scripts.js';
 import type { InvalidationBus } from '../metadata/invalidationBus.js';
 import type { Repositories } from '../metadata/repositories.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
@@ -15,6 +16,8 @@ export interface ApiDeps {
   db: Db;
   metrics: Metrics;
   holdTokens: HoldTokens;
+  /** The Lua scripts of lua/, by camelCase name. */
+  scripts: Record<string, ScriptCall>;
   /** PUBLIC_URL: where clients reach this server, for URLs in responses. */
   publicUrl: string | undefined;
   inFlightRequests: () => number;

@@ -55,6 +55,25 @@ function matchesCategory(entries: (string | number)[], category: IndexedCategory
   return entries.some((entry) => categoryId(entry) === id || String(entry).toLowerCase() === label);
 }
 
+/** The key of the channel an object is in, if any. */
+export function channelOf(event: Pick<EventDoc, 'channels'>, label: string): string | null {
+  return event.channels.find((channel) => channel.objects.includes(label))?.key ?? null;
+}
+
+/** How many of an object's places the for-sale config takes off sale (0 when all are for sale). */
+export function notForSalePlaces(event: EventSettings, index: ObjectIndex, object: ChartObject): number {
+  const config = event.forSaleConfig;
+  if (!config) return 0;
+  const inList = config.objects.includes(object.label) || matchesCategory(config.categories, categoryOf(event, index, object));
+  const areaPlaces = config.areaPlaces[object.label];
+  const places = object.objectType === 'generalAdmission' ? object.capacity : 1;
+  if (config.forSale) {
+    // Only what is listed is for sale; area places listed are the places for sale.
+    return inList ? 0 : areaPlaces !== undefined ? Math.max(0, object.capacity - areaPlaces) : places;
+  }
+  return inList ? places : areaPlaces !== undefined ? Math.min(object.capacity, areaPlaces) : 0;
+}
+
 /**
  * The event's channels and for-sale config as the scripts read them, one hash:
  * - `c:<label>` = the key of the channel the object is in;
@@ -67,20 +86,9 @@ export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<
   for (const channel of event.channels) {
     for (const label of channel.objects) fields.set(`c:${label}`, channel.key);
   }
-  const config = event.forSaleConfig;
-  if (!config) return fields;
-  const listed = new Set(config.objects);
-  const places = (object: ChartObject) => (object.objectType === 'generalAdmission' ? object.capacity : 1);
+  if (!event.forSaleConfig) return fields;
   for (const object of index.objects) {
-    const inList = listed.has(object.label) || matchesCategory(config.categories, categoryOf(event, index, object));
-    const areaPlaces = config.areaPlaces[object.label];
-    let notForSale: number;
-    if (config.forSale) {
-      // Only what is listed is for sale; area places listed are the places for sale.
-      notForSale = inList ? 0 : areaPlaces !== undefined ? Math.max(0, object.capacity - areaPlaces) : places(object);
-    } else {
-      notForSale = inList ? places(object) : areaPlaces !== undefined ? Math.min(object.capacity, areaPlaces) : 0;
-    }
+    const notForSale = notForSalePlaces(event, index, object);
     if (notForSale > 0) fields.set(`n:${object.label}`, String(notForSale));
   }
   return fields;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { badRequest, notFound } from '../domain/errors.js';
+import { eventKeys } from './eventKeys.js';
 import type { ScriptCall } from './scripts.js';
 
 // Hold tokens tie held objects to one buyer. A token is a Redis hash tagged by the token
@@ -19,6 +20,8 @@ export interface HoldToken {
 }
 
 export const holdTokenKey = (token: string) => `holdToken:{${token}}`;
+/** set of `<tag>:<eventId>` of the events where the token held something, to retime them. */
+const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:events`;
 
 const notFoundError = (token: string) => notFound('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 
@@ -51,6 +54,24 @@ export class HoldTokens {
     return { token, workspaceId, createdAt: Number(createdAt), expiresAt: Number(expiresAt) };
   }
 
+  /**
+   * The expiry of a token about to hold objects of an event; 400 if the token is unknown
+   * in the workspace or expired. Remembers the event, so a later expiry change reaches it.
+   */
+  async expiryForHold(workspaceId: number, token: string, event: { tag: string; _id: number }, now: number): Promise<number> {
+    const results = await this.redis
+      .multi()
+      .hmget(holdTokenKey(token), 'workspaceId', 'expiresAt')
+      .sadd(holdTokenEventsKey(token), `${event.tag}:${event._id}`)
+      .pexpire(holdTokenEventsKey(token), MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS)
+      .exec();
+    const [owner, expiresAt] = (results?.[0]?.[1] ?? []) as (string | null)[];
+    if (owner !== String(workspaceId) || Number(expiresAt) <= now) {
+      throw badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
+    }
+    return Number(expiresAt);
+  }
+
   /** 0 minutes expires the token now; the total life stays within two hours of creation. */
   async changeExpiry(workspaceId: number, token: string, expiresInMinutes: number, now: number): Promise<HoldToken> {
     const result = (await this.scripts.changeHoldTokenExpiry!(
@@ -70,6 +91,19 @@ export class HoldTokens {
         `A hold token lives at most 2 hours from its creation; this one can expire in at most ${minutesLeft} minutes`,
       );
     }
+    await this.retimeHolds(token, result[2]!);
     return { token, workspaceId, createdAt: result[1]!, expiresAt: result[2]! };
+  }
+
+  /** Moves the token's holds in every event it holds something in to its new expiry. */
+  private async retimeHolds(token: string, expiresAt: number): Promise<void> {
+    const events = await this.redis.smembers(holdTokenEventsKey(token));
+    await Promise.all(
+      events.map((entry) => {
+        const at = entry.lastIndexOf(':');
+        const keys = eventKeys({ tag: entry.slice(0, at), _id: Number(entry.slice(at + 1)) });
+        return this.scripts.retimeHoldToken!(2, keys.holdTokens, keys.gaHoldExpiry, token, expiresAt);
+      }),
+    );
   }
 }

@@ -1,0 +1,24 @@
+-- Moves the expiry of a hold token within one event, after the token's own expiry changed
+-- (POST /hold-tokens/{token}): the scripts read a token's expiry from the event's
+-- holdTokens hash and GA holds from the expiry zset, so both follow the token.
+--
+-- KEYS[1]  the event's holdTokens hash (token -> expiry)
+-- KEYS[2]  the event's gaHoldExpiry zset (`<label>\31<token>` scored by expiry)
+-- ARGV[1]  the token
+-- ARGV[2]  its new expiry (ms epoch)
+-- Returns  the number of GA holds moved
+
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+local moved = 0
+local cursor = '0'
+repeat
+  local page = redis.call('ZSCAN', KEYS[2], cursor, 'MATCH', '*\31' .. ARGV[1], 'COUNT', 1000)
+  cursor = page[1]
+  for i = 1, #page[2], 2 do
+    redis.call('ZADD', KEYS[2], 'XX', ARGV[2], page[2][i])
+    moved = moved + 1
+  end
+until cursor == '0'
+return moved

@@ -1,0 +1,66 @@
+import { describeEventObject } from '../domain/eventObjectInfo.js';
+import { areaState, objectState } from '../domain/objectRecords.js';
+import {
+  operationFor,
+  planChange,
+  type ObjectInput,
+  type StatusParameters,
+} from '../domain/statusChangeRequest.js';
+import { monthOf, usedEventsKey } from '../inventory/eventKeys.js';
+import { applyStatusChanges, type EventStatusChange } from '../inventory/statusChanges.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { ApiDeps } from './deps.js';
+import type { EventCatalog } from './eventCatalog.js';
+
+// The sales flow: one request's status changes, on one or more events, checked against the
+// cached charts and applied by one script call. Nothing here reads MongoDB once the events
+// are cached.
+
+export interface StatusChangeInput {
+  eventKey: string;
+  type: 'CHANGE_STATUS_TO' | 'RELEASE';
+  status?: string;
+  objects: ObjectInput[];
+  parameters: StatusParameters;
+}
+
+export type ObjectInfos = Record<string, Record<string, unknown>>;
+
+export class StatusChangeService {
+  constructor(
+    private readonly deps: ApiDeps,
+    private readonly catalog: EventCatalog,
+  ) {}
+
+  /** Applies every input, all or nothing; with `expand`, the objects' details per input. */
+  async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
+    const now = Date.now();
+    const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
+    const changes: EventStatusChange[] = [];
+    for (const [i, input] of inputs.entries()) {
+      const { event, index } = loaded[i]!;
+      const { op, status } = operationFor(input.type, input.status);
+      const change = planChange(event, index, op, status, input.objects, input.parameters);
+      const tokenExpiry =
+        op === 'hold' ? await this.deps.holdTokens.expiryForHold(workspace._id, input.parameters.holdToken!, event, now) : undefined;
+      changes.push({ event, change, tokenExpiry });
+    }
+    const applied = await applyStatusChanges(this.deps.scripts.changeObjectStatus!, changes, now, expand);
+    if (applied.firstUseThisMonth.length > 0) {
+      await this.deps.redis.sadd(usedEventsKey(workspace._id, monthOf(now)), ...applied.firstUseThisMonth.map((e) => e._id));
+    }
+    if (!applied.objects) return [];
+    return applied.objects.map((objects, i) => {
+      const { event, index } = loaded[i]!;
+      const infos: ObjectInfos = {};
+      changes[i]!.change.objects.forEach((planned, j) => {
+        const { record, extra } = objects[j]!;
+        const state =
+          planned.object.objectType === 'generalAdmission' ? areaState(record) : objectState(record, () => Infinity, now);
+        const snapshot = extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
+        infos[planned.label] = describeEventObject(event, index, planned.object, snapshot);
+      });
+      return infos;
+    });
+  }
+}

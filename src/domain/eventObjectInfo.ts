@@ -1,0 +1,63 @@
+import type { EventDoc } from '../metadata/events.js';
+import { categoryOf, channelOf, notForSalePlaces } from './eventObjects.js';
+import { describeObject, type ChartObject, type ObjectIndex } from './objectIndex.js';
+import { HELD, type AreaState, type ObjectState } from './objectRecords.js';
+
+// An object of an event as clients see it (compat-notes §3b EventObjectInfo): the chart's
+// description of the object, the event's category and sale settings, and its state.
+
+type EventSettings = Pick<EventDoc, 'objectCategories' | 'categories' | 'tableBookingConfig' | 'channels' | 'forSaleConfig'>;
+
+export interface ObjectSnapshot {
+  state: ObjectState | AreaState;
+  /** Parsed extra data, when set. */
+  extraData?: Record<string, unknown>;
+}
+
+const isArea = (state: ObjectState | AreaState): state is AreaState => 'nonFree' in state;
+
+export function describeEventObject(
+  event: EventSettings,
+  index: ObjectIndex,
+  object: ChartObject,
+  snapshot: ObjectSnapshot,
+): Record<string, unknown> {
+  const info = describeObject(index, object);
+  const category = categoryOf(event, index, object);
+  info.categoryKey = category ? String(category.key) : undefined;
+  info.categoryLabel = category?.label;
+  const notForSale = notForSalePlaces(event, index, object);
+  const { state } = snapshot;
+  let status: string;
+  if (isArea(state)) {
+    const held = state.held;
+    const free = Math.max(0, object.capacity - state.nonFree - held - notForSale);
+    const full = state.nonFree + held >= object.capacity;
+    status = full ? (state.nonFree > 0 ? state.status : HELD) : 'free';
+    info.numBooked = state.nonFree;
+    info.numHeld = held;
+    info.numFree = free;
+    info.numNotForSale = notForSale;
+    info.forSale = notForSale < object.capacity;
+    if (state.holds && state.holds.size > 0) {
+      info.holds = Object.fromEntries([...state.holds].map(([token, places]) => [token, { NO_TICKET_TYPE: places }]));
+    }
+    info.isAvailable = free > 0;
+    info.availabilityReason = free > 0 ? 'available' : notForSale >= object.capacity ? 'not_for_sale' : status;
+  } else {
+    status = state.status;
+    if (state.holdToken) info.holdToken = state.holdToken;
+    if (state.orderId) info.orderId = state.orderId;
+    if (state.ticketType) info.ticketType = state.ticketType;
+    info.forSale = notForSale === 0;
+    const selectable = status === 'free' || status === 'resale';
+    info.isAvailable = selectable && notForSale === 0;
+    info.availabilityReason = notForSale > 0 ? 'not_for_sale' : selectable ? 'available' : status;
+  }
+  info.status = status;
+  if (snapshot.extraData) info.extraData = snapshot.extraData;
+  const channel = channelOf(event, object.label);
+  if (channel) info.channel = channel;
+  info.seasonStatusOverriddenQuantity = 0;
+  return info;
+}

@@ -1,0 +1,133 @@
+import type { EventDoc } from '../metadata/events.js';
+import { badRequest } from './errors.js';
+import { bookableObject } from './eventObjects.js';
+import type { ChartObject, ObjectIndex } from './objectIndex.js';
+import { HELD } from './objectRecords.js';
+
+// A status-changing request (spec "Common request parameters", compat-notes §3a) checked
+// against an event's chart and turned into what the script needs, without I/O. Everything
+// the script cannot get wrong is refused here with a specific 400: unknown labels,
+// quantities, duplicates, statuses, extra data, conflicting parameters.
+
+export const MAX_OBJECTS_PER_REQUEST = 1000;
+export const MAX_STATUS_LENGTH = 100;
+export const MAX_EXTRA_DATA_BYTES = 10_000;
+
+/** An object as clients send it: a label, or the object format. */
+export type ObjectInput =
+  | string
+  | { objectId: string; ticketType?: string; extraData?: unknown; quantity?: number };
+
+export type StatusOperation = 'book' | 'hold' | 'release' | 'status';
+
+export interface StatusParameters {
+  holdToken?: string;
+  orderId?: string;
+  keepExtraData?: boolean;
+  channelKeys?: string[];
+  ignoreChannels?: boolean;
+  allowedPreviousStatuses?: string[];
+  rejectedPreviousStatuses?: string[];
+}
+
+export interface PlannedObject {
+  label: string;
+  object: ChartObject;
+  /** Places of a GA area; 0 for seats, tables and booths. */
+  quantity: number;
+  ticketType?: string;
+  /** Extra data as JSON text. */
+  extraData?: string;
+}
+
+export interface PlannedChange {
+  op: StatusOperation;
+  status: string;
+  objects: PlannedObject[];
+  parameters: StatusParameters;
+}
+
+/** The operation a status stands for: the SDKs book and hold through change-object-status. */
+export function operationFor(type: 'CHANGE_STATUS_TO' | 'RELEASE', status: string | undefined): { op: StatusOperation; status: string } {
+  if (type === 'RELEASE') return { op: 'release', status: 'free' };
+  const checked = checkStatus(status);
+  if (checked === 'booked') return { op: 'book', status: checked };
+  if (checked === HELD) return { op: 'hold', status: checked };
+  return { op: 'status', status: checked };
+}
+
+export function checkStatus(status: string | undefined): string {
+  if (status === undefined || status.trim() === '') throw badRequest('INVALID_STATUS', 'status must be a non-empty string');
+  if (status.length > MAX_STATUS_LENGTH) {
+    throw badRequest('INVALID_STATUS', `status must be at most ${MAX_STATUS_LENGTH} characters`);
+  }
+  return status;
+}
+
+function checkParameters(op: StatusOperation, parameters: StatusParameters): void {
+  if (parameters.ignoreChannels && parameters.channelKeys !== undefined) {
+    throw badRequest('CHANNEL_KEYS_WITH_IGNORE_CHANNELS', 'channelKeys and ignoreChannels cannot be combined');
+  }
+  if (op === 'hold' && !parameters.holdToken) throw badRequest('HOLD_TOKEN_REQUIRED', 'holding objects needs a holdToken');
+}
+
+function extraDataText(label: string, extraData: unknown): string | undefined {
+  if (extraData === undefined || extraData === null) return undefined;
+  if (typeof extraData !== 'object' || Array.isArray(extraData)) {
+    throw badRequest('INVALID_EXTRA_DATA', `extraData of ${label} must be a JSON object`);
+  }
+  const text = JSON.stringify(extraData);
+  if (Buffer.byteLength(text) > MAX_EXTRA_DATA_BYTES) {
+    throw badRequest('INVALID_EXTRA_DATA', `extraData of ${label} exceeds ${MAX_EXTRA_DATA_BYTES} bytes`);
+  }
+  return text;
+}
+
+/**
+ * The objects of a request, resolved on the event's chart. A GA area named several times
+ * (or with `quantity`) becomes one entry with the places added up; a seat, table or booth
+ * named twice is refused.
+ */
+export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, inputs: ObjectInput[]): PlannedObject[] {
+  if (inputs.length === 0) throw badRequest('NO_OBJECTS', 'objects must name at least one object');
+  if (inputs.length > MAX_OBJECTS_PER_REQUEST) {
+    throw badRequest('TOO_MANY_OBJECTS', `at most ${MAX_OBJECTS_PER_REQUEST} objects per request, got ${inputs.length}`);
+  }
+  const planned = new Map<string, PlannedObject>();
+  for (const input of inputs) {
+    const { objectId: label, quantity, ticketType, extraData } = typeof input === 'string' ? { objectId: input } : input;
+    const object = bookableObject(event, index, label);
+    const isArea = object.objectType === 'generalAdmission';
+    if (!isArea && quantity !== undefined) {
+      throw badRequest('QUANTITY_NOT_ALLOWED', `${label} is a ${object.objectType}; quantity applies to general admission areas only`);
+    }
+    if (quantity !== undefined && (!Number.isInteger(quantity) || quantity <= 0)) {
+      throw badRequest('INVALID_QUANTITY', `quantity of ${label} must be a positive whole number`);
+    }
+    const places = isArea ? (quantity ?? 1) : 0;
+    const previous = planned.get(label);
+    if (previous && !isArea) throw badRequest('DUPLICATE_OBJECT', `${label} is named more than once`);
+    const entry: PlannedObject = previous ?? { label, object, quantity: 0 };
+    entry.quantity += places;
+    if (isArea && entry.quantity > object.capacity) {
+      throw badRequest('INVALID_QUANTITY', `${label} has ${object.capacity} places; ${entry.quantity} were asked for`);
+    }
+    if (ticketType !== undefined) entry.ticketType = ticketType;
+    const text = extraDataText(label, extraData);
+    if (text !== undefined) entry.extraData = text;
+    planned.set(label, entry);
+  }
+  return [...planned.values()];
+}
+
+export function planChange(
+  event: Pick<EventDoc, 'tableBookingConfig'>,
+  index: ObjectIndex,
+  op: StatusOperation,
+  status: string,
+  inputs: ObjectInput[],
+  parameters: StatusParameters,
+): PlannedChange {
+  checkParameters(op, parameters);
+  return { op, status, objects: planObjects(event, index, inputs), parameters };
+}

@@ -1,0 +1,109 @@
+import { ApiError } from '../domain/errors.js';
+import type { PlannedChange } from '../domain/statusChangeRequest.js';
+import { eventKeys, EVENT_KEY_NAMES, monthOf, usedObjectsKey } from './eventKeys.js';
+import type { ScriptCall } from './scripts.js';
+
+// Calls lua/change-object-status.lua: one script call for every object of every change of
+// a request, so a request is applied whole or not at all, whatever else runs concurrently.
+
+export interface EventRef {
+  _id: number;
+  tag: string;
+}
+
+export interface EventStatusChange {
+  event: EventRef;
+  change: PlannedChange;
+  /** The hold token's expiry (ms epoch), for holds. */
+  tokenExpiry?: number;
+}
+
+export interface AppliedObject {
+  /** The object's record after the change ('' when free). */
+  record: string;
+  /** Its extra data JSON ('' when none). */
+  extra: string;
+}
+
+export interface AppliedChanges {
+  /** With expand: per change, per object, in request order. */
+  objects?: AppliedObject[][];
+  /** Events whose used objects of this month were counted for the first time. */
+  firstUseThisMonth: EventRef[];
+}
+
+const MESSAGES: Record<string, (labels: string, detail: string) => string> = {
+  OBJECT_NOT_FREE: (labels, status) => `Objects are not free: ${labels} (status ${status})`,
+  HOLD_TOKEN_MISMATCH: (labels) => `The hold token does not match the hold of: ${labels}`,
+  HOLD_TOKEN_EXPIRED: (labels) => `The hold token expired; cannot hold ${labels}`,
+  OBJECT_NOT_FOR_SALE: (labels) => `Objects are not for sale: ${labels}`,
+  OBJECT_IN_CHANNEL: (labels, channel) =>
+    `Objects are in channel ${channel}: ${labels}; pass the channel in channelKeys, or set ignoreChannels`,
+  OBJECT_NOT_IN_CHANNEL: (labels) => `Objects have no channel: ${labels}; add NO_CHANNEL to channelKeys`,
+  NOT_ENOUGH_FREE_PLACES: (labels, free) => `Not enough free places in ${labels} (${free} free)`,
+  OBJECT_NOT_RELEASABLE: (labels) => `Objects cannot be released (nothing to release): ${labels}`,
+  ILLEGAL_STATUS_CHANGE: (labels, status) => `Illegal status change: ${labels} (current status ${status})`,
+};
+
+/** One error per code, naming every object that failed for that reason. */
+function failure(raw: [string, string, string][]): ApiError {
+  const byCode = new Map<string, { labels: string[]; detail: string }>();
+  for (const [code, label, detail] of raw) {
+    const entry = byCode.get(code) ?? { labels: [], detail };
+    entry.labels.push(label);
+    byCode.set(code, entry);
+  }
+  const details = [...byCode].map(([code, { labels, detail }]) => ({
+    code,
+    message: (MESSAGES[code] ?? ((l: string) => `${code}: ${l}`))(labels.join(', '), detail),
+    data: { objects: labels },
+  }));
+  const [first, ...more] = details;
+  return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
+}
+
+export async function applyStatusChanges(
+  script: ScriptCall,
+  changes: EventStatusChange[],
+  now: number,
+  expand: boolean,
+): Promise<AppliedChanges> {
+  const events: EventRef[] = [];
+  const position = new Map<number, number>();
+  for (const { event } of changes) {
+    if (!position.has(event._id)) {
+      events.push(event);
+      position.set(event._id, events.length);
+    }
+  }
+  const month = monthOf(now);
+  const keys = events.flatMap((event) => {
+    const k = eventKeys(event);
+    return [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)];
+  });
+  const payload = {
+    expand,
+    changes: changes.map(({ event, change, tokenExpiry }) => ({
+      e: position.get(event._id),
+      op: change.op,
+      status: change.status,
+      token: change.parameters.holdToken,
+      tokenExpiry,
+      orderId: change.parameters.orderId,
+      keep: change.parameters.keepExtraData === true,
+      channels: change.parameters.channelKeys,
+      ignoreChannels: change.parameters.ignoreChannels === true,
+      allowed: change.parameters.allowedPreviousStatuses,
+      rejected: change.parameters.rejectedPreviousStatuses,
+      objects: change.objects.map((o) => ({ l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData })),
+    })),
+  };
+  const reply = (await script(keys.length, ...keys, now, JSON.stringify(payload))) as unknown[];
+  if (reply[0] === 0) throw failure(reply.slice(1) as [string, string, string][]);
+  const firstUse = (reply[1] as number[]).map((e) => events[e - 1]!);
+  const results = reply[2] ? (JSON.parse(reply[2] as string) as [string, string][][]) : undefined;
+  return {
+    firstUseThisMonth: firstUse,
+    objects: results?.map((change) => change.map(([record, extra]) => ({ record, extra }))),
+  };
+}
