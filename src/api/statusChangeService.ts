@@ -6,7 +6,8 @@ import {
   type ObjectInput,
   type StatusParameters,
 } from '../domain/statusChangeRequest.js';
-import { monthOf, usedEventsKey } from '../inventory/eventKeys.js';
+import { monthOf } from '../inventory/eventKeys.js';
+import { recordEventsInUse } from '../inventory/usage.js';
 import { applyStatusChanges, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ApiDeps } from './deps.js';
@@ -47,7 +48,7 @@ export class StatusChangeService {
     }
     const applied = await applyStatusChanges(this.deps.scripts.changeObjectStatus!, changes, now, expand);
     if (applied.firstUseThisMonth.length > 0) {
-      await this.deps.redis.sadd(usedEventsKey(workspace._id, monthOf(now)), ...applied.firstUseThisMonth.map((e) => e._id));
+      await recordEventsInUse(this.deps.redis, workspace._id, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
     }
     if (!applied.objects) return [];
     return applied.objects.map((objects, i) => {

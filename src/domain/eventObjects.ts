@@ -47,6 +47,14 @@ export function bookableObject(event: Pick<EventDoc, 'tableBookingConfig'>, inde
   return object;
 }
 
+/** The objects clients book in this event: tables by their mode, GA areas, booths and free-standing seats. */
+export function bookableObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex): ChartObject[] {
+  return index.objects.filter((object) => {
+    if (object.objectType === 'table') return bookedAsAWhole(event, object);
+    return object.table < 0 || !bookedAsAWhole(event, index.objects[object.table]!);
+  });
+}
+
 /** Does a for-sale config category entry (key or label, labels case-insensitive) name this category? */
 function matchesCategory(entries: (string | number)[], category: IndexedCategory | null): boolean {
   if (!category) return false;

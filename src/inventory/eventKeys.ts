@@ -38,8 +38,5 @@ export const forSaleEditsKey = (event: { tag: string; _id: number }, day: string
 /** set: the objects of the event used (billed) in one month, `YYYY-MM`. */
 export const usedObjectsKey = (event: { tag: string; _id: number }, month: string) => `inv:{${event.tag}}:${event._id}:used:${month}`;
 
-/** set: ids of the events of a workspace with used objects in a month (for the usage report). */
-export const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
-
 /** The UTC month `YYYY-MM` of a time. */
 export const monthOf = (time: number) => new Date(time).toISOString().slice(0, 7);

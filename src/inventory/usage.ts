@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import { usedObjectsKey } from './eventKeys.js';
+
+// Used objects (billing, spec "Pricing note"): each event keeps, per month, the set of
+// objects passed to book, hold or change-object-status (the script adds them). A workspace
+// keeps which events and months have such sets, so usage is read without scanning keys.
+
+const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
+const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`;
+
+type EventRef = { tag: string; _id: number };
+
+/** Records that these events have used objects in the month (once per event and month). */
+export async function recordEventsInUse(redis: Redis, workspaceId: number, month: string, eventIds: number[]): Promise<void> {
+  await redis.multi().sadd(usedEventsKey(workspaceId, month), ...eventIds).sadd(usedMonthsKey(workspaceId), month).exec();
+}
+
+export function monthsInUse(redis: Redis, workspaceId: number): Promise<string[]> {
+  return redis.smembers(usedMonthsKey(workspaceId));
+}
+
+export async function eventsInUse(redis: Redis, workspaceId: number, month: string): Promise<number[]> {
+  return (await redis.smembers(usedEventsKey(workspaceId, month))).map(Number);
+}
+
+/** How many distinct objects of each event were used in the month. */
+export async function usedObjectCounts(redis: Redis, events: EventRef[], month: string): Promise<number[]> {
+  if (events.length === 0) return [];
+  const pipeline = redis.pipeline();
+  for (const event of events) pipeline.scard(usedObjectsKey(event, month));
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([error, count]) => {
+    if (error) throw error;
+    return Number(count);
+  });
+}
+
+export async function usedObjects(redis: Redis, event: EventRef, month: string): Promise<string[]> {
+  return (await redis.smembers(usedObjectsKey(event, month))).sort();
+}
