@@ -5,7 +5,10 @@ import { ChartService } from '../api/chartService.js';
 import { chartVersionRoutes } from '../api/chartVersions.js';
 import type { ApiDeps } from '../api/deps.js';
 import { EventCatalog } from '../api/eventCatalog.js';
+import { eventChannelRoutes } from '../api/eventChannels.js';
+import { eventForSaleRoutes } from '../api/eventForSale.js';
 import { eventRoutes } from '../api/events.js';
+import { EventService } from '../api/eventService.js';
 import { objectStatusRoutes } from '../api/objectStatus.js';
 import { holdTokenRoutes } from '../api/holdTokens.js';
 import { operationRoutes } from '../api/operations.js';
@@ -20,6 +23,7 @@ export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
   const charts = new ChartService(deps.repos.charts);
   const catalog = new EventCatalog(deps.repos, charts, deps.bus);
   charts.onPublishedChange = (chartId) => catalog.chartChanged(chartId);
+  const events = new EventService(deps, charts, catalog);
   const all = [
     ...operationRoutes(deps),
     ...systemRoutes(deps),
@@ -29,7 +33,9 @@ export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
     ...chartRoutes(deps, charts),
     ...chartVersionRoutes(deps, charts),
     ...chartCategoryRoutes(deps, charts),
-    ...eventRoutes(deps, charts, catalog),
+    ...eventRoutes(events),
+    ...eventChannelRoutes(events),
+    ...eventForSaleRoutes(events),
     ...objectStatusRoutes(deps, catalog),
   ];
   for (const route of all) table.add(route.method, route.path, route);
