@@ -297,6 +297,12 @@ describe('GA holds', () => {
     expect(info.holds).toBeUndefined();
   });
 
+  it('the expanded hold response shows the area as object info does, holds included', async () => {
+    const held = await action(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 3 }], holdToken: token }, true);
+    expect(held.status, held.text).toBe(200);
+    expect(held.body.objects.GA1).toEqual(await objectInfo(ctx.api, event, 'GA1'));
+  });
+
   it('booking more than the token holds takes the rest from the free places', async () => {
     await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 2 }], holdToken: token });
     await done(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 5 }], holdToken: token });

@@ -372,6 +372,30 @@ describe('channels', () => {
   });
 });
 
+describe('sale settings changed after the event was created', () => {
+  it('channels replaced later apply to the very next request', async () => {
+    await done(ctx.api, event, 'book', { objects: ['B-1'] });
+    const replaced = await ctx.api.post(`/events/${event}/channels/replace`, { channels: [{ key: 'late', name: 'Late', objects: ['B-2'] }] });
+    expect(replaced.status, replaced.text).toBe(204);
+    expectError(await action(ctx.api, event, 'book', { objects: ['B-2'] }), 400, 'OBJECT_IN_CHANNEL');
+    await done(ctx.api, event, 'book', { objects: ['B-2'], channelKeys: ['late'] });
+    // Releasing an object that is in a channel now follows the channel rules.
+    await ctx.api.post(`/events/${event}/channels/replace`, { channels: [{ key: 'late', name: 'Late', objects: ['B-1', 'B-2'] }] });
+    expectError(await action(ctx.api, event, 'release', { objects: ['B-1'] }), 400, 'OBJECT_IN_CHANNEL');
+    await done(ctx.api, event, 'release', { objects: ['B-1'], channelKeys: ['late'] });
+  });
+
+  it('mark-as-not-for-sale applies to the next request; a booked object taken off sale can still be released', async () => {
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    const marked = await ctx.api.post(`/events/${event}/actions/mark-as-not-for-sale`, { objects: ['A-1', 'A-2'] });
+    expect(marked.status, marked.text).toBeOneOf([200, 204]);
+    expectError(await action(ctx.api, event, 'book', { objects: ['A-2'] }), 400, 'OBJECT_NOT_FOR_SALE');
+    await done(ctx.api, event, 'release', { objects: ['A-1'] });
+    expect(await objectInfo(ctx.api, event, 'A-1')).toMatchObject({ status: 'free', forSale: false });
+    expectError(await action(ctx.api, event, 'book', { objects: ['A-1'] }), 400, 'OBJECT_NOT_FOR_SALE');
+  });
+});
+
 describe('for sale config', () => {
   it('an object not for sale cannot be booked: 400 OBJECT_NOT_FOR_SALE, nothing booked', async () => {
     const notForSale = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1'] } });
@@ -425,6 +449,17 @@ describe('event groups', () => {
     expectError(response, 400, 'OBJECT_NOT_FREE');
     expect(await statuses(ctx.api, event, ['A-1', 'A-2'])).toEqual({ 'A-1': 'free', 'A-2': 'free' });
     expect(await objectInfos(ctx.api, other, ['A-1', 'A-2'])).toMatchObject({ 'A-1': { status: 'free' }, 'A-2': { status: 'booked', orderId: 'before' } });
+  });
+
+  it('an event named twice in a group is changed once, or the group is refused as such (not as "not free")', async () => {
+    const response = await group({ events: [event, event], status: 'booked', objects: ['A-1'] });
+    if (response.status === 200) {
+      expect((await objectInfo(ctx.api, event, 'A-1')).status).toBe('booked');
+    } else {
+      expect(response.status, response.text).toBe(400);
+      expect(codes(response), response.text).not.toContain('OBJECT_NOT_FREE');
+      expect((await objectInfo(ctx.api, event, 'A-1')).status).toBe('free');
+    }
   });
 
   it('an unknown event in the group → 404 EVENT_NOT_FOUND, nothing changed', async () => {
