@@ -1,0 +1,296 @@
+import { describe, expect, it } from 'vitest';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { change, ev, holdToken, newEvent, secondWorkspace, thisMonth, useInventoryServer, type TestEvent } from '../support/eventInventory.js';
+import { expectError, type Api, type CompanyClients } from '../support/harness.js';
+
+// Used objects (api-spec "Pricing note", compat-notes §6 usage, §11): the distinct objects
+// of each event passed to book, hold or change-object-status, per month; usage reports for
+// the company admin key. Each test uses a company of its own, so its counts are its own.
+
+const ctx = useInventoryServer();
+
+interface MonthReport {
+  workspace: { id: number; name: string };
+  usageByEvent: { event: { id: number; key: string | null }; numUsedObjects: number }[];
+}
+
+async function get<T = any>(admin: Api, path: string): Promise<T> {
+  const response = await admin.get<T>(path);
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+const monthReport = (admin: Api, month = thisMonth()) => get<MonthReport[]>(admin, `/reports/usage/month/${month}`);
+
+/** numUsedObjects of one event this month, 0 when the event is not in the report. */
+async function usedCount(admin: Api, event: TestEvent): Promise<number> {
+  const entries = (await monthReport(admin)).flatMap((w) => w.usageByEvent).filter((e) => e.event.id === event.id);
+  expect(entries.length).toBeLessThanOrEqual(1);
+  return entries[0]?.numUsedObjects ?? 0;
+}
+
+async function usedLabels(admin: Api, event: TestEvent, month = thisMonth()): Promise<string[]> {
+  const body = await get<{ object: string }[]>(admin, `/reports/usage/month/${month}/event/${event.id}`);
+  return body.map((entry) => entry.object);
+}
+
+async function company(): Promise<CompanyClients & { event: TestEvent }> {
+  const clients = await ctx.freshCompany();
+  return { ...clients, event: await newEvent(clients.api, rowsWithoutSections) };
+}
+
+describe('used objects', () => {
+  it('book 2, hold 1, custom status on 1 → 4 used objects for the event this month', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    await change(api, event.key, 'hold', { objects: ['A-3'], holdToken: await holdToken(api) });
+    await change(api, event.key, 'change-object-status', { objects: ['A-4'], status: 'sold-at-door' });
+    expect(await usedCount(admin, event)).toBe(4);
+    expect(await usedLabels(admin, event)).toEqual(['A-1', 'A-2', 'A-3', 'A-4']);
+  });
+
+  it('an object used again (booked after a release) counts once; release counts nothing', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: ['B-1'] });
+    await change(api, event.key, 'release', { objects: ['B-1'] });
+    await change(api, event.key, 'book', { objects: ['B-1'] });
+    const token = await holdToken(api);
+    await change(api, event.key, 'release', { objects: ['B-1'] });
+    await change(api, event.key, 'hold', { objects: ['B-1'], holdToken: token });
+    await change(api, event.key, 'book', { objects: ['B-1'], holdToken: token });
+    expect(await usedCount(admin, event)).toBe(1);
+    expect(await usedLabels(admin, event)).toEqual(['B-1']);
+  });
+
+  it('a refused release (nothing to release) counts nothing', async () => {
+    const { api, admin, event } = await company();
+    expectError(await api.post(ev(event.key, '/actions/release'), { objects: ['C-1', 'C-2'] }), 400, 'OBJECT_NOT_RELEASABLE');
+    expect(await monthReport(admin)).toEqual([]);
+    expect(await usedLabels(admin, event)).toEqual([]);
+  });
+
+  it('the per-event route names GA areas and objects given in the object format by label', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: [{ objectId: 'D-1', ticketType: 'adult' }, { objectId: 'GA1', quantity: 3 }] });
+    expect(await usedLabels(admin, event)).toEqual(['D-1', 'GA1']);
+  });
+
+  it('one group call on two events counts for each event', async () => {
+    const { api, admin, event } = await company();
+    const second = await newEvent(api, rowsWithoutSections);
+    const response = await api.post('/events/groups/actions/change-object-status', {
+      events: [event.key, second.key],
+      type: 'CHANGE_STATUS_TO',
+      status: 'booked',
+      objects: [{ objectId: 'A-1' }, { objectId: 'A-2' }],
+    });
+    expect(response.status, response.text).toBe(204);
+    expect(await usedCount(admin, event)).toBe(2);
+    expect(await usedCount(admin, second)).toBe(2);
+  });
+});
+
+describe('used objects count only when the request succeeds', () => {
+  it('a refused all-or-nothing book adds nothing', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: ['A-1'] });
+    const refused = await api.post(ev(event.key, '/actions/book'), { objects: ['A-5', 'A-6', 'A-1'] });
+    expectError(refused, 400, 'OBJECT_NOT_FREE');
+    expect(await usedCount(admin, event)).toBe(1);
+    expect(await usedLabels(admin, event)).toEqual(['A-1']);
+  });
+
+  it('a refused first request of an event leaves the event out of the report', async () => {
+    const { api, admin, event } = await company();
+    const refused = await api.post(ev(event.key, '/actions/change-object-status'), {
+      objects: ['B-1', 'B-2'],
+      status: 'x',
+      allowedPreviousStatuses: ['booked'],
+    });
+    expectError(refused, 400, 'ILLEGAL_STATUS_CHANGE');
+    expect(await monthReport(admin)).toEqual([]);
+    expect(await usedLabels(admin, event)).toEqual([]);
+  });
+
+  it('a refused batch adds nothing to any of its events', async () => {
+    const { api, admin, event } = await company();
+    const second = await newEvent(api, rowsWithoutSections);
+    await change(api, second.key, 'book', { objects: ['C-3'] });
+    const refused = await api.post('/events/actions/change-object-status', {
+      statusChanges: [
+        { event: event.key, status: 'booked', objects: ['C-1', 'C-2'] },
+        { event: second.key, status: 'booked', objects: ['C-4', 'C-3'] },
+      ],
+    });
+    expectError(refused, 400, 'OBJECT_NOT_FREE');
+    expect(await usedCount(admin, event)).toBe(0);
+    expect(await usedLabels(admin, second)).toEqual(['C-3']);
+  });
+
+  it('a hold with a token of another workspace adds nothing', async () => {
+    const { api, admin, event } = await company();
+    const other = await ctx.freshCompany();
+    const refused = await api.post(ev(event.key, '/actions/hold'), { objects: ['D-5'], holdToken: await holdToken(other.api) });
+    expect(refused.status, refused.text).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(await usedLabels(admin, event)).toEqual([]);
+  });
+
+  it('input refused before anything runs (unknown label) adds nothing', async () => {
+    const { api, admin, event } = await company();
+    const refused = await api.post(ev(event.key, '/actions/book'), { objects: ['A-1', 'Z-99'] });
+    expect(refused.status, refused.text).toBe(400);
+    expect(await usedLabels(admin, event)).toEqual([]);
+  });
+});
+
+describe('usage reports', () => {
+  it('two events and two workspaces appear separately per month; /reports/usage sums them', async () => {
+    const clients = await ctx.freshCompany();
+    const { api, admin } = clients;
+    const first = await newEvent(api, rowsWithoutSections);
+    const second = await newEvent(api, rowsWithoutSections);
+    await change(api, first.key, 'book', { objects: ['A-1', 'A-2', 'A-3'] });
+    await change(api, second.key, 'book', { objects: ['B-1'] });
+
+    const workspace2 = await secondWorkspace({ ...ctx, ...clients }, 'Box office');
+    const third = await newEvent(workspace2.api, rowsWithoutSections);
+    await change(workspace2.api, third.key, 'book', { objects: ['C-1', 'C-2'] });
+
+    const report = await monthReport(admin);
+    expect(report).toHaveLength(2);
+    const defaultWorkspace = report.find((w) => w.workspace.id === clients.company.workspace.id);
+    expect(defaultWorkspace, JSON.stringify(report)).toBeDefined();
+    expect(typeof defaultWorkspace!.workspace.name).toBe('string');
+    expect(defaultWorkspace!.usageByEvent).toEqual(
+      [
+        { event: { id: first.id, key: first.key }, numUsedObjects: 3 },
+        { event: { id: second.id, key: second.key }, numUsedObjects: 1 },
+      ].sort((a, b) => a.event.id - b.event.id),
+    );
+    const other = report.find((w) => w.workspace.id === workspace2.id);
+    expect(other).toEqual({
+      workspace: { id: workspace2.id, name: 'Box office' },
+      usageByEvent: [{ event: { id: third.id, key: third.key }, numUsedObjects: 2 }],
+    });
+
+    expect(await usedLabels(admin, third)).toEqual(['C-1', 'C-2']);
+
+    const all = await get(admin, '/reports/usage');
+    const [year, month] = thisMonth().split('-').map(Number);
+    expect(all.usage).toEqual([{ month: { year, month }, numUsedObjects: 6 }]);
+    expect(Number.isNaN(Date.parse(all.usageCutoffDate))).toBe(false);
+  });
+
+  it('a deactivated workspace keeps its usage in the reports', async () => {
+    const clients = await ctx.freshCompany();
+    const workspace2 = await secondWorkspace({ ...ctx, ...clients });
+    const event = await newEvent(workspace2.api, rowsWithoutSections);
+    await change(workspace2.api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    const key = (await get(clients.admin, `/workspaces`)).items.find((w: { id: number }) => w.id === workspace2.id).key;
+    const deactivated = await clients.admin.post(`/workspaces/${key}/actions/deactivate`);
+    expect(deactivated.status, deactivated.text).toBe(204);
+    expect(await usedCount(clients.admin, event)).toBe(2);
+    expect((await get(clients.admin, '/reports/usage')).usage[0].numUsedObjects).toBe(2);
+    expect(await usedLabels(clients.admin, event)).toEqual(['A-1', 'A-2']);
+  });
+
+  it('deleting a workspace does not take back the objects it used this month', async () => {
+    const clients = await ctx.freshCompany();
+    const mine = await newEvent(clients.api, rowsWithoutSections);
+    await change(clients.api, mine.key, 'book', { objects: ['A-1'] });
+    const workspace2 = await secondWorkspace({ ...ctx, ...clients });
+    const event = await newEvent(workspace2.api, rowsWithoutSections);
+    await change(workspace2.api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    const key = (await get(clients.admin, `/workspaces`)).items.find((w: { id: number }) => w.id === workspace2.id).key;
+    expect((await clients.admin.post(`/workspaces/${key}/actions/deactivate`)).status).toBe(204);
+    const deleted = await clients.admin.delete(`/workspaces/${key}`);
+    expect(deleted.status, deleted.text).toBe(204);
+    // Billing counts what was used: 1 in the default workspace + 2 in the deleted one.
+    expect((await get(clients.admin, '/reports/usage')).usage[0].numUsedObjects).toBe(3);
+  });
+
+  it('a company sees only its own usage', async () => {
+    const mine = await company();
+    const theirs = await company();
+    await change(mine.api, mine.event.key, 'book', { objects: ['A-1'] });
+    await change(theirs.api, theirs.event.key, 'book', { objects: ['A-1', 'A-2'] });
+    const report = await monthReport(mine.admin);
+    expect(report.flatMap((w) => w.usageByEvent)).toEqual([{ event: { id: mine.event.id, key: mine.event.key }, numUsedObjects: 1 }]);
+    expect((await get(mine.admin, '/reports/usage')).usage.map((m: { numUsedObjects: number }) => m.numUsedObjects)).toEqual([1]);
+  });
+
+  it('a company without usage: empty usage and an empty month', async () => {
+    const { admin } = await ctx.freshCompany();
+    expect((await get(admin, '/reports/usage')).usage).toEqual([]);
+    expect(await monthReport(admin)).toEqual([]);
+  });
+
+  it('a month without usage → []', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: ['A-1'] });
+    expect(await monthReport(admin, '2020-01')).toEqual([]);
+    expect(await usedLabels(admin, event, '2020-01')).toEqual([]);
+  });
+
+  it('the per-event route lists the used labels, sorted', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: ['C-2', 'A-8', 'B-4'] });
+    expect(await get(admin, `/reports/usage/month/${thisMonth()}/event/${event.id}`)).toEqual([
+      { object: 'A-8' },
+      { object: 'B-4' },
+      { object: 'C-2' },
+    ]);
+  });
+
+  it('a deleted event keeps its usage', async () => {
+    const { api, admin, event } = await company();
+    await change(api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    const deleted = await api.delete(ev(event.key));
+    expect(deleted.status, deleted.text).toBe(204);
+    const entries = (await monthReport(admin)).flatMap((w) => w.usageByEvent);
+    expect(entries.map((e) => [e.event.id, e.numUsedObjects])).toEqual([[event.id, 2]]);
+    expect(await usedLabels(admin, event)).toEqual(['A-1', 'A-2']);
+  });
+
+  it('malformed months → 400', async () => {
+    const { admin, event } = await company();
+    for (const month of ['2026-13', '2026-00', '2026-1', '26-01', '202601', 'latest', '2026-01-01']) {
+      expectError(await admin.get(`/reports/usage/month/${month}`), 400, 'GENERAL_ERROR');
+      expectError(await admin.get(`/reports/usage/month/${month}/event/${event.id}`), 400, 'GENERAL_ERROR');
+    }
+  });
+
+  it('a non-numeric event id → 400', async () => {
+    const { admin, event } = await company();
+    expectError(await admin.get(`/reports/usage/month/${thisMonth()}/event/${encodeURIComponent(event.key)}`), 400, 'GENERAL_ERROR');
+  });
+
+  it('a workspace secret key → 403 on every usage route', async () => {
+    const { api, event } = await company();
+    for (const path of ['/reports/usage', `/reports/usage/month/${thisMonth()}`, `/reports/usage/month/${thisMonth()}/event/${event.id}`]) {
+      const response = await api.get(path);
+      expect(response.status, `${path}: ${response.text}`).toBe(403);
+    }
+  });
+
+  it('no key → 401', async () => {
+    const response = await fetch(`${ctx.server.url}/reports/usage`);
+    expect(response.status).toBe(401);
+  });
+
+  it('another company’s event id → 404 EVENT_NOT_FOUND (used or not); an unknown id → 404', async () => {
+    const mine = await company();
+    const theirs = await company();
+    await change(theirs.api, theirs.event.key, 'book', { objects: ['A-1'] });
+    const unused = await newEvent(theirs.api, rowsWithoutSections);
+    expectError(await mine.admin.get(`/reports/usage/month/${thisMonth()}/event/${theirs.event.id}`), 404, 'EVENT_NOT_FOUND');
+    expectError(await mine.admin.get(`/reports/usage/month/${thisMonth()}/event/${unused.id}`), 404, 'EVENT_NOT_FOUND');
+    expectError(await mine.admin.get(`/reports/usage/month/${thisMonth()}/event/999999999999`), 404, 'EVENT_NOT_FOUND');
+  });
+
+  it('an event of the company without usage → []', async () => {
+    const { admin, event } = await company();
+    expect(await usedLabels(admin, event)).toEqual([]);
+  });
+});
