@@ -396,6 +396,44 @@ describe('sale settings changed after the event was created', () => {
   });
 });
 
+describe('event changes seen by the sales flow', () => {
+  it('an event key with spaces, slashes and non-ASCII characters works URI-encoded', async () => {
+    const key = await createEvent(ctx.api, chartKey, { eventKey: 'Gala 2026/Ümlaut & co' });
+    expect(key).toBe('Gala 2026/Ümlaut & co');
+    await done(ctx.api, key, 'book', { objects: ['A-1'] });
+    expect((await objectInfo(ctx.api, key, 'A-1')).status).toBe('booked');
+  });
+
+  it('a renamed event keeps its objects under the new key; the old key is gone at once', async () => {
+    await done(ctx.api, event, 'book', { objects: ['A-1'], orderId: 'before-rename' });
+    const newKey = `${event}-renamed`;
+    const renamed = await ctx.api.post(`/events/${encodeURIComponent(event)}`, { eventKey: newKey });
+    expect(renamed.status, renamed.text).toBeOneOf([200, 204]);
+    expectError(await action(ctx.api, event, 'book', { objects: ['A-2'] }), 404, 'EVENT_NOT_FOUND');
+    expectError(await action(ctx.api, newKey, 'book', { objects: ['A-1'] }), 400, 'OBJECT_NOT_FREE');
+    expect(await objectInfo(ctx.api, newKey, 'A-1')).toMatchObject({ status: 'booked', orderId: 'before-rename' });
+  });
+
+  it('a changed table booking mode applies to the next request', async () => {
+    const tables = await createEvent(ctx.api, tablesChartKey, { tableBookingConfig: { mode: 'ALL_BY_SEAT' } });
+    expectError(await action(ctx.api, tables, 'book', { objects: ['T1'] }), 400, 'OBJECT_NOT_BOOKABLE');
+    const changed = await ctx.api.post(`/events/${encodeURIComponent(tables)}`, { tableBookingConfig: { mode: 'ALL_BY_TABLE' } });
+    expect(changed.status, changed.text).toBeOneOf([200, 204]);
+    await done(ctx.api, tables, 'book', { objects: ['T1'] });
+    expectError(await action(ctx.api, tables, 'book', { objects: ['T2-1'] }), 400, 'OBJECT_NOT_BOOKABLE');
+  });
+
+  it('a deleted event answers 404 EVENT_NOT_FOUND at once', async () => {
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    const deleted = await ctx.api.delete(`/events/${encodeURIComponent(event)}`);
+    expect(deleted.status, deleted.text).toBe(204);
+    expectError(await action(ctx.api, event, 'book', { objects: ['A-2'] }), 404, 'EVENT_NOT_FOUND');
+    // A new event with the same key starts with every object free.
+    const again = await createEvent(ctx.api, chartKey, { eventKey: event });
+    expect(await statuses(ctx.api, again, ['A-1', 'A-2'])).toEqual({ 'A-1': 'free', 'A-2': 'free' });
+  });
+});
+
 describe('for sale config', () => {
   it('an object not for sale cannot be booked: 400 OBJECT_NOT_FOR_SALE, nothing booked', async () => {
     const notForSale = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1'] } });
