@@ -140,6 +140,35 @@ describe('extra data', () => {
   });
 });
 
+describe('strings stored in object records', () => {
+  // Records join their fields with U+001F (lua/includes/records.lua): a client string that
+  // contains it must be refused or kept whole, never split into the following fields.
+  const US = '\u001f';
+
+  it('an orderId or ticketType containing U+001F is refused or stored verbatim; release still frees', async () => {
+    const response = await action(ctx.api, event, 'book', { objects: [{ objectId: 'A-1', ticketType: `adult${US}resale` }], orderId: `o${US}vip` }, true);
+    if (response.status === 400) {
+      await expectUnchanged();
+      return;
+    }
+    expect(response.status, response.text).toBe(200);
+    expect(await objectInfos(ctx.api, event, ['A-1'])).toMatchObject({ 'A-1': { status: 'booked', orderId: `o${US}vip`, ticketType: `adult${US}resale` } });
+    expect((await action(ctx.api, event, 'release', { objects: ['A-1'] })).status).toBe(204);
+    expect((await objectInfos(ctx.api, event, ['A-1']))['A-1']!.status).toBe('free');
+  });
+
+  it('a custom status containing U+001F is refused or stored verbatim', async () => {
+    const status = `lounge${US}token`;
+    const response = await action(ctx.api, event, 'change-object-status', { objects: ['A-1'], status });
+    if (response.status === 400) {
+      await expectUnchanged();
+      return;
+    }
+    expect(response.status, response.text).toBe(204);
+    expect((await objectInfos(ctx.api, event, ['A-1']))['A-1']!.status).toBe(status);
+  });
+});
+
 describe('events', () => {
   it('an unknown event → 404 EVENT_NOT_FOUND on every route', async () => {
     for (const name of ['book', 'hold', 'release', 'change-object-status', 'put-up-for-resale'] as Action[]) {
