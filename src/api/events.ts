@@ -30,7 +30,12 @@ const CreateMultipleBody = Type.Object({
   chartKey: Type.String({ minLength: 1, maxLength: 200 }),
   events: Type.Array(NewEventSchema, { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
 });
-const UpdateBody = Type.Object({ eventKey: Type.Optional(EventKey), ...EventSettingsFields, isInThePast: Type.Optional(Type.Boolean()) });
+const UpdateBody = Type.Object({
+  eventKey: Type.Optional(EventKey),
+  chartKey: Type.Optional(Type.String({ maxLength: 200 })),
+  ...EventSettingsFields,
+  isInThePast: Type.Optional(Type.Boolean()),
+});
 
 /** Checks one event of a create request and gives the fields to insert (nothing is written). */
 function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput, today: Date): NewEvent {

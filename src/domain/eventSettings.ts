@@ -119,6 +119,8 @@ export function newEventSettings(input: EventSettingsInput, index: ObjectIndex, 
 
 export interface EventUpdateInput extends EventSettingsInput {
   eventKey?: string;
+  /** Only the event's own chart: moving an event to another chart is not supported. */
+  chartKey?: string;
   isInThePast?: boolean;
 }
 
@@ -128,6 +130,10 @@ export interface EventUpdateInput extends EventSettingsInput {
  * categories the event has afterwards, so removing a category still in use is refused.
  */
 export function eventUpdate(event: EventDoc, input: EventUpdateInput, index: ObjectIndex, today: Date): EventChange {
+  // Refused rather than ignored: a client asking to move the event must not get a 204 for it.
+  if (input.chartKey !== undefined && input.chartKey !== event.chartKey) {
+    throw badRequest('GENERAL_ERROR', `moving event ${event.key} to another chart (${input.chartKey}) is not supported`);
+  }
   const change: EventChange = {};
   if (input.eventKey !== undefined && input.eventKey !== event.key) change.key = input.eventKey;
   if (input.name !== undefined) change.name = input.name;

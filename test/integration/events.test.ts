@@ -331,6 +331,7 @@ describe('events', () => {
 
       const unchanged = await retrieveEvent(ctx.api, key);
       expect(await update({})).toEqual(unchanged);
+      expect(await update({ chartKey: unchanged.chartKey })).toEqual(unchanged);
     });
 
     it('refuses bad updates with 400 and changes nothing', async () => {
@@ -354,6 +355,8 @@ describe('events', () => {
         [{ tableBookingConfig: { mode: 'CUSTOM', tables: { 'A-1': 'BY_SEAT' } } }, 'GENERAL_ERROR'],
         [{ isInThePast: 'yes' }, 'GENERAL_ERROR'],
         [{ name: 'Changed', date: '1990-01-01' }, 'GENERAL_ERROR'],
+        // Moving an event to another chart is not supported: refused, not ignored.
+        [{ chartKey: 'some-other-chart', name: 'Changed' }, 'GENERAL_ERROR'],
       ];
       for (const [body, code] of cases) expectError(await ctx.api.post(eventPath(created.key), body), 400, code);
       expect(await retrieveEvent(ctx.api, created.key)).toEqual(before);

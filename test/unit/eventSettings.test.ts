@@ -162,6 +162,11 @@ describe('eventUpdate', () => {
     expect(eventUpdate(current, { categories: [], objectCategories: {} }, rows, today)).toEqual({ categories: [], objectCategories: {} });
   });
 
+  it('refuses moving the event to another chart, and takes its own chart key as no change', () => {
+    expect(eventUpdate(event(), { chartKey: 'chart' }, rows, today)).toEqual({});
+    expect(refused(() => eventUpdate(event(), { chartKey: 'other', name: 'N' }, rows, today)).code).toBe('GENERAL_ERROR');
+  });
+
   it('moves an event into the past, never back', () => {
     expect(eventUpdate(event(), { isInThePast: true }, rows, today)).toEqual({ isInThePast: true });
     expect(eventUpdate(event(), { isInThePast: false }, rows, today)).toEqual({});
