@@ -14,7 +14,8 @@
 --            x: extra data as JSON text
 -- Returns  {0, {code, label, detail}, ...} when any check fails (nothing written), or
 --          {1, {e of events whose used set this call created}, results JSON or false}
---          where results (with expand) lists per change per object {record, extra}.
+--          where results (with expand) lists per change per object {record, extra} as
+--          they were right after that change (a batch may change one object twice).
 
 --#include records.lua
 
@@ -63,17 +64,48 @@ local function tokenExpiry(state, token)
   return expiry
 end
 
-local function gaHeldBy(state, member)
-  local qty = state.gaHolds[member]
-  if qty == nil then
-    qty = tonumber(redis.call('HGET', state.gaHoldsKey, member)) or 0
-    state.gaHolds[member] = qty
+-- The expiry a hold gets. The event's own entry for the token wins over the one the
+-- caller read: an expiry change (retime-hold-token.lua) may have moved it since.
+local function holdExpiry(state, change)
+  local token = change.token
+  local expiry = tokenExpiry(state, token)
+  if expiry == 0 then
+    expiry = change.tokenExpiry
+    state.tokens[token] = expiry
+    state.tokensChanged[token] = true
   end
-  return qty
+  return expiry
+end
+
+-- The parts of one token's hold on one area ({channel, ticketType, places} each).
+local function holdOf(state, member)
+  local parts = state.gaHolds[member]
+  if parts == nil then
+    parts = decodeHold(redis.call('HGET', state.gaHoldsKey, member))
+    state.gaHolds[member] = parts
+  end
+  return parts
+end
+
+local function setHold(state, member, parts, expiry)
+  state.gaHolds[member] = parts
+  state.gaHoldsChanged[member] = true
+  local total = 0
+  for _, part in ipairs(parts) do total = total + part.places end
+  if total == 0 then state.gaExpiry[member] = false elseif expiry then state.gaExpiry[member] = expiry end
 end
 
 local function saleField(state, field)
   return redis.call('HGET', state.saleConfig, field)
+end
+
+local function channelUse(area, channel)
+  local use = area.channels[channel]
+  if not use then
+    use = { booked = 0, held = 0 }
+    area.channels[channel] = use
+  end
+  return use
 end
 
 -- GA holds past their expiry give their places back before anything reads an area.
@@ -85,11 +117,15 @@ local function cleanExpiredAreaHolds(state)
     local sep = string.find(member, SEP, 1, true)
     local label = string.sub(member, 1, sep - 1)
     local area = decodeArea(record(state, label))
-    area.held = math.max(0, area.held - gaHeldBy(state, member))
+    for _, part in ipairs(holdOf(state, member)) do
+      area.held = math.max(0, area.held - part.places)
+      if part.channel ~= '' then
+        local use = channelUse(area, part.channel)
+        use.held = math.max(0, use.held - part.places)
+      end
+    end
     setRecord(state, label, encodeArea(area))
-    state.gaHolds[member] = 0
-    state.gaHoldsChanged[member] = true
-    state.gaExpiry[member] = false
+    setHold(state, member, {}, nil)
   end
 end
 
@@ -167,10 +203,8 @@ local function changeObject(state, change, item)
       nextObject.previous = object.status == 'resale' and 'resale' or ''
     end
     if op == 'hold' then
-      if change.tokenExpiry <= now then return fail('HOLD_TOKEN_EXPIRED', label, '') end
+      if holdExpiry(state, change) <= now then return fail('HOLD_TOKEN_EXPIRED', label, '') end
       nextObject.token = token
-      state.tokens[token] = change.tokenExpiry
-      state.tokensChanged[token] = true
     end
   elseif op == 'release' then
     if heldByOther and token ~= '' then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
@@ -188,55 +222,167 @@ local function changeObject(state, change, item)
   end
 end
 
+-- The places an event assigned to channels in an area (channel areaPlaces): {channel = n}, total.
+local function allotments(state, label)
+  local allotted, total = {}, 0
+  local field = saleField(state, 'a:' .. label)
+  if field then
+    local f = split(field)
+    for i = 1, #f - 1, 2 do
+      local places = tonumber(f[i + 1]) or 0
+      allotted[f[i]] = places
+      total = total + places
+    end
+  end
+  return allotted, total
+end
+
+-- The parts of an area a request may use, in the order they are used: the channels it
+-- names that have places here, then the places outside any channel ('') when allowed.
+local function usableParts(state, change, label, allotted, total)
+  if change.ignoreChannels then
+    local parts = { '' }
+    for channel in pairs(allotted) do parts[#parts + 1] = channel end
+    return parts
+  end
+  local whole = saleField(state, 'c:' .. label)
+  if whole then
+    if not contains(change.channels, whole) then fail('OBJECT_IN_CHANNEL', label, whole) return nil end
+    return { '' }
+  end
+  if not change.channels then return { '' } end
+  local parts = {}
+  for _, channel in ipairs(change.channels) do
+    if allotted[channel] then parts[#parts + 1] = channel end
+  end
+  if contains(change.channels, 'NO_CHANNEL') then parts[#parts + 1] = '' end
+  if #parts == 0 then fail('OBJECT_NOT_IN_CHANNEL', label, '') return nil end
+  return parts
+end
+
+-- Free places of one part of an area.
+local function freeIn(area, part, capacity, notForSale, allotted, total)
+  if part ~= '' then
+    local use = channelUse(area, part)
+    return allotted[part] - use.booked - use.held
+  end
+  local booked, held = area.nonFree, area.held
+  for _, use in pairs(area.channels) do
+    booked = booked - use.booked
+    held = held - use.held
+  end
+  return capacity - notForSale - total - booked - held
+end
+
+-- Takes `quantity` free places from the usable parts, in order: {part = places} or nil.
+local function takeFree(area, parts, quantity, capacity, notForSale, allotted, total)
+  local taken, left, free = {}, quantity, 0
+  for _, part in ipairs(parts) do
+    local available = math.max(0, freeIn(area, part, capacity, notForSale, allotted, total))
+    free = free + available
+    local x = math.min(left, available)
+    if x > 0 then
+      taken[#taken + 1] = { channel = part, places = x }
+      left = left - x
+    end
+  end
+  if left > 0 then return nil, free end
+  return taken, free
+end
+
 local function changeArea(state, change, item)
   local label = item.l
+  local capacity = item.c
   cleanExpiredAreaHolds(state)
   local area = decodeArea(record(state, label))
-  local full = area.nonFree + area.held >= item.c
+  local full = area.nonFree + area.held >= capacity
   local current = full and area.status or 'free'
-  local notForSale = allowedToSell(state, change, label, current)
+  local notForSale = tonumber(saleField(state, 'n:' .. label)) or 0
+  local allotted, total = allotments(state, label)
+  local parts = usableParts(state, change, label, allotted, total)
+  if not parts then return end
   if not guard(change, label, current) then return end
   local op = change.op
   local token = change.token or ''
   local member = label .. SEP .. token
-  local free = item.c - area.nonFree - area.held - notForSale
   local quantity = item.q
+
   if op == 'release' then
     if token ~= '' then
-      local held = gaHeldBy(state, member)
-      if quantity > held then return fail('HOLD_TOKEN_MISMATCH', label, tostring(held)) end
-      state.gaHolds[member] = held - quantity
-      state.gaHoldsChanged[member] = true
-      if held == quantity then state.gaExpiry[member] = false end
-      area.held = area.held - quantity
+      -- Frees places this token holds, whatever part they were taken from.
+      local hold, left = holdOf(state, member), quantity
+      for _, part in ipairs(hold) do
+        local x = math.min(left, part.places)
+        part.places = part.places - x
+        left = left - x
+        area.held = area.held - x
+        if part.channel ~= '' then channelUse(area, part.channel).held = channelUse(area, part.channel).held - x end
+      end
+      if left > 0 then return fail('HOLD_TOKEN_MISMATCH', label, tostring(quantity - left)) end
+      setHold(state, member, hold, nil)
     else
-      if quantity > area.nonFree then return fail('OBJECT_NOT_RELEASABLE', label, tostring(area.nonFree)) end
-      area.nonFree = area.nonFree - quantity
+      -- Frees booked places of the parts the caller may use.
+      local left = quantity
+      for _, part in ipairs(parts) do
+        local booked
+        if part == '' then
+          booked = area.nonFree
+          for _, use in pairs(area.channels) do booked = booked - use.booked end
+        else
+          booked = channelUse(area, part).booked
+        end
+        local x = math.min(left, booked)
+        if x > 0 then
+          left = left - x
+          area.nonFree = area.nonFree - x
+          if part ~= '' then channelUse(area, part).booked = channelUse(area, part).booked - x end
+        end
+      end
+      if left > 0 then return fail('OBJECT_NOT_RELEASABLE', label, tostring(quantity - left)) end
     end
   elseif op == 'hold' then
-    if change.tokenExpiry <= now then return fail('HOLD_TOKEN_EXPIRED', label, '') end
-    if quantity > free then return fail('NOT_ENOUGH_FREE_PLACES', label, tostring(math.max(free, 0))) end
-    state.gaHolds[member] = gaHeldBy(state, member) + quantity
-    state.gaHoldsChanged[member] = true
-    state.gaExpiry[member] = change.tokenExpiry
-    state.tokens[token] = change.tokenExpiry
-    state.tokensChanged[token] = true
-    area.held = area.held + quantity
+    local expiry = holdExpiry(state, change)
+    if expiry <= now then return fail('HOLD_TOKEN_EXPIRED', label, '') end
+    local taken, free = takeFree(area, parts, quantity, capacity, notForSale, allotted, total)
+    if not taken then return fail('NOT_ENOUGH_FREE_PLACES', label, tostring(free)) end
+    local hold = holdOf(state, member)
+    for _, t in ipairs(taken) do
+      hold[#hold + 1] = { channel = t.channel, ticketType = item.t or '', places = t.places }
+      area.held = area.held + t.places
+      if t.channel ~= '' then channelUse(area, t.channel).held = channelUse(area, t.channel).held + t.places end
+    end
+    setHold(state, member, hold, expiry)
     area.status = HELD
   else
-    -- Places this token holds are converted first; the rest must be free.
-    local fromHold = 0
+    -- Places this token holds are converted first, in the part they were taken from; the
+    -- rest must be free.
+    local left = quantity
     if token ~= '' then
-      fromHold = math.min(quantity, gaHeldBy(state, member))
-      if fromHold > 0 then
-        state.gaHolds[member] = gaHeldBy(state, member) - fromHold
-        state.gaHoldsChanged[member] = true
-        if state.gaHolds[member] == 0 then state.gaExpiry[member] = false end
-        area.held = area.held - fromHold
+      local hold = holdOf(state, member)
+      for _, part in ipairs(hold) do
+        local x = math.min(left, part.places)
+        if x > 0 then
+          part.places = part.places - x
+          left = left - x
+          area.held = area.held - x
+          area.nonFree = area.nonFree + x
+          if part.channel ~= '' then
+            local use = channelUse(area, part.channel)
+            use.held = use.held - x
+            use.booked = use.booked + x
+          end
+        end
+      end
+      setHold(state, member, hold, nil)
+    end
+    if left > 0 then
+      local taken, free = takeFree(area, parts, left, capacity, notForSale, allotted, total)
+      if not taken then return fail('NOT_ENOUGH_FREE_PLACES', label, tostring(free)) end
+      for _, t in ipairs(taken) do
+        area.nonFree = area.nonFree + t.places
+        if t.channel ~= '' then channelUse(area, t.channel).booked = channelUse(area, t.channel).booked + t.places end
       end
     end
-    if quantity - fromHold > free then return fail('NOT_ENOUGH_FREE_PLACES', label, tostring(math.max(free, 0))) end
-    area.nonFree = area.nonFree + quantity
     area.status = change.status
   end
   if area.nonFree == 0 and area.held == 0 then
@@ -246,7 +392,19 @@ local function changeArea(state, change, item)
   end
 end
 
-for _, change in ipairs(request.changes) do
+-- With expand: each change's objects as they stand right after that change.
+local results = {}
+local function snapshot(state, change)
+  local objects = {}
+  for j, item in ipairs(change.objects) do
+    local extra = state.extra[item.l]
+    if extra == nil then extra = redis.call('HGET', state.extraData, item.l) or false end
+    objects[j] = { record(state, item.l) or '', extra or '' }
+  end
+  return objects
+end
+
+for i, change in ipairs(request.changes) do
   local state = eventState(change.e)
   for _, item in ipairs(change.objects) do
     if item.q and item.q > 0 then
@@ -260,6 +418,7 @@ for _, change in ipairs(request.changes) do
       state.extraChanged[item.l] = true
     end
   end
+  if request.expand and #errors == 0 then results[i] = snapshot(state, change) end
 end
 
 if #errors > 0 then
@@ -282,8 +441,8 @@ for e, state in pairs(events) do
     redis.call('HSET', state.holdTokens, token, state.tokens[token])
   end
   for member in pairs(state.gaHoldsChanged) do
-    local qty = state.gaHolds[member]
-    if qty > 0 then redis.call('HSET', state.gaHoldsKey, member, qty) else redis.call('HDEL', state.gaHoldsKey, member) end
+    local entry = encodeHold(state.gaHolds[member])
+    if entry then redis.call('HSET', state.gaHoldsKey, member, entry) else redis.call('HDEL', state.gaHoldsKey, member) end
   end
   for member, expiry in pairs(state.gaExpiry) do
     if expiry then redis.call('ZADD', state.gaHoldExpiry, expiry, member) else redis.call('ZREM', state.gaHoldExpiry, member) end
@@ -296,15 +455,4 @@ for e, state in pairs(events) do
 end
 
 if not request.expand then return { 1, createdUsedSets, false } end
-local results = {}
-for i, change in ipairs(request.changes) do
-  local state = events[change.e]
-  local objects = {}
-  for j, item in ipairs(change.objects) do
-    local extra = state.extra[item.l]
-    if extra == nil then extra = redis.call('HGET', state.extraData, item.l) or false end
-    objects[j] = { record(state, item.l) or '', extra or '' }
-  end
-  results[i] = objects
-end
 return { 1, createdUsedSets, cjson.encode(results) }

@@ -8,9 +8,9 @@
 -- ARGV[2]  its new expiry (ms epoch)
 -- Returns  the number of GA holds moved
 
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-end
+-- Set even where the token holds nothing yet: a hold whose caller read the old expiry
+-- and runs after this keeps the event's entry (see holdExpiry in change-object-status.lua).
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 local moved = 0
 local cursor = '0'
 repeat

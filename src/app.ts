@@ -44,7 +44,7 @@ async function within<T>(promise: Promise<T>, what: string): Promise<T> {
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();
 
-  const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger);
+  const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger, config.redisKeyPrefix);
   const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
   let metadata;
   try {

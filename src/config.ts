@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   port: number;
   redisUrl: string;
+  /** Put before every Redis key, so several deployments (or test servers) can share one Redis. */
+  redisKeyPrefix: string;
   mongodbUrl: string;
   mongodbDb: string;
   /** User name of the Basic auth on /system/private/*; undefined disables those routes. */
@@ -28,6 +30,15 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Braces would change the hash slot of every key (Redis Cluster hash tags). */
+function keyPrefix(env: Env): string {
+  const raw = env.REDIS_KEY_PREFIX ?? '';
+  if (!/^[A-Za-z0-9_:.-]{0,64}$/.test(raw)) {
+    throw new ConfigError('REDIS_KEY_PREFIX', 'use at most 64 letters, digits and _ : . -');
+  }
+  return raw;
+}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -82,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
     port: integer(env, 'PORT', 9001, 0, 65535),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisKeyPrefix: keyPrefix(env),
     mongodbUrl,
     mongodbDb: databaseName(env, mongodbUrl),
     systemApiSecret: systemApiSecret === '' ? undefined : systemApiSecret,

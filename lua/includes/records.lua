@@ -4,9 +4,13 @@
 --   seat, table, booth: status, holdToken, orderId, ticketType, previous
 --     (previous = 'resale' when the object was resale before it was held or booked, so
 --      release and hold expiry return it there)
---   GA area:            nonFree, held, status
+--   GA area:            nonFree, held, status, then per channel: channel, booked, held
 --     (nonFree = places booked or in a custom status; held = places held, counting holds
---      not yet cleaned up; status = the last status set, shown once the area is full)
+--      not yet cleaned up; status = the last status set, shown once the area is full;
+--      the per-channel counts are the part of nonFree and held taken from places the
+--      event assigned to that channel (channel areaPlaces))
+-- A GA hold (gaHolds hash, field `<label>\31<token>`): channel, ticketType, places, ...
+-- repeated; channel '' is the area's places outside any channel.
 
 local SEP = '\31'
 
@@ -43,11 +47,52 @@ local function encodeObject(o)
 end
 
 local function decodeArea(record)
-  if not record then return { nonFree = 0, held = 0, status = 'free' } end
+  local area = { nonFree = 0, held = 0, status = 'free', channels = {} }
+  if not record then return area end
   local f = split(record)
-  return { nonFree = tonumber(f[1]) or 0, held = tonumber(f[2]) or 0, status = f[3] or 'free' }
+  area.nonFree = tonumber(f[1]) or 0
+  area.held = tonumber(f[2]) or 0
+  area.status = f[3] or 'free'
+  local i = 4
+  while f[i] and f[i] ~= '' do
+    area.channels[f[i]] = { booked = tonumber(f[i + 1]) or 0, held = tonumber(f[i + 2]) or 0 }
+    i = i + 3
+  end
+  return area
 end
 
 local function encodeArea(a)
-  return join({ tostring(a.nonFree), tostring(a.held), a.status }, 3)
+  local fields = { tostring(a.nonFree), tostring(a.held), a.status }
+  for channel, use in pairs(a.channels) do
+    if use.booked > 0 or use.held > 0 then
+      fields[#fields + 1] = channel
+      fields[#fields + 1] = tostring(use.booked)
+      fields[#fields + 1] = tostring(use.held)
+    end
+  end
+  return table.concat(fields, SEP)
+end
+
+local function decodeHold(entry)
+  local parts = {}
+  if not entry then return parts end
+  local f = split(entry)
+  for i = 1, #f - 2, 3 do
+    local places = tonumber(f[i + 2]) or 0
+    if places > 0 then parts[#parts + 1] = { channel = f[i], ticketType = f[i + 1], places = places } end
+  end
+  return parts
+end
+
+local function encodeHold(parts)
+  local fields = {}
+  for _, part in ipairs(parts) do
+    if part.places > 0 then
+      fields[#fields + 1] = part.channel
+      fields[#fields + 1] = part.ticketType
+      fields[#fields + 1] = tostring(part.places)
+    end
+  end
+  if #fields == 0 then return nil end
+  return table.concat(fields, SEP)
 end

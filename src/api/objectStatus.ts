@@ -105,7 +105,8 @@ export function objectStatusRoutes(deps: ApiDeps, catalog: EventCatalog): RouteD
       body: GroupBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);
-        const inputs = ctx.body.events.map(
+        // An event named twice is changed once.
+        const inputs = [...new Set(ctx.body.events)].map(
           (eventKey): StatusChangeInput => ({
             eventKey,
             type: ctx.body.type ?? 'CHANGE_STATUS_TO',

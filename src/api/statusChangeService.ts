@@ -1,5 +1,5 @@
 import { describeEventObject } from '../domain/eventObjectInfo.js';
-import { areaState, objectState } from '../domain/objectRecords.js';
+import { areaState, objectState, type AreaHolds } from '../domain/objectRecords.js';
 import {
   operationFor,
   planChange,
@@ -8,6 +8,7 @@ import {
 } from '../domain/statusChangeRequest.js';
 import { monthOf } from '../inventory/eventKeys.js';
 import { recordEventsInUse } from '../inventory/usage.js';
+import { readAreaHolds } from '../inventory/objectSnapshots.js';
 import { applyStatusChanges, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ApiDeps } from './deps.js';
@@ -48,20 +49,36 @@ export class StatusChangeService {
     }
     const applied = await applyStatusChanges(this.deps.scripts.changeObjectStatus!, changes, now, expand);
     if (applied.firstUseThisMonth.length > 0) {
-      await recordEventsInUse(this.deps.redis, workspace._id, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
+      await recordEventsInUse(this.deps.redis, workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
     }
     if (!applied.objects) return [];
+    const holds = await this.areaHolds(changes, now);
     return applied.objects.map((objects, i) => {
       const { event, index } = loaded[i]!;
       const infos: ObjectInfos = {};
       changes[i]!.change.objects.forEach((planned, j) => {
         const { record, extra } = objects[j]!;
         const state =
-          planned.object.objectType === 'generalAdmission' ? areaState(record) : objectState(record, () => Infinity, now);
+          planned.object.objectType === 'generalAdmission'
+            ? { ...areaState(record), holds: holds.get(event._id)?.get(planned.label) ?? null }
+            : objectState(record, () => Infinity, now);
         const snapshot = extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
         infos[planned.label] = describeEventObject(event, index, planned.object, snapshot);
       });
       return infos;
     });
+  }
+
+  /**
+   * The holds of the GA areas of the events a request changed areas in, read right after
+   * it: the script answers with each area's counts, object details also list its holds.
+   */
+  private async areaHolds(changes: EventStatusChange[], now: number): Promise<Map<number, Map<string, AreaHolds>>> {
+    const byEvent = new Map<number, Map<string, AreaHolds>>();
+    for (const { event, change } of changes) {
+      if (byEvent.has(event._id) || !change.objects.some((o) => o.object.objectType === 'generalAdmission')) continue;
+      byEvent.set(event._id, await readAreaHolds(this.deps.redis, event, now));
+    }
+    return byEvent;
   }
 }

@@ -1,6 +1,6 @@
 import { badRequest, notFound } from '../domain/errors.js';
 import { companyRoute, ok, type CompanyContext, type RouteDef } from '../http/route.js';
-import { eventsInUse, monthsInUse, usedObjectCounts, usedObjects } from '../inventory/usage.js';
+import { eventsInUse, monthsInUse, usedObjectCounts, usedObjects, workspacesInUse } from '../inventory/usage.js';
 import type { EventDoc } from '../metadata/events.js';
 import type { ApiDeps } from './deps.js';
 
@@ -17,12 +17,14 @@ function checkMonth(month: string): string {
 
 export function usageRoutes(deps: ApiDeps): RouteDef[] {
   const { redis, repos } = deps;
-  const workspacesOf = (ctx: CompanyContext) => [...ctx.tenant.workspacesById.values()].sort((a, b) => a._id - b._id);
+  /** Every workspace that used objects, deleted ones included (with a null name). */
+  const workspacesOf = async (ctx: CompanyContext) =>
+    (await workspacesInUse(redis, ctx.tenant.company._id)).map((id) => ({ _id: id, name: ctx.tenant.workspacesById.get(id)?.name ?? null }));
 
   /** Per workspace, its events used in the month with how many objects each used. */
   async function monthDetails(ctx: CompanyContext, month: string) {
     const details = [];
-    for (const workspace of workspacesOf(ctx)) {
+    for (const workspace of await workspacesOf(ctx)) {
       const ids = await eventsInUse(redis, workspace._id, month);
       if (ids.length === 0) continue;
       // Deleted events keep their usage; their tag is their id (events in seasons come later).
@@ -44,7 +46,7 @@ export function usageRoutes(deps: ApiDeps): RouteDef[] {
       path: '/reports/usage',
       handler: async (ctx) => {
         const months = new Set<string>();
-        for (const workspace of workspacesOf(ctx)) for (const month of await monthsInUse(redis, workspace._id)) months.add(month);
+        for (const workspace of await workspacesOf(ctx)) for (const month of await monthsInUse(redis, workspace._id)) months.add(month);
         const usage = [];
         for (const month of [...months].sort()) {
           const total = (await monthDetails(ctx, month)).flatMap((w) => w.usageByEvent).reduce((sum, e) => sum + e.numUsedObjects, 0);
@@ -67,9 +69,9 @@ export function usageRoutes(deps: ApiDeps): RouteDef[] {
         const id = Number(ctx.params.eventId);
         if (!Number.isInteger(id)) throw badRequest('GENERAL_ERROR', `event id must be a number, got "${ctx.params.eventId}"`);
         const event = await repos.events.findById(id);
-        const companyWorkspaces = new Set(workspacesOf(ctx).map((w) => w._id));
+        const companyWorkspaces = new Set((await workspacesOf(ctx)).map((w) => w._id));
         const inUse = await Promise.all([...companyWorkspaces].map((w) => eventsInUse(redis, w, month)));
-        if (!inUse.some((ids) => ids.includes(id)) && !(event && companyWorkspaces.has(event.workspaceId))) {
+        if (!inUse.some((ids) => ids.includes(id)) && !(event && ctx.tenant.workspacesById.has(event.workspaceId))) {
           throw notFound('EVENT_NOT_FOUND', `Event not found: ${id}`);
         }
         const objects = await usedObjects(redis, event ?? { _id: id, tag: String(id) }, month);

@@ -40,7 +40,12 @@ export function describeEventObject(
     info.numNotForSale = notForSale;
     info.forSale = notForSale < object.capacity;
     if (state.holds && state.holds.size > 0) {
-      info.holds = Object.fromEntries([...state.holds].map(([token, places]) => [token, { NO_TICKET_TYPE: places }]));
+      info.holds = Object.fromEntries(
+        [...state.holds].map(([token, byTicketType]) => [
+          token,
+          Object.fromEntries([...byTicketType].map(([ticketType, places]) => [ticketType || 'NO_TICKET_TYPE', places])),
+        ]),
+      );
     }
     info.isAvailable = free > 0;
     info.availabilityReason = free > 0 ? 'available' : notForSale >= object.capacity ? 'not_for_sale' : status;

@@ -85,15 +85,22 @@ export function notForSalePlaces(event: EventSettings, index: ObjectIndex, objec
 /**
  * The event's channels and for-sale config as the scripts read them, one hash:
  * - `c:<label>` = the key of the channel the object is in;
+ * - `a:<label>` = the places of a GA area assigned to channels (areaPlaces):
+ *   `channel \x1f places \x1f channel \x1f places ...`;
  * - `n:<label>` = how many of its places are not for sale (1 for a seat, table or booth;
  *   up to the capacity for a GA area).
  * Objects in neither have no field, so an event with neither has an empty hash.
  */
 export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<string, string> {
   const fields = new Map<string, string>();
+  const allotments = new Map<string, string[]>();
   for (const channel of event.channels) {
     for (const label of channel.objects) fields.set(`c:${label}`, channel.key);
+    for (const [label, places] of Object.entries(channel.areaPlaces ?? {})) {
+      allotments.set(label, [...(allotments.get(label) ?? []), channel.key, String(places)]);
+    }
   }
+  for (const [label, entries] of allotments) fields.set(`a:${label}`, entries.join('\u001f'));
   if (!event.forSaleConfig) return fields;
   for (const object of index.objects) {
     const notForSale = notForSalePlaces(event, index, object);

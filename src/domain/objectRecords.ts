@@ -12,14 +12,17 @@ export interface ObjectState {
   ticketType: string | null;
 }
 
+/** The places held in a GA area: token -> ticket type ('' for none) -> places. */
+export type AreaHolds = Map<string, Map<string, number>>;
+
 /** A GA area as it stands now. */
 export interface AreaState {
   /** Places booked or in a custom status. */
   nonFree: number;
   /** Places held. */
   held: number;
-  /** Places held by unexpired tokens, by token, when read with them (object info). */
-  holds: Map<string, number> | null;
+  /** Places held by unexpired tokens, when read with them (object info). */
+  holds: AreaHolds | null;
   /** The last status set on the area (shown once it is full). */
   status: string;
 }
@@ -46,10 +49,29 @@ export function objectState(record: string | null | undefined, tokenExpiry: (tok
  * are counted from them; without, the record's count is used, which is exact right after a
  * script touched the area (scripts clean up expired holds first).
  */
-export function areaState(record: string | null | undefined, holds: Map<string, number> | null = null): AreaState {
+export function areaState(record: string | null | undefined, holds: AreaHolds | null = null): AreaState {
   const [nonFree = '0', held = '0', status = 'free'] = record ? record.split(SEP) : [];
-  const heldPlaces = holds ? [...holds.values()].reduce((sum, n) => sum + n, 0) : Number(held);
+  let heldPlaces = Number(held);
+  if (holds) {
+    heldPlaces = 0;
+    for (const byTicketType of holds.values()) for (const places of byTicketType.values()) heldPlaces += places;
+  }
   return { nonFree: Number(nonFree), held: heldPlaces, holds, status };
+}
+
+/**
+ * The places one token holds in one GA area, by ticket type ('' for none), from its entry
+ * in the event's gaHolds hash: `channel \x1f ticketType \x1f places`, repeated.
+ */
+export function heldByTicketType(entry: string | null | undefined): Map<string, number> {
+  const held = new Map<string, number>();
+  if (!entry) return held;
+  const fields = entry.split(SEP);
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const places = Number(fields[i + 2]);
+    if (places > 0) held.set(fields[i + 1]!, (held.get(fields[i + 1]!) ?? 0) + places);
+  }
+  return held;
 }
 
 /** Splits a GA hold member `label\x1ftoken`. */

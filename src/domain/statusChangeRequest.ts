@@ -56,8 +56,16 @@ export function operationFor(type: 'CHANGE_STATUS_TO' | 'RELEASE', status: strin
   return { op: 'status', status: checked };
 }
 
+/** Control characters separate the fields of stored records (lua/includes/records.lua). */
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+function checkText(code: string, what: string, value: string | undefined): void {
+  if (value !== undefined && CONTROL_CHARACTERS.test(value)) throw badRequest(code, `${what} must not contain control characters`);
+}
+
 export function checkStatus(status: string | undefined): string {
   if (status === undefined || status.trim() === '') throw badRequest('INVALID_STATUS', 'status must be a non-empty string');
+  checkText('INVALID_STATUS', 'status', status);
   if (status.length > MAX_STATUS_LENGTH) {
     throw badRequest('INVALID_STATUS', `status must be at most ${MAX_STATUS_LENGTH} characters`);
   }
@@ -69,6 +77,18 @@ function checkParameters(op: StatusOperation, parameters: StatusParameters): voi
     throw badRequest('CHANNEL_KEYS_WITH_IGNORE_CHANNELS', 'channelKeys and ignoreChannels cannot be combined');
   }
   if (op === 'hold' && !parameters.holdToken) throw badRequest('HOLD_TOKEN_REQUIRED', 'holding objects needs a holdToken');
+  checkText('INVALID_ORDER_ID', 'orderId', parameters.orderId);
+  checkText('HOLD_TOKEN_NOT_FOUND', 'holdToken', parameters.holdToken);
+}
+
+/** Empty guard lists mean "no guard", as when they are left out (SDKs may send []). */
+function withoutEmptyGuards(parameters: StatusParameters): StatusParameters {
+  const { allowedPreviousStatuses: allowed, rejectedPreviousStatuses: rejected } = parameters;
+  return {
+    ...parameters,
+    allowedPreviousStatuses: allowed && allowed.length > 0 ? allowed : undefined,
+    rejectedPreviousStatuses: rejected && rejected.length > 0 ? rejected : undefined,
+  };
 }
 
 function extraDataText(label: string, extraData: unknown): string | undefined {
@@ -112,6 +132,7 @@ export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: 
     if (isArea && entry.quantity > object.capacity) {
       throw badRequest('INVALID_QUANTITY', `${label} has ${object.capacity} places; ${entry.quantity} were asked for`);
     }
+    checkText('INVALID_TICKET_TYPE', `ticketType of ${label}`, ticketType);
     if (ticketType !== undefined) entry.ticketType = ticketType;
     const text = extraDataText(label, extraData);
     if (text !== undefined) entry.extraData = text;
@@ -129,5 +150,5 @@ export function planChange(
   parameters: StatusParameters,
 ): PlannedChange {
   checkParameters(op, parameters);
-  return { op, status, objects: planObjects(event, index, inputs), parameters };
+  return { op, status, objects: planObjects(event, index, inputs), parameters: withoutEmptyGuards(parameters) };
 }

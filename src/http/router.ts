@@ -10,6 +10,9 @@ import { eventForSaleRoutes } from '../api/eventForSale.js';
 import { eventRoutes } from '../api/events.js';
 import { EventService } from '../api/eventService.js';
 import { objectStatusRoutes } from '../api/objectStatus.js';
+import { eventObjectRoutes } from '../api/eventObjects.js';
+import { eventReportRoutes } from '../api/eventReports.js';
+import { usageRoutes } from '../api/usage.js';
 import { holdTokenRoutes } from '../api/holdTokens.js';
 import { operationRoutes } from '../api/operations.js';
 import { systemRoutes } from '../api/system.js';
@@ -37,6 +40,9 @@ export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
     ...eventChannelRoutes(events),
     ...eventForSaleRoutes(events),
     ...objectStatusRoutes(deps, catalog),
+    ...eventObjectRoutes(deps, catalog),
+    ...eventReportRoutes(deps, catalog),
+    ...usageRoutes(deps),
   ];
   for (const route of all) table.add(route.method, route.path, route);
   return table;

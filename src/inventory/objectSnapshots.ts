@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
-import { areaState, holdMember, objectState } from '../domain/objectRecords.js';
+import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectRecords.js';
 import { eventKeys } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports (not the sales flow:
@@ -9,6 +9,26 @@ import { eventKeys } from './eventKeys.js';
 // what Redis had at that moment, decoded exactly as the scripts would see it at `now`.
 
 type EventRef = { tag: string; _id: number };
+
+/** The unexpired GA holds of an event by area, from the unexpired members and the gaHolds hash. */
+function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<string, AreaHolds> {
+  const byArea = new Map<string, AreaHolds>();
+  for (const member of unexpired) {
+    const { label, token } = holdMember(member);
+    const held = heldByTicketType(entries[member]);
+    if (held.size === 0) continue;
+    if (!byArea.has(label)) byArea.set(label, new Map());
+    byArea.get(label)!.set(token, held);
+  }
+  return byArea;
+}
+
+/** The unexpired GA holds of every area of an event. */
+export async function readAreaHolds(redis: Redis, event: EventRef, now: number): Promise<Map<string, AreaHolds>> {
+  const keys = eventKeys(event);
+  const [unexpired, entries] = await Promise.all([redis.zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf'), redis.hgetall(keys.gaHolds)]);
+  return areaHoldsOf(unexpired, entries);
+}
 
 /** Snapshots of the given labels (every one, free ones included), or of every object of the chart. */
 export async function readSnapshots(
@@ -20,6 +40,8 @@ export async function readSnapshots(
 ): Promise<Map<string, ObjectSnapshot>> {
   const keys = eventKeys(event);
   const wanted = labels ?? index.objects.map((o) => o.label);
+  // HMGET needs at least one field.
+  if (wanted.length === 0) return new Map();
   const pipeline = redis.pipeline();
   if (labels) {
     pipeline.hmget(keys.objects, ...labels).hmget(keys.extraData, ...labels);
@@ -38,13 +60,7 @@ export async function readSnapshots(
   const extraOf = lookup(1);
   const tokens = value(2) as Record<string, string>;
   const tokenExpiry = (token: string) => Number(tokens[token] ?? 0);
-  const gaHolds = value(4) as Record<string, string>;
-  const holdsByArea = new Map<string, Map<string, number>>();
-  for (const member of value(3) as string[]) {
-    const { label, token } = holdMember(member);
-    const places = Number(gaHolds[member] ?? 0);
-    if (places > 0) holdsByArea.set(label, (holdsByArea.get(label) ?? new Map<string, number>()).set(token, places));
-  }
+  const holdsByArea = areaHoldsOf(value(3) as string[], value(4) as Record<string, string>);
 
   const snapshots = new Map<string, ObjectSnapshot>();
   wanted.forEach((label, position) => {

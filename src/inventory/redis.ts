@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
  * while a connection blips instead of failing a checkout; BullMQ requires it too.
  * Connection errors go to the log (ioredis would print each retry to stderr otherwise).
  */
-export function connectRedis(url: string, name: string, logger: Logger): Redis {
-  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false });
+export function connectRedis(url: string, name: string, logger: Logger, keyPrefix = ''): Redis {
+  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false, keyPrefix });
   redis.on('error', (error: Error) => logger.warn({ connection: name, err: error.message }, 'redis connection error'));
   return redis;
 }

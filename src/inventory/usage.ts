@@ -7,12 +7,29 @@ import { usedObjectsKey } from './eventKeys.js';
 
 const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
 const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`;
+/** Workspaces of a company that ever used objects: usage outlives a deleted workspace. */
+const usingWorkspacesKey = (companyId: number) => `usage:{co${companyId}}:workspaces`;
 
 type EventRef = { tag: string; _id: number };
 
 /** Records that these events have used objects in the month (once per event and month). */
-export async function recordEventsInUse(redis: Redis, workspaceId: number, month: string, eventIds: number[]): Promise<void> {
-  await redis.multi().sadd(usedEventsKey(workspaceId, month), ...eventIds).sadd(usedMonthsKey(workspaceId), month).exec();
+export async function recordEventsInUse(
+  redis: Redis,
+  workspace: { _id: number; companyId: number },
+  month: string,
+  eventIds: number[],
+): Promise<void> {
+  // Three slots (workspace, company): a pipeline, not a transaction; each SADD is idempotent.
+  await redis
+    .pipeline()
+    .sadd(usedEventsKey(workspace._id, month), ...eventIds)
+    .sadd(usedMonthsKey(workspace._id), month)
+    .sadd(usingWorkspacesKey(workspace.companyId), workspace._id)
+    .exec();
+}
+
+export async function workspacesInUse(redis: Redis, companyId: number): Promise<number[]> {
+  return (await redis.smembers(usingWorkspacesKey(companyId))).map(Number).sort((a, b) => a - b);
 }
 
 export function monthsInUse(redis: Redis, workspaceId: number): Promise<string[]> {

@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
 import { createChart } from '../support/charts.js';
-import { change, holdToken, newEvent, objectInfos, useInventoryServer } from '../support/eventInventory.js';
-import { expectError } from '../support/harness.js';
+import { change, holdToken, newEvent, objectInfos } from '../support/eventInventory.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // The by-status event report (compat-notes §6): every bookable object of the event grouped
 // by status, only statuses present, one entry per object (a GA area is one entry), each an
 // EventObjectInfo. The filtered variant returns only the group asked for.
 
-const ctx = useInventoryServer();
+const ctx = useServerWithCompany();
 let event: string;
 
 beforeEach(async () => {

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
-import { change, ev, holdToken, newEvent, objectInfo, objectInfos, useInventoryServer } from '../support/eventInventory.js';
-import { expectError } from '../support/harness.js';
+import { change, ev, holdToken, newEvent, objectInfo, objectInfos } from '../support/eventInventory.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // Reading an event's objects (compat-notes §3 "Object info", §3b EventObjectInfo), their
 // extra data (§3 "Extra data") and the objects of an order (api-spec "Other concepts").
 
-const ctx = useInventoryServer();
+const ctx = useServerWithCompany();
 let event: string;
 
 beforeEach(async () => {

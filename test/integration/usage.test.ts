@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { change, ev, holdToken, newEvent, secondWorkspace, thisMonth, useInventoryServer, type TestEvent } from '../support/eventInventory.js';
-import { expectError, type Api, type CompanyClients } from '../support/harness.js';
+import { change, ev, holdToken, newEvent, secondWorkspace, thisMonth, type TestEvent } from '../support/eventInventory.js';
+import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
 
 // Used objects (api-spec "Pricing note", compat-notes §6 usage, §11): the distinct objects
 // of each event passed to book, hold or change-object-status, per month; usage reports for
 // the company admin key. Each test uses a company of its own, so its counts are its own.
 
-const ctx = useInventoryServer();
+const ctx = useServerWithCompany();
 
 interface MonthReport {
   workspace: { id: number; name: string };

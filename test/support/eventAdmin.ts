@@ -86,7 +86,9 @@ export async function redisKeysOf(server: TestServer, event: Pick<EventDoc, 'tag
   const found: string[] = [];
   let cursor = '0';
   do {
-    const [next, keys] = await server.app.deps.redis.scan(cursor, 'MATCH', `inv:{${event.tag}}*`, 'COUNT', 1000);
+    // SCAN patterns are not prefixed by ioredis (REDIS_KEY_PREFIX), the returned keys are.
+    const prefix = server.app.deps.redis.options.keyPrefix ?? '';
+    const [next, keys] = await server.app.deps.redis.scan(cursor, 'MATCH', `${prefix}inv:{${event.tag}}*`, 'COUNT', 1000);
     found.push(...keys);
     cursor = next;
   } while (cursor !== '0');

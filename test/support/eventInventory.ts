@@ -1,36 +1,11 @@
-import { randomInt, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Drawing } from '../../src/domain/drawing.js';
 import { uploadDrawing } from './charts.js';
-import { client, createCompanyClients, startTestServer, type Api, type ServerWithCompany } from './harness.js';
+import { client, type Api, type ServerWithCompany } from './harness.js';
 
 // Helpers for the tests that read an event's inventory (object info, extra data, orders,
 // by-status report, usage).
-
-/**
- * A server and a test company whose company, workspace and event ids start at a random
- * offset. Every test server shares one redis-server while each has its own database (and so
- * its own id counters), and Redis keys are named by ids: inventory by event id, usage by
- * workspace id, caches invalidated by company and workspace id. Without the offset, event 1
- * or workspace 1 of two test files running at once would share Redis keys. The offsets are
- * set before the company exists, so its default workspace gets one too.
- */
-export function useInventoryServer(): ServerWithCompany {
-  const ctx = { freshCompany: () => createCompanyClients(ctx.server.url) } as ServerWithCompany;
-  beforeAll(async () => {
-    ctx.server = await startTestServer();
-    const counters = ctx.server.app.deps.db.collection<{ _id: string; value: number }>('counters');
-    const offset = 1_000_000 * randomInt(1, 1_000_000);
-    // $set, not $max: the in-memory wire server used for tests has no $max. Nothing has
-    // allocated an id on this fresh database yet.
-    for (const sequence of ['companies', 'workspaces', 'events']) {
-      await counters.updateOne({ _id: sequence }, { $set: { value: offset } }, { upsert: true });
-    }
-    Object.assign(ctx, await createCompanyClients(ctx.server.url));
-  });
-  afterAll(() => ctx.server?.stop());
-  return ctx;
-}
 
 export interface TestEvent {
   id: number;

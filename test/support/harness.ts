@@ -17,10 +17,13 @@ export function newDatabaseName(): string {
 
 /** Environment for a server under test; `MONGODB_DB` isolates its metadata. */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  const database = overrides.MONGODB_DB ?? newDatabaseName();
   return {
     REDIS_URL: inject('redisUrl'),
     MONGODB_URL: inject('mongoUrl'),
-    MONGODB_DB: newDatabaseName(),
+    MONGODB_DB: database,
+    // Test servers share one Redis; ids restart at 1 in each database, so keys are kept apart.
+    REDIS_KEY_PREFIX: `${database}:`,
     HOST: '127.0.0.1',
     PORT: '0',
     SYSTEM_API_SECRET: SYSTEM_SECRET,

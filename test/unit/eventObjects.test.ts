@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEventObject } from '../../src/domain/eventObjectInfo.js';
 import { bookableObjects, categoryOf, eventCategories, saleConfigFields } from '../../src/domain/eventObjects.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import { areaState, objectState } from '../../src/domain/objectRecords.js';
+import { areaState, heldByTicketType, objectState } from '../../src/domain/objectRecords.js';
 import type { EventDoc } from '../../src/metadata/events.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 
@@ -102,10 +102,10 @@ describe('records and object info', () => {
 
   it('counts a GA area: 5 booked and 3 held of 100', () => {
     const ga = sample.byLabel.get('GA1')!;
-    const holds = new Map([['tok', 3]]);
+    const holds = new Map([['tok', heldByTicketType(['', '', '1', 'vip', 'adult', '2'].join(SEP))]]);
     const info = describeEventObject(plain, sample, ga, { state: areaState(['5', '3', 'booked'].join(SEP), holds) });
     expect(info).toMatchObject({ capacity: 100, numBooked: 5, numHeld: 3, numFree: 92, numNotForSale: 0, status: 'free' });
-    expect(info.holds).toEqual({ tok: { NO_TICKET_TYPE: 3 } });
+    expect(info.holds).toEqual({ tok: { NO_TICKET_TYPE: 1, adult: 2 } });
     const full = describeEventObject(plain, sample, ga, { state: areaState(['100', '0', 'booked'].join(SEP)) });
     expect(full).toMatchObject({ status: 'booked', numFree: 0, isAvailable: false });
   });
