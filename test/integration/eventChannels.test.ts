@@ -47,7 +47,8 @@ describe('event channels', () => {
     expect(new Set(created.channels.map((c) => c.id)).size).toBe(3);
     expect(created.channels.every((c) => c.id !== '')).toBe(true);
     expect(await channelsOf(created.key)).toEqual(created.channels);
-    expect(await redisOf(created.key)).toEqual({ 'c:A-1': 'ch1', 'c:A-2': 'ch1', 'c:A-3': 'ch2' });
+    // Area places are one field per area: channel and places, repeated (unit separator between).
+    expect(await redisOf(created.key)).toEqual({ 'c:A-1': 'ch1', 'c:A-2': 'ch1', 'c:A-3': 'ch2', 'a:GA1': 'ch1\u001f5\u001fch2\u001f3' });
   });
 
   it('replaces all channels: 204, same key keeps its id, objects of dropped channels leave Redis', async () => {
@@ -84,7 +85,7 @@ describe('event channels', () => {
       { key: 'two', name: 'Two', color: null, index: null, objects: ['A-3'], areaPlaces: {} },
       { key: 'three', name: 'Three', color: null, index: null, objects: [], areaPlaces: { GA1: 10 } },
     ]);
-    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'c:A-3': 'two' });
+    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'c:A-3': 'two', 'a:GA1': 'three\u001f10' });
   });
 
   it('updates name, colour, index, objects and area places of one channel, each alone', async () => {
@@ -129,12 +130,19 @@ describe('event channels', () => {
       { key: 'one', name: 'One', color: null, index: null, objects: ['A-1', 'A-2', 'A-3', 'A-4'], areaPlaces: { GA1: 7, GA2: 7 } },
       { key: 'two', name: 'Two', color: null, index: null, objects: [], areaPlaces: {} },
     ]);
-    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'c:A-3': 'one', 'c:A-4': 'one' });
+    expect(await redisOf(key)).toEqual({
+      'c:A-1': 'one',
+      'c:A-2': 'one',
+      'c:A-3': 'one',
+      'c:A-4': 'one',
+      'a:GA1': 'one\u001f7',
+      'a:GA2': 'one\u001f7',
+    });
 
     const removed = await ctx.api.delete(eventPath(key, '/channels/one/objects'), { objects: ['A-3', 'A-4', 'B-8'], areaPlaces: { GA1: 2, GA2: 100 } });
     expect(removed.status, removed.text).toBe(204);
     expect((await channelsOf(key))[0]).toMatchObject({ objects: ['A-1', 'A-2'], areaPlaces: { GA1: 5 } });
-    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one' });
+    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'a:GA1': 'one\u001f5' });
   });
 
   it('refuses bad channels with 400 (or 404 for an unknown channel) and changes nothing', async () => {
