@@ -283,7 +283,12 @@ export class HttpServer {
       if (encoding.gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
       if (encoding.varies) ex.res.writeHeader('Vary', 'Accept-Encoding');
       if (headers) for (const [name, value] of Object.entries(headers)) ex.res.writeHeader(name, value);
-      if (status === 204 || status === 304) ex.res.endWithoutBody(undefined, close);
+      // endWithoutBody(undefined, ...) would announce a Content-Length of 2^63 (the binding
+      // reads undefined as a number), and clients that trust it wait for that body forever.
+      if (status === 204 || status === 304) {
+        if (close) ex.res.endWithoutBody(0, true);
+        else ex.res.endWithoutBody();
+      }
       else ex.res.end(payload ?? '', close);
     });
     this.finish(ex, status);

@@ -171,4 +171,28 @@ describe('HTTP layer', () => {
     expect((await admin.get('/health')).status).toBe(200);
     expect(server.app.deps.inFlightRequests()).toBe(0);
   });
+
+  it('answers 204 without a body length clients would wait for', async () => {
+    // A workspace rename answers 204. Read the raw head: fetch ignores a 204's length, but
+    // other clients (load generators, some SDK HTTP stacks) believe it and wait.
+    const created = await admin.post('/workspaces', { name: 'to rename' });
+    const head = await new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.url);
+      const body = JSON.stringify({ name: 'renamed' });
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST /workspaces/${created.body.key} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+            `Authorization: Basic ${Buffer.from(company.adminKey + ':').toString('base64')}\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
+      });
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data.toString());
+      });
+      socket.on('error', reject);
+    });
+    expect(head).toMatch(/^HTTP\/1.1 204 /);
+    const length = /content-length: *(\d+)/i.exec(head);
+    expect(length === null || length[1] === '0', head).toBe(true);
+  });
 });
