@@ -1,10 +1,8 @@
-import type { Redis } from 'ioredis';
 import Type from 'typebox';
 import { ApiError } from '../domain/errors.js';
 import { eventCategories } from '../domain/eventObjects.js';
 import { countsAgainstLimit, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
-import { countForSaleEdit, FOR_SALE_EDITS_PER_DAY, type RateLimitInfo } from '../inventory/eventConfig.js';
-import { forSaleEditsKey } from '../inventory/eventKeys.js';
+import { countForSaleEdit, forSaleEditsLeft, type RateLimitInfo } from '../inventory/eventConfig.js';
 import type { EventChange, EventDoc } from '../metadata/events.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
@@ -39,18 +37,6 @@ const rateLimitInfo = (info: RateLimitInfo) => ({
 function rateLimitExceeded(info: RateLimitInfo, now: number): ApiError {
   const seconds = Math.max(1, Math.ceil((info.rateLimitResetDate.getTime() - now) / 1000));
   return new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { headers: { 'Retry-After': String(seconds) } });
-}
-
-/**
- * Today's count without counting (for free calls and for checking a batch before counting
- * any of it). Same key and day boundary as countForSaleEdit.
- */
-async function forSaleEditsLeft(redis: Redis, event: EventDoc, now: number): Promise<RateLimitInfo> {
-  const day = new Date(now).toISOString().slice(0, 10);
-  const reset = new Date(`${day}T00:00:00.000Z`);
-  reset.setUTCDate(reset.getUTCDate() + 1);
-  const used = Number((await redis.get(forSaleEditsKey(event, day))) ?? 0);
-  return { allowed: used < FOR_SALE_EDITS_PER_DAY, rateLimitRemainingCalls: Math.max(0, FOR_SALE_EDITS_PER_DAY - used), rateLimitResetDate: reset };
 }
 
 const edited =

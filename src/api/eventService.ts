@@ -134,6 +134,18 @@ export class EventService {
     return event;
   }
 
+  /**
+   * After a chart's published version changed (publish of a draft): the channel and
+   * for-sale fields of its events follow the new objects (for-sale categories, GA places).
+   */
+  async chartPublished(chartId: number): Promise<void> {
+    const events = await this.deps.repos.events.onChart(chartId);
+    for (const event of events) {
+      if (event.channels.length === 0 && !event.forSaleConfig) continue;
+      await this.syncSaleConfig(event, (await this.chartOf(event)).index);
+    }
+  }
+
   async delete(workspace: WorkspaceDoc, key: string): Promise<void> {
     const event = await this.find(workspace, key);
     await this.deps.repos.events.delete(event._id);

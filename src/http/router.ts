@@ -25,8 +25,11 @@ export function buildRoutes(deps: ApiDeps): RouteTable<RouteDef> {
   const table = new RouteTable<RouteDef>();
   const charts = new ChartService(deps.repos.charts);
   const catalog = new EventCatalog(deps.repos, charts, deps.bus);
-  charts.onPublishedChange = (chartId) => catalog.chartChanged(chartId);
   const events = new EventService(deps, charts, catalog);
+  charts.onPublishedChange = async (chartId) => {
+    await catalog.chartChanged(chartId);
+    await events.chartPublished(chartId);
+  };
   const all = [
     ...operationRoutes(deps),
     ...systemRoutes(deps),

@@ -29,17 +29,33 @@ export interface RateLimitInfo {
   rateLimitResetDate: Date;
 }
 
-/** Counts one for-sale change of the event today; `allowed` false past the daily limit. */
-export async function countForSaleEdit(redis: Redis, event: EventRef, now: number): Promise<RateLimitInfo> {
+/** The UTC day of `now` and the start of the next one, when the count starts again. */
+function dayOf(now: number): { day: string; reset: Date } {
   const day = new Date(now).toISOString().slice(0, 10);
   const reset = new Date(`${day}T00:00:00.000Z`);
   reset.setUTCDate(reset.getUTCDate() + 1);
-  const key = forSaleEditsKey(event, day);
-  const results = await redis.multi().incr(key).pexpireat(key, reset.getTime()).exec();
-  const count = Number(results?.[0]?.[1] ?? FOR_SALE_EDITS_PER_DAY + 1);
+  return { day, reset };
+}
+
+function limitInfo(count: number, reset: Date, counting: boolean): RateLimitInfo {
   return {
-    allowed: count <= FOR_SALE_EDITS_PER_DAY,
+    // Counting: this call is already in `count`. Peeking: one more must still fit.
+    allowed: counting ? count <= FOR_SALE_EDITS_PER_DAY : count < FOR_SALE_EDITS_PER_DAY,
     rateLimitRemainingCalls: Math.max(0, FOR_SALE_EDITS_PER_DAY - count),
     rateLimitResetDate: reset,
   };
+}
+
+/** Counts one for-sale change of the event today; `allowed` false past the daily limit. */
+export async function countForSaleEdit(redis: Redis, event: EventRef, now: number): Promise<RateLimitInfo> {
+  const { day, reset } = dayOf(now);
+  const key = forSaleEditsKey(event, day);
+  const results = await redis.multi().incr(key).pexpireat(key, reset.getTime()).exec();
+  return limitInfo(Number(results?.[0]?.[1] ?? FOR_SALE_EDITS_PER_DAY + 1), reset, true);
+}
+
+/** Today's count without counting (free calls, and checking a batch before counting any of it). */
+export async function forSaleEditsLeft(redis: Redis, event: EventRef, now: number): Promise<RateLimitInfo> {
+  const { day, reset } = dayOf(now);
+  return limitInfo(Number((await redis.get(forSaleEditsKey(event, day))) ?? 0), reset, false);
 }

@@ -103,6 +103,11 @@ export class Events {
     return paginate(this.events, { workspaceId }, request, toItem);
   }
 
+  /** Every event of a chart. */
+  onChart(chartId: number): Promise<EventDoc[]> {
+    return this.events.find({ chartId }).toArray();
+  }
+
   /** The newest `limit` events of a chart, newest first. */
   listByChart(chartId: number, limit: number): Promise<EventDoc[]> {
     return this.events.find({ chartId }).sort({ _id: -1 }).limit(limit).toArray();
