@@ -5,6 +5,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
+import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K } from './drawings.js';
 
 // `npm run bench [-- --quick] [-- --compare FILE]`
@@ -46,7 +47,7 @@ const basic = (key: string) => 'Basic ' + Buffer.from(`${key}:`).toString('base6
  * The 100,000-seat chart: indexing cost measured in its own process (bench/objectIndex.ts,
  * needs --expose-gc for heap figures), then an upload and a first thumbnail over HTTP.
  */
-async function measureCharts(base: string, adminKey: string): Promise<Record<string, unknown>> {
+async function measureCharts(base: string, adminKey: string): Promise<{ figures: Record<string, unknown>; chartKey: string }> {
   const index = JSON.parse(execFileSync(process.execPath, ['--expose-gc', 'dist/bench/objectIndex.js']).toString()) as Record<string, unknown>;
   const body = JSON.stringify(generatedDrawing(SEATS_100K));
   const headers = { authorization: basic(adminKey), 'content-type': 'application/json' };
@@ -72,7 +73,47 @@ async function measureCharts(base: string, adminKey: string): Promise<Record<str
   const thumbnail = await fetch(`${base}/charts/${chart.key}/version/published/thumbnail`, { headers });
   await thumbnail.arrayBuffer();
   const firstThumbnailMs = Math.round(performance.now() - started);
-  return { ...index, httpUploadMs: uploadMs, slowestHealthDuringUploadMs: Math.round(slowestHealthMs), httpFirstThumbnailMs: firstThumbnailMs };
+  return {
+    figures: { ...index, httpUploadMs: uploadMs, slowestHealthDuringUploadMs: Math.round(slowestHealthMs), httpFirstThumbnailMs: firstThumbnailMs },
+    chartKey: chart.key,
+  };
+}
+
+/** Enough events on the 100,000-seat chart that every book-2 request finds two free seats. */
+const BOOK_EVENTS = quick ? 4 : 10;
+
+/**
+ * book-2: each request books 2 distinct free seats, walking the chart's labels and then the
+ * next event, so every request should succeed (non2xx counts the ones that did not).
+ */
+async function bookTwoRequests(base: string, adminKey: string, chartKey: string): Promise<autocannon.Options['requests']> {
+  const labels = buildObjectIndex(generatedDrawing(SEATS_100K)).objects.map((o) => o.label);
+  const headers = { authorization: basic(adminKey), 'content-type': 'application/json' };
+  const eventKeys: string[] = [];
+  for (let i = 0; i < BOOK_EVENTS; i++) {
+    const response = await fetch(`${base}/events`, { method: 'POST', headers, body: JSON.stringify({ chartKey }) });
+    if (response.status !== 200) throw new Error(`event creation answered ${response.status}: ${await response.text()}`);
+    const created = (await response.json()) as { key?: string; eventKey: string };
+    eventKeys.push(created.key ?? created.eventKey);
+  }
+  const pairsPerEvent = Math.floor(labels.length / 2);
+  let next = 0;
+  return [
+    {
+      method: 'POST',
+      headers,
+      setupRequest: (request) => {
+        const pair = next++;
+        const event = eventKeys[Math.floor(pair / pairsPerEvent) % eventKeys.length]!;
+        const at = (pair % pairsPerEvent) * 2;
+        return {
+          ...request,
+          path: `/events/${event}/actions/book`,
+          body: JSON.stringify({ objects: [labels[at], labels[at + 1]] }),
+        };
+      },
+    },
+  ];
 }
 
 async function main(): Promise<void> {
@@ -107,7 +148,9 @@ async function main(): Promise<void> {
   const scenarios: Record<string, Figures> = {};
   let charts: Record<string, unknown> = {};
   try {
-    charts = await measureCharts(base, adminKey);
+    const uploaded = await measureCharts(base, adminKey);
+    charts = uploaded.figures;
+    const bookTwo = await bookTwoRequests(base, adminKey, uploaded.chartKey);
     console.log(`bench: ${DURATION_S} s per scenario, ${CONNECTIONS} connections`);
     scenarios.ceiling = await measure({ url: `${ceiling.url}/hold-tokens`, method: 'POST' });
     scenarios.health = await measure({ url: `${base}/health` });
@@ -120,6 +163,10 @@ async function main(): Promise<void> {
     });
     // Not priority lane: a MongoDB query per request.
     scenarios.workspaceList = await measure({ url: `${base}/workspaces`, headers: { authorization: basic(adminKey) } });
+    // The ceiling again, shaped like book-2: a POST of the same size answered without a body.
+    const bookBody = JSON.stringify({ objects: ['S10-CV-100', 'S10-CV-99'] });
+    scenarios.ceilingBook = await measure({ url: `${ceiling.url}/events/e/actions/book?bytes=0`, method: 'POST', body: bookBody });
+    scenarios.book2 = await measure({ url: base, requests: bookTwo });
   } finally {
     await ceiling.stop();
     await server.stop();
@@ -128,6 +175,9 @@ async function main(): Promise<void> {
 
   const c = scenarios.ceiling!.rps;
   for (const [name, figures] of Object.entries(scenarios)) if (name !== 'ceiling') figures.ratioToCeiling = Math.round((figures.rps / c) * 1000) / 1000;
+  // book-2 is also compared with the ceiling measured in its own shape (POST body in, no body out).
+  const bookCeiling = scenarios.ceilingBook?.rps;
+  if (bookCeiling && scenarios.book2) (scenarios.book2 as Figures & { ratioToBookCeiling?: number }).ratioToBookCeiling = Math.round((scenarios.book2.rps / bookCeiling) * 1000) / 1000;
 
   let redisVersion = 'unknown';
   try {
