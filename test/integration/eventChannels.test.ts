@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { createEvent, eventPath, retrieveEvent, saleConfigOf, storedEvent, useEventServer, type EventRecord } from '../support/eventAdmin.js';
-import { expectError } from '../support/harness.js';
+import { retrieveEvent, saleConfigOf, storedEvent, type EventRecord } from '../support/eventAdmin.js';
+import { createEvent, createEventRecord, eventPath } from '../support/events.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // The channels of an event (api-spec "Channel", "POST /events/{eventKey}/channels/replace",
 // compat-notes §3): on create, replace, add, update, delete, assign and unassign objects and
@@ -12,14 +13,13 @@ import { expectError } from '../support/harness.js';
 type Channel = EventRecord['channels'][number];
 
 describe('event channels', () => {
-  const ctx = useEventServer();
+  const ctx = useServerWithCompany();
   let chartKey: string;
 
   beforeAll(async () => {
     chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
   });
 
-  const newEvent = async (body: Record<string, unknown> = {}) => (await createEvent(ctx.api, { chartKey, ...body })).key;
   const channelsOf = async (key: string) => (await retrieveEvent(ctx.api, key)).channels;
   const redisOf = (key: string) => saleConfigOf(ctx.server, ctx.company.workspace.id, key);
   /** Channels without their generated ids, for comparing. */
@@ -31,8 +31,7 @@ describe('event channels', () => {
   };
 
   it('creates an event with channels: generated string ids, optional fields null, Redis fields per object', async () => {
-    const created = await createEvent(ctx.api, {
-      chartKey,
+    const created = await createEventRecord(ctx.api, chartKey, {
       channels: [
         { key: 'ch1', name: 'Channel 1', color: 'blue', index: 1, objects: ['A-1', 'A-2'], areaPlaces: { GA1: 5 } },
         { key: 'ch2', name: 'Channel 2', color: '#FF0000', index: 2, objects: ['A-3'], areaPlaces: { GA1: 3 } },
@@ -52,7 +51,7 @@ describe('event channels', () => {
   });
 
   it('replaces all channels: 204, same key keeps its id, objects of dropped channels leave Redis', async () => {
-    const key = await newEvent({ channels: [{ key: 'keep', name: 'Keep', objects: ['A-1'] }, { key: 'drop', name: 'Drop', objects: ['B-1'] }] });
+    const key = await createEvent(ctx.api, chartKey, { channels: [{ key: 'keep', name: 'Keep', objects: ['A-1'] }, { key: 'drop', name: 'Drop', objects: ['B-1'] }] });
     const [kept] = await channelsOf(key);
     await post(eventPath(key, '/channels/replace'), {
       channels: [
@@ -74,7 +73,7 @@ describe('event channels', () => {
   });
 
   it('adds one channel or several; each keeps the order it was added in', async () => {
-    const key = await newEvent();
+    const key = await createEvent(ctx.api, chartKey);
     await post(eventPath(key, '/channels'), { key: 'one', name: 'One', color: '#FFFF98', index: 1, objects: ['A-1', 'A-2'] });
     await post(eventPath(key, '/channels'), [
       { key: 'two', name: 'Two', objects: ['A-3'] },
@@ -89,7 +88,7 @@ describe('event channels', () => {
   });
 
   it('updates name, colour, index, objects and area places of one channel, each alone', async () => {
-    const key = await newEvent({ channels: [{ key: 'c', name: 'C', color: 'red', index: 1, objects: ['A-1', 'A-2'] }, { key: 'd', name: 'D' }] });
+    const key = await createEvent(ctx.api, chartKey, { channels: [{ key: 'c', name: 'C', color: 'red', index: 1, objects: ['A-1', 'A-2'] }, { key: 'd', name: 'D' }] });
     const id = (await channelsOf(key))[0]!.id;
     const update = async (body: Record<string, unknown>) => {
       await post(eventPath(key, '/channels/c'), body);
@@ -110,7 +109,7 @@ describe('event channels', () => {
   });
 
   it('deletes a channel; its objects leave Redis', async () => {
-    const key = await newEvent({ channels: [{ key: 'a', name: 'A', objects: ['A-1'] }, { key: 'b', name: 'B', objects: ['B-1'] }] });
+    const key = await createEvent(ctx.api, chartKey, { channels: [{ key: 'a', name: 'A', objects: ['A-1'] }, { key: 'b', name: 'B', objects: ['B-1'] }] });
     const response = await ctx.api.delete(eventPath(key, '/channels/a'));
     expect(response.status, response.text).toBe(204);
     expect(withoutIds(await channelsOf(key))).toEqual([{ key: 'b', name: 'B', color: null, index: null, objects: ['B-1'], areaPlaces: {} }]);
@@ -119,7 +118,7 @@ describe('event channels', () => {
   });
 
   it('assigns objects and places to a channel, moving objects out of other channels, and unassigns them', async () => {
-    const key = await newEvent({
+    const key = await createEvent(ctx.api, chartKey, {
       channels: [
         { key: 'one', name: 'One', objects: ['A-1', 'A-2'], areaPlaces: { GA1: 5 } },
         { key: 'two', name: 'Two', objects: ['A-3', 'A-4'] },
@@ -146,7 +145,7 @@ describe('event channels', () => {
   });
 
   it('refuses bad channels with 400 (or 404 for an unknown channel) and changes nothing', async () => {
-    const key = await newEvent({
+    const key = await createEvent(ctx.api, chartKey, {
       channels: [
         { key: 'one', name: 'One', objects: ['A-1'], areaPlaces: { GA1: 60 } },
         { key: 'two', name: 'Two', objects: ['GA2'] },
@@ -214,7 +213,7 @@ describe('event channels', () => {
   });
 
   it('keeps every one of 10 concurrent channel additions (conditional writes retry)', async () => {
-    const key = await newEvent();
+    const key = await createEvent(ctx.api, chartKey);
     const label = (i: number) => (i < 8 ? `A-${i + 1}` : `B-${i - 7}`);
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) => ctx.api.post(eventPath(key, '/channels'), { key: `c${i}`, name: `Channel ${i}`, objects: [label(i)] })),

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { createEvent, eventPath, retrieveEvent, saleConfigOf, useEventServer, type EventRecord } from '../support/eventAdmin.js';
-import { expectError, type Response } from '../support/harness.js';
+import { retrieveEvent, saleConfigOf, type EventRecord } from '../support/eventAdmin.js';
+import { createEvent, eventPath } from '../support/events.js';
+import { expectError, useServerWithCompany, type Response } from '../support/harness.js';
 
 // The for-sale config of an event (api-spec "mark-as-for-sale and /mark-as-not-for-sale",
 // "Limits", compat-notes §3): replacing it, opening everything up, editing it object by
@@ -25,14 +26,13 @@ const notForSaleFields = (places: Record<string, number>) =>
   Object.fromEntries(Object.entries(places).map(([label, n]) => [`n:${label}`, String(n)]));
 
 describe('event for-sale config', () => {
-  const ctx = useEventServer();
+  const ctx = useServerWithCompany();
   let chartKey: string;
 
   beforeAll(async () => {
     chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
   });
 
-  const newEvent = async (body: Record<string, unknown> = {}) => (await createEvent(ctx.api, { chartKey, ...body })).key;
   const configOf = async (key: string) => (await retrieveEvent(ctx.api, key)).forSaleConfig;
   const redisOf = (key: string) => saleConfigOf(ctx.server, ctx.company.workspace.id, key);
   const action = (key: string, name: string, body?: unknown) => ctx.api.post(eventPath(key, `/actions/${name}`), body);
@@ -51,7 +51,7 @@ describe('event for-sale config', () => {
 
   describe('mark as (not) for sale', () => {
     it('marks objects, area places and categories as not for sale: 200 with the limit, config and Redis replaced', async () => {
-      const key = await newEvent();
+      const key = await createEvent(ctx.api, chartKey);
       const response = await action(key, 'mark-as-not-for-sale', { objects: ['A-1', 'GA2'], areaPlaces: { GA1: 5 }, categories: ['Cat2'] });
       expect(response.status, response.text).toBe(200);
       expectRateLimitInfo(response.body, 9);
@@ -71,7 +71,7 @@ describe('event for-sale config', () => {
     });
 
     it('marks objects as the only ones for sale: everything else is not for sale in Redis', async () => {
-      const key = await newEvent({ categories: [{ key: 'vip', label: 'VIP' }], objectCategories: { 'D-8': 'vip' } });
+      const key = await createEvent(ctx.api, chartKey, { categories: [{ key: 'vip', label: 'VIP' }], objectCategories: { 'D-8': 'vip' } });
       const response = await action(key, 'mark-as-for-sale', { objects: ['A-1', 'A-2'], areaPlaces: { GA1: 30 }, categories: ['vip'] });
       expect(response.status, response.text).toBe(200);
       expectRateLimitInfo(response.body, 9);
@@ -81,7 +81,7 @@ describe('event for-sale config', () => {
     });
 
     it('takes every field as optional', async () => {
-      const key = await newEvent();
+      const key = await createEvent(ctx.api, chartKey);
       expect((await action(key, 'mark-as-for-sale', {})).status).toBe(200);
       expect(await configOf(key)).toEqual({ forSale: true, objects: [], areaPlaces: {}, categories: [] });
       expect((await action(key, 'mark-as-not-for-sale')).status).toBe(200);
@@ -91,7 +91,7 @@ describe('event for-sale config', () => {
     });
 
     it('marks everything as for sale with 204 and no config, without using up a call', async () => {
-      const key = await newEvent({ forSaleConfig: { forSale: false, objects: ['A-1'] } });
+      const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1'] } });
       expect(await redisOf(key)).toEqual({ 'n:A-1': '1' });
       const response = await action(key, 'mark-everything-as-for-sale');
       expect(response.status, response.text).toBe(204);
@@ -102,7 +102,7 @@ describe('event for-sale config', () => {
     });
 
     it('refuses unknown labels, bad area places and unknown categories with 400, counting nothing and changing nothing', async () => {
-      const key = await newEvent({ forSaleConfig: { forSale: false, objects: ['B-1'] } });
+      const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['B-1'] } });
       const before = await configOf(key);
       const cases: [unknown, string][] = [
         [{ objects: ['Z-1'] }, 'OBJECT_NOT_FOUND'],
@@ -128,7 +128,7 @@ describe('event for-sale config', () => {
     });
 
     it('takes the config on create, with the same checks', async () => {
-      const key = await newEvent({ forSaleConfig: { forSale: false, objects: ['A-1'], areaPlaces: { GA1: 5 }, categories: ['Cat1'] } });
+      const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1'], areaPlaces: { GA1: 5 }, categories: ['Cat1'] } });
       expect(await configOf(key)).toEqual({ forSale: false, objects: ['A-1'], areaPlaces: { GA1: 5 }, categories: ['Cat1'] });
       const cat1Seats = SEATS.filter((s) => s.startsWith('A') || s.startsWith('B'));
       expect(await redisOf(key)).toEqual(notForSaleFields({ ...Object.fromEntries(cat1Seats.map((s) => [s, 1])), GA1: 100 }));
@@ -140,7 +140,7 @@ describe('event for-sale config', () => {
 
   describe('edit-for-sale-config', () => {
     it('edits a not-for-sale list: forSale removes, notForSale adds; opening up is free', async () => {
-      const key = await newEvent({ forSaleConfig: { forSale: false, objects: ['A-1', 'A-2', 'A-3'] } });
+      const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1', 'A-2', 'A-3'] } });
       const opened = await edit(key, { forSale: [{ object: 'A-1' }, { object: 'A-2' }] });
       expect(opened.forSaleConfig).toEqual({ forSale: false, objects: ['A-3'], areaPlaces: {}, categories: [] });
       expectRateLimitInfo(opened.rateLimitInfo, 10);
@@ -153,7 +153,7 @@ describe('event for-sale config', () => {
     });
 
     it('creates a not-for-sale config on an event without one; opening up such an event keeps none', async () => {
-      const key = await newEvent();
+      const key = await createEvent(ctx.api, chartKey);
       const free = await edit(key, { forSale: [{ object: 'A-1' }] });
       expect(free.forSaleConfig).toBeNull();
       expectRateLimitInfo(free.rateLimitInfo, 10);
@@ -164,7 +164,7 @@ describe('event for-sale config', () => {
     });
 
     it('counts GA places up and down with a quantity; without one the whole area', async () => {
-      const key = await newEvent();
+      const key = await createEvent(ctx.api, chartKey);
       expect((await edit(key, { notForSale: [{ object: 'GA1', quantity: 5 }] })).forSaleConfig!.areaPlaces).toEqual({ GA1: 5 });
       expect((await edit(key, { notForSale: [{ object: 'GA1', quantity: 3 }] })).forSaleConfig!.areaPlaces).toEqual({ GA1: 8 });
       expect(await redisOf(key)).toEqual({ 'n:GA1': '8' });
@@ -180,7 +180,7 @@ describe('event for-sale config', () => {
     });
 
     it('edits a for-sale list the other way round: forSale adds, notForSale removes', async () => {
-      const key = await newEvent({ forSaleConfig: { forSale: true, objects: ['A-1'], areaPlaces: { GA1: 10 } } });
+      const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: true, objects: ['A-1'], areaPlaces: { GA1: 10 } } });
       const added = await edit(key, { forSale: [{ object: 'A-2' }, { object: 'GA1', quantity: 5 }] });
       expect(added.forSaleConfig).toEqual({ forSale: true, objects: ['A-1', 'A-2'], areaPlaces: { GA1: 15 }, categories: [] });
       expectRateLimitInfo(added.rateLimitInfo, 10);
@@ -192,7 +192,7 @@ describe('event for-sale config', () => {
     });
 
     it('refuses bad edits with 400, counting nothing and changing nothing', async () => {
-      const key = await newEvent({ forSaleConfig: { forSale: false, objects: ['C-1'] } });
+      const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['C-1'] } });
       const before = await configOf(key);
       const cases: [unknown, string][] = [
         [{ notForSale: [{ object: 'Z-1' }] }, 'OBJECT_NOT_FOUND'],
@@ -209,8 +209,8 @@ describe('event for-sale config', () => {
     });
 
     it('edits several events in one call, answering per event key', async () => {
-      const first = await newEvent();
-      const second = await newEvent({ forSaleConfig: { forSale: false, objects: ['A-1', 'A-2'] } });
+      const first = await createEvent(ctx.api, chartKey);
+      const second = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1', 'A-2'] } });
       const response = await ctx.api.post('/events/actions/edit-for-sale-config', {
         events: { [first]: { notForSale: [{ object: 'B-1' }] }, [second]: { forSale: [{ object: 'A-1' }] } },
       });
@@ -253,8 +253,8 @@ describe('event for-sale config', () => {
     }
 
     it('allows 10 counted calls per event per day, counting down 9..0; the 11th gets 429 with Retry-After and changes nothing', async () => {
-      const key = await newEvent();
-      const other = await newEvent();
+      const key = await createEvent(ctx.api, chartKey);
+      const other = await createEvent(ctx.api, chartKey);
       expectError(await action(key, 'mark-as-not-for-sale', { objects: ['nope'] }), 400, 'OBJECT_NOT_FOUND');
       for (let i = 0; i < 10; i++) {
         const name = i % 2 === 0 ? 'mark-as-not-for-sale' : 'mark-as-for-sale';

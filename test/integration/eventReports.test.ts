@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
 import { createChart } from '../support/charts.js';
-import { change, holdToken, newEvent, objectInfos } from '../support/eventInventory.js';
+import { done, holdToken, newEvent, objectInfos } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // The by-status event report (compat-notes §6): every bookable object of the event grouped
@@ -38,9 +38,9 @@ describe('byStatus', () => {
 
   it('only the statuses present, each object in exactly one group', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'book', { objects: ['A-1', 'A-2', { objectId: 'GA1', quantity: 5 }] });
-    await change(ctx.api, event, 'hold', { objects: ['A-3'], holdToken: token });
-    await change(ctx.api, event, 'change-object-status', { objects: ['B-1', 'B-2'], status: 'sold-at-door' });
+    await done(ctx.api, event, 'book', { objects: ['A-1', 'A-2', { objectId: 'GA1', quantity: 5 }] });
+    await done(ctx.api, event, 'hold', { objects: ['A-3'], holdToken: token });
+    await done(ctx.api, event, 'change-object-status', { objects: ['B-1', 'B-2'], status: 'sold-at-door' });
     const report = await byStatus(event);
     expect(Object.keys(report).sort()).toEqual(['booked', 'free', 'reservedByToken', 'sold-at-door']);
     expect(labelsOf(report.booked)).toEqual(['A-1', 'A-2']);
@@ -56,8 +56,8 @@ describe('byStatus', () => {
 
   it('items are full EventObjectInfo, the same as object info', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'book', { objects: [{ objectId: 'C-1', ticketType: 'adult', extraData: { n: 1 } }], orderId: 'o-9' });
-    await change(ctx.api, event, 'hold', { objects: [{ objectId: 'GA2', quantity: 4 }], holdToken: token });
+    await done(ctx.api, event, 'book', { objects: [{ objectId: 'C-1', ticketType: 'adult', extraData: { n: 1 } }], orderId: 'o-9' });
+    await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA2', quantity: 4 }], holdToken: token });
     const report = await byStatus(event);
     const infos = await objectInfos(ctx.api, event, ['C-1', 'GA2']);
     expect(report.booked).toEqual([infos['C-1']]);
@@ -67,7 +67,7 @@ describe('byStatus', () => {
   });
 
   it('a full GA area is listed under its status', async () => {
-    await change(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 100 }] });
+    await done(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 100 }] });
     const report = await byStatus(event);
     expect(labelsOf(report.booked)).toEqual(['GA1']);
     expect(report.booked![0]).toMatchObject({ numBooked: 100, numFree: 0 });
@@ -76,7 +76,7 @@ describe('byStatus', () => {
 
   it('a hold whose token expired is free again', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'hold', { objects: ['D-4'], holdToken: token });
+    await done(ctx.api, event, 'hold', { objects: ['D-4'], holdToken: token });
     expect(labelsOf((await byStatus(event)).reservedByToken)).toEqual(['D-4']);
     const expired = await ctx.api.post(`/hold-tokens/${token}`, { expiresInMinutes: 0 });
     expect(expired.status, expired.text).toBe(200);
@@ -87,7 +87,7 @@ describe('byStatus', () => {
 
   it('a GA area full of held places is reservedByToken; free again once the token expired', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'hold', { objects: [{ objectId: 'GA2', quantity: 100 }], holdToken: token });
+    await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA2', quantity: 100 }], holdToken: token });
     expect(labelsOf((await byStatus(event)).reservedByToken)).toEqual(['GA2']);
     expect((await ctx.api.post(`/hold-tokens/${token}`, { expiresInMinutes: 0 })).status).toBe(200);
     const report = await byStatus(event);
@@ -96,9 +96,9 @@ describe('byStatus', () => {
   });
 
   it('released objects go back to free; an emptied group disappears', async () => {
-    await change(ctx.api, event, 'change-object-status', { objects: ['D-1'], status: 'broken' });
+    await done(ctx.api, event, 'change-object-status', { objects: ['D-1'], status: 'broken' });
     expect(Object.keys(await byStatus(event)).sort()).toEqual(['broken', 'free']);
-    await change(ctx.api, event, 'release', { objects: ['D-1'] });
+    await done(ctx.api, event, 'release', { objects: ['D-1'] });
     expect(Object.keys(await byStatus(event))).toEqual(['free']);
   });
 
@@ -112,7 +112,7 @@ describe('byStatus', () => {
 
   it('labels of sections', async () => {
     const key = (await newEvent(ctx.api, withSections)).key;
-    await change(ctx.api, key, 'book', { objects: ['Section B-A-2', { objectId: 'Section B-Standing', quantity: 50 }] });
+    await done(ctx.api, key, 'book', { objects: ['Section B-A-2', { objectId: 'Section B-Standing', quantity: 50 }] });
     const report = await byStatus(key);
     expect(labelsOf(report.booked)).toEqual(['Section B-A-2', 'Section B-Standing']);
     expect(report.booked!.find((item) => item.label === 'Section B-A-2')).toMatchObject({
@@ -126,7 +126,7 @@ describe('byStatus', () => {
 
     it('ALL_BY_TABLE: the tables appear, not their seats', async () => {
       const key = (await newEvent(ctx.api, withTables, { tableBookingConfig: { mode: 'ALL_BY_TABLE' } })).key;
-      await change(ctx.api, key, 'book', { objects: ['T1'] });
+      await done(ctx.api, key, 'book', { objects: ['T1'] });
       const report = await byStatus(key);
       expect(labelsOf(report.booked)).toEqual(['T1']);
       expect(labelsOf(report.free)).toEqual(['T2']);
@@ -141,7 +141,7 @@ describe('byStatus', () => {
 
     it('ALL_BY_SEAT: the seats appear, not the tables', async () => {
       const key = (await newEvent(ctx.api, withTables, { tableBookingConfig: { mode: 'ALL_BY_SEAT' } })).key;
-      await change(ctx.api, key, 'book', { objects: ['T2-1'] });
+      await done(ctx.api, key, 'book', { objects: ['T2-1'] });
       const report = await byStatus(key);
       expect(labelsOf(report.booked)).toEqual(['T2-1']);
       expect(labelsOf(report.free)).toEqual([...seatsOf('T1'), ...seatsOf('T2').slice(1)].sort());
@@ -162,8 +162,8 @@ describe('byStatus', () => {
 
   describe('filtered: /byStatus/{status}', () => {
     it('returns only that group', async () => {
-      await change(ctx.api, event, 'book', { objects: ['A-5', 'A-6'] });
-      await change(ctx.api, event, 'change-object-status', { objects: ['A-7'], status: 'vip' });
+      await done(ctx.api, event, 'book', { objects: ['A-5', 'A-6'] });
+      await done(ctx.api, event, 'change-object-status', { objects: ['A-7'], status: 'vip' });
       const booked = await byStatus(event, 'booked');
       expect(Object.keys(booked)).toEqual(['booked']);
       expect(labelsOf(booked.booked)).toEqual(['A-5', 'A-6']);
@@ -179,7 +179,7 @@ describe('byStatus', () => {
     });
 
     it('a URI-encoded custom status', async () => {
-      await change(ctx.api, event, 'change-object-status', { objects: ['B-5'], status: 'on hold/phone' });
+      await done(ctx.api, event, 'change-object-status', { objects: ['B-5'], status: 'on hold/phone' });
       const report = await byStatus(event, 'on hold/phone');
       expect(Object.keys(report)).toEqual(['on hold/phone']);
       expect(labelsOf(report['on hold/phone'])).toEqual(['B-5']);

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { generatedDrawing, rowsWithoutSections, withErrors, withTables } from '../fixtures/drawings.js';
 import { createChart, retrieveChart, setValidatorLevel, uploadDrawing } from '../support/charts.js';
-import {
-  createEvent,
-  eventPath,
-  redisKeysOf,
-  retrieveEvent,
-  saleConfigOf,
-  storedEvent,
-  useEventServer,
-  type EventRecord,
-} from '../support/eventAdmin.js';
-import { expectError, type Api } from '../support/harness.js';
+import { redisKeysOf, retrieveEvent, saleConfigOf, storedEvent, type EventRecord } from '../support/eventAdmin.js';
+import { createEventRecord, eventPath } from '../support/events.js';
+import { expectError, useServerWithCompany, type Api } from '../support/harness.js';
 import { expectCursorWalk, expectPageEndingBefore, type CursorPage } from '../support/pagination.js';
 
 // Events (api-spec "Event", "POST /events", "POST /events/{eventKey}", "GET /events/{eventKey}",
@@ -31,7 +23,7 @@ function dateFromToday(years: number, days = 0): string {
 }
 
 describe('events', () => {
-  const ctx = useEventServer();
+  const ctx = useServerWithCompany();
   let chartKey: string;
 
   const chart = async () => (chartKey ??= (await uploadDrawing(ctx.api, rowsWithoutSections)).key);
@@ -44,7 +36,7 @@ describe('events', () => {
   describe('create', () => {
     it('creates an event from only a chart key, with every field of the record', async () => {
       const before = new Date(Date.now() - 1000);
-      const created = await createEvent(ctx.api, { chartKey: await chart() });
+      const created = await createEventRecord(ctx.api, await chart());
       expect(created).toEqual({
         id: expect.any(Number),
         key: expect.any(String),
@@ -77,22 +69,21 @@ describe('events', () => {
 
     it('generates a different key for every event without one', async () => {
       const keys = new Set<string>();
-      for (let i = 0; i < 5; i++) keys.add((await createEvent(ctx.api, { chartKey: await chart() })).key);
+      for (let i = 0; i < 5; i++) keys.add((await createEventRecord(ctx.api, await chart())).key);
       expect(keys.size).toBe(5);
     });
 
     it('turns the chart from NOT_USED to PUBLISHED with its first event', async () => {
       const fresh = await uploadDrawing(ctx.api, rowsWithoutSections);
       expect(fresh.status).toBe('NOT_USED');
-      await createEvent(ctx.api, { chartKey: fresh.key });
+      await createEventRecord(ctx.api, fresh.key);
       expect((await retrieveChart(ctx.api, fresh.key)).status).toBe('PUBLISHED');
-      await createEvent(ctx.api, { chartKey: fresh.key });
+      await createEventRecord(ctx.api, fresh.key);
       expect((await retrieveChart(ctx.api, fresh.key)).status).toBe('PUBLISHED');
     });
 
     it('keeps key, name, date, object categories and event-level categories', async () => {
-      const created = await createEvent(ctx.api, {
-        chartKey: await chart(),
+      const created = await createEventRecord(ctx.api, await chart(), {
         eventKey: 'concert-2030/ä ü',
         name: 'Concert',
         date: '2024-02-29',
@@ -115,31 +106,31 @@ describe('events', () => {
 
     it('accepts the first allowed date and the last (10 years from today)', async () => {
       for (const date of ['2014-01-01', dateFromToday(10)]) {
-        expect((await createEvent(ctx.api, { chartKey: await chart(), date })).date).toBe(date);
+        expect((await createEventRecord(ctx.api, await chart(), { date })).date).toBe(date);
       }
     });
 
     it('takes every table booking mode, CUSTOM with tables, and the deprecated fields', async () => {
       const tables = (await uploadDrawing(ctx.api, withTables)).key;
       for (const mode of ['INHERIT', 'ALL_BY_SEAT', 'ALL_BY_TABLE']) {
-        const created = await createEvent(ctx.api, { chartKey: tables, tableBookingConfig: { mode } });
+        const created = await createEventRecord(ctx.api, tables, { tableBookingConfig: { mode } });
         expect(created.tableBookingConfig).toEqual({ mode });
         expect(created.bookWholeTables).toBe(mode === 'ALL_BY_TABLE');
       }
       const custom = { mode: 'CUSTOM', tables: { T1: 'BY_TABLE', T2: 'BY_SEAT' } };
-      const created = await createEvent(ctx.api, { chartKey: tables, tableBookingConfig: custom });
+      const created = await createEventRecord(ctx.api, tables, { tableBookingConfig: custom });
       expect((await retrieveEvent(ctx.api, created.key)).tableBookingConfig).toEqual(custom);
 
-      const modes = await createEvent(ctx.api, { chartKey: tables, tableBookingModes: { T1: 'BY_TABLE' } });
+      const modes = await createEventRecord(ctx.api, tables, { tableBookingModes: { T1: 'BY_TABLE' } });
       expect(modes.tableBookingConfig).toEqual({ mode: 'CUSTOM', tables: { T1: 'BY_TABLE' } });
-      const whole = await createEvent(ctx.api, { chartKey: tables, bookWholeTables: true });
+      const whole = await createEventRecord(ctx.api, tables, { bookWholeTables: true });
       expect(whole.tableBookingConfig).toEqual({ mode: 'ALL_BY_TABLE' });
       expect(whole.bookWholeTables).toBe(true);
     });
 
     it('says supportsBestAvailable false for a chart without focal point', async () => {
       const empty = await createChart(ctx.api);
-      const created = await createEvent(ctx.api, { chartKey: empty.key });
+      const created = await createEventRecord(ctx.api, empty.key);
       expect(created.supportsBestAvailable).toBe(false);
       expect(created.categories).toEqual([]);
     });
@@ -188,7 +179,7 @@ describe('events', () => {
     });
 
     it('refuses a key that is taken with 400 EVENT_KEY_ALREADY_EXISTS', async () => {
-      const first = await createEvent(ctx.api, { chartKey: await chart(), eventKey: 'taken', name: 'First' });
+      const first = await createEventRecord(ctx.api, await chart(), { eventKey: 'taken', name: 'First' });
       expectError(await ctx.api.post('/events', { chartKey: await chart(), eventKey: 'taken', name: 'Second' }), 400, 'EVENT_KEY_ALREADY_EXISTS');
       expect(await retrieveEvent(ctx.api, 'taken')).toMatchObject({ id: first.id, name: 'First' });
     });
@@ -209,13 +200,13 @@ describe('events', () => {
 
       await setValidatorLevel(own.admin, 'VALIDATE_FOCAL_POINT', 'WARNING');
       await setValidatorLevel(own.admin, 'VALIDATE_DUPLICATE_LABELS', 'OFF');
-      const created = await createEvent(own.api, { chartKey: erroneous.key });
+      const created = await createEventRecord(own.api, erroneous.key);
       expect(created.supportsBestAvailable).toBe(false);
     });
 
     it('writes no Redis key for an event on a 100,000-seat chart', async () => {
       const big = await uploadDrawing(ctx.api, generatedDrawing({ sections: 10, rowsPerSection: 100, seatsPerRow: 100 }));
-      const created = await createEvent(ctx.api, { chartKey: big.key, name: 'Stadium' });
+      const created = await createEventRecord(ctx.api, big.key, { name: 'Stadium' });
       expect(created.categories.length).toBeGreaterThan(0);
       const event = await storedEvent(ctx.server, ctx.company.workspace.id, created.key);
       expect(await redisKeysOf(ctx.server, event)).toEqual([]);
@@ -248,7 +239,7 @@ describe('events', () => {
 
     it('refuses an empty list, too many events, and any bad event, creating none of them', async () => {
       const chartKey = await chart();
-      await createEvent(ctx.api, { chartKey, eventKey: 'multi-existing' });
+      await createEventRecord(ctx.api, chartKey, { eventKey: 'multi-existing' });
       const before = await listAll();
       const empty = await ctx.api.post('/events/actions/create-multiple', { chartKey, events: [] });
       expectError(empty, 400, 'GENERAL_ERROR');
@@ -276,7 +267,7 @@ describe('events', () => {
     });
 
     it('does not show events of another workspace', async () => {
-      const created = await createEvent(ctx.api, { chartKey: await chart() });
+      const created = await createEventRecord(ctx.api, await chart());
       const other = await ctx.freshCompany();
       expectError(await other.api.get(eventPath(created.key)), 404, 'EVENT_NOT_FOUND');
       expectError(await other.api.post(eventPath(created.key), { name: 'Mine now' }), 404, 'EVENT_NOT_FOUND');
@@ -287,8 +278,7 @@ describe('events', () => {
 
   describe('update', () => {
     it('changes each field given and leaves the others, with 204 and updatedOn set', async () => {
-      const created = await createEvent(ctx.api, {
-        chartKey: await chart(),
+      const created = await createEventRecord(ctx.api, await chart(), {
         name: 'Before',
         date: '2020-01-05',
         objectCategories: { 'A-1': 9 },
@@ -335,8 +325,7 @@ describe('events', () => {
     });
 
     it('refuses bad updates with 400 and changes nothing', async () => {
-      const created = await createEvent(ctx.api, {
-        chartKey: await chart(),
+      const created = await createEventRecord(ctx.api, await chart(), {
         name: 'Kept',
         objectCategories: { 'A-1': 'e1' },
         categories: [{ key: 'e1', label: 'Event one' }],
@@ -364,8 +353,8 @@ describe('events', () => {
     });
 
     it('re-keys an event: the old key is gone, the new one works, a taken key is refused', async () => {
-      const created = await createEvent(ctx.api, { chartKey: await chart(), eventKey: 'old-key', name: 'Moving' });
-      await createEvent(ctx.api, { chartKey: await chart(), eventKey: 'occupied' });
+      const created = await createEventRecord(ctx.api, await chart(), { eventKey: 'old-key', name: 'Moving' });
+      await createEventRecord(ctx.api, await chart(), { eventKey: 'occupied' });
       expectError(await ctx.api.post(eventPath('old-key'), { eventKey: 'occupied' }), 400, 'EVENT_KEY_ALREADY_EXISTS');
       expect((await retrieveEvent(ctx.api, 'old-key')).id).toBe(created.id);
 
@@ -374,11 +363,11 @@ describe('events', () => {
       expect(await retrieveEvent(ctx.api, 'new-key')).toMatchObject({ id: created.id, key: 'new-key', name: 'Moved' });
       expect((await ctx.api.post(eventPath('new-key'), { eventKey: 'new-key' })).status).toBe(204);
       // The old key is free again.
-      expect((await createEvent(ctx.api, { chartKey: await chart(), eventKey: 'old-key' })).id).not.toBe(created.id);
+      expect((await createEventRecord(ctx.api, await chart(), { eventKey: 'old-key' })).id).not.toBe(created.id);
     });
 
     it('moves an event into the past one way; a past event refuses every change but can be deleted', async () => {
-      const created = await createEvent(ctx.api, { chartKey: await chart(), name: 'Yesterday' });
+      const created = await createEventRecord(ctx.api, await chart(), { name: 'Yesterday' });
       expect((await ctx.api.post(eventPath(created.key), { isInThePast: false })).status).toBe(204);
       expect((await retrieveEvent(ctx.api, created.key)).isInThePast).toBe(false);
       expect((await ctx.api.post(eventPath(created.key), { isInThePast: true })).status).toBe(204);
@@ -409,7 +398,7 @@ describe('events', () => {
       const own = await ctx.freshCompany();
       const ownChart = (await uploadDrawing(own.api, rowsWithoutSections)).key;
       const ids: number[] = [];
-      for (let i = 0; i < 7; i++) ids.unshift((await createEvent(own.api, { chartKey: ownChart, name: `E${i}` })).id);
+      for (let i = 0; i < 7; i++) ids.unshift((await createEventRecord(own.api, ownChart, { name: `E${i}` })).id);
       const list = async (path: string) => {
         const response = await own.api.get<CursorPage & { items: EventRecord[] }>(path);
         expect(response.status, response.text).toBe(200);
@@ -430,8 +419,7 @@ describe('events', () => {
 
   describe('delete', () => {
     it('deletes with 204: the event is gone with its Redis keys, the key can be used again', async () => {
-      const created = await createEvent(ctx.api, {
-        chartKey: await chart(),
+      const created = await createEventRecord(ctx.api, await chart(), {
         eventKey: 'to-delete',
         channels: [{ key: 'c1', name: 'Channel 1', objects: ['A-1'] }],
       });
@@ -444,7 +432,7 @@ describe('events', () => {
       expect((await listAll()).map((e) => e.id)).not.toContain(created.id);
       expect(await redisKeysOf(ctx.server, stored)).toEqual([]);
       expectError(await ctx.api.delete(eventPath('to-delete')), 404, 'EVENT_NOT_FOUND');
-      expect((await createEvent(ctx.api, { chartKey: await chart(), eventKey: 'to-delete' })).id).not.toBe(created.id);
+      expect((await createEventRecord(ctx.api, await chart(), { eventKey: 'to-delete' })).id).not.toBe(created.id);
     });
   });
 });

@@ -1,14 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, done, objectInfo, objectInfos, useStatusServer } from '../support/events.js';
-import { expectError } from '../support/harness.js';
+import { action, createEvent, done, objectInfo, objectInfos } from '../support/events.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // GA areas on the priority lane (spec "Object status": one counter of non-free places;
 // compat-notes §3a, §3b): quantities, repeated labels, capacity, custom statuses sharing the
 // counter, the status of a full area, release with a quantity. GA holds: holds.test.ts.
 
-const ctx = useStatusServer();
+const ctx = useServerWithCompany();
 let chartKey: string;
 let event: string;
 

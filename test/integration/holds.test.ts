@@ -2,24 +2,15 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { uploadDrawing } from '../support/charts.js';
-import {
-  action,
-  createEvent,
-  done,
-  expireIn,
-  holdToken,
-  objectInfo,
-  objectInfos,
-  statuses,
-  useStatusServer,
-} from '../support/events.js';
-import { expectError } from '../support/harness.js';
+import { storedEvent } from '../support/eventAdmin.js';
+import { action, createEvent, done, expireIn, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // Holds (spec "Object status", compat-notes §3a, §4, §11): a hold needs a live token of the
 // workspace; only that token confirms or releases the hold; the token's expiry, changed at
 // any time, decides exactly when held objects are free again, for seats and GA areas.
 
-const ctx = useStatusServer();
+const ctx = useServerWithCompany();
 let chartKey: string;
 let event: string;
 let token: string;
@@ -35,9 +26,7 @@ beforeEach(async () => {
 
 /** The Redis keys of an event's inventory. */
 async function keysOf(eventKey: string) {
-  const doc = await ctx.server.app.deps.repos.events.findByKey(ctx.company.workspace.id, eventKey);
-  if (!doc) throw new Error(`no event ${eventKey}`);
-  return eventKeys(doc);
+  return eventKeys(await storedEvent(ctx.server, ctx.company.workspace.id, eventKey));
 }
 
 async function tokenExpiresAt(holdTokenValue: string): Promise<number> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
-import { change, ev, holdToken, newEvent, objectInfo, objectInfos } from '../support/eventInventory.js';
+import { done, eventPath, expireIn, holdToken, newEvent, objectInfo, objectInfos } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // Reading an event's objects (compat-notes §3 "Object info", §3b EventObjectInfo), their
@@ -25,18 +25,13 @@ const ACCESSIBILITY_FALSE = {
   hasRestrictedView: false,
 };
 
-async function expireToken(token: string): Promise<void> {
-  const response = await ctx.api.post(`/hold-tokens/${token}`, { expiresInMinutes: 0 });
-  expect(response.status, response.text).toBe(200);
-}
-
 describe('object info', () => {
   it('returns exactly the requested labels, keyed by label', async () => {
     const infos = await objectInfos(ctx.api, event, ['A-1', 'B-3', 'GA1']);
     expect(Object.keys(infos).sort()).toEqual(['A-1', 'B-3', 'GA1']);
-    expect(infos['B-3'].label).toBe('B-3');
-    expect(infos['B-3'].status).toBe('free');
-    expect(infos['GA1'].objectType).toBe('generalAdmission');
+    expect(infos['B-3']!.label).toBe('B-3');
+    expect(infos['B-3']!.status).toBe('free');
+    expect(infos['GA1']!.objectType).toBe('generalAdmission');
   });
 
   it('names a label given twice once', async () => {
@@ -51,7 +46,7 @@ describe('object info', () => {
   });
 
   it('the compat §3b sample: A-1 of the sample chart after a custom status', async () => {
-    await change(ctx.api, event, 'change-object-status', { objects: ['A-1'], status: 'lolzor' });
+    await done(ctx.api, event, 'change-object-status', { objects: ['A-1'], status: 'lolzor' });
     const info = await objectInfo(ctx.api, event, 'A-1');
     expect(info).toEqual({
       label: 'A-1',
@@ -73,8 +68,8 @@ describe('object info', () => {
   });
 
   it('the single-label route answers the same object', async () => {
-    await change(ctx.api, event, 'book', { objects: ['A-2'], orderId: 'o-single' });
-    const single = await ctx.api.get(ev(event, '/objects/A-2'));
+    await done(ctx.api, event, 'book', { objects: ['A-2'], orderId: 'o-single' });
+    const single = await ctx.api.get(eventPath(event, '/objects/A-2'));
     expect(single.status, single.text).toBe(200);
     expect(single.body).toEqual(await objectInfo(ctx.api, event, 'A-2'));
     expect(single.body).toMatchObject({ status: 'booked', orderId: 'o-single', leftNeighbour: 'A-1', rightNeighbour: 'A-3' });
@@ -82,13 +77,13 @@ describe('object info', () => {
 
   it('seat properties come from the drawing', async () => {
     const infos = await objectInfos(ctx.api, event, ['A-2', 'A-7', 'B-8', 'D-8']);
-    expect(infos['A-2'].isCompanionSeat).toBe(true);
-    expect(infos['A-7'].isAccessible).toBe(true);
+    expect(infos['A-2']!.isCompanionSeat).toBe(true);
+    expect(infos['A-7']!.isAccessible).toBe(true);
     expect(Object.values(ACCESSIBILITY_FALSE).length).toBe(8);
-    for (const field of Object.keys(ACCESSIBILITY_FALSE)) expect(infos['B-8'][field], field).toBe(true);
-    expect(infos['D-8'].entrance).toBe('Gate D');
-    expect(infos['D-8'].rightNeighbour).toBeUndefined();
-    expect(infos['D-8'].leftNeighbour).toBe('D-7');
+    for (const field of Object.keys(ACCESSIBILITY_FALSE)) expect(infos['B-8']![field], field).toBe(true);
+    expect(infos['D-8']!.entrance).toBe('Gate D');
+    expect(infos['D-8']!.rightNeighbour).toBeUndefined();
+    expect(infos['D-8']!.leftNeighbour).toBe('D-7');
   });
 
   it('labels and ids of a seat in a section; labels with spaces are URI-encoded', async () => {
@@ -100,21 +95,21 @@ describe('object info', () => {
       categoryKey: '2',
       categoryLabel: 'Balcony',
     });
-    const single = await ctx.api.get(ev(sections, `/objects/${encodeURIComponent('Section A-B-3')}`));
+    const single = await ctx.api.get(eventPath(sections, `/objects/${encodeURIComponent('Section A-B-3')}`));
     expect(single.status, single.text).toBe(200);
     expect(single.body.label).toBe('Section A-B-3');
   });
 
   it('holdToken while held; gone once the token expired (and the seat is free again)', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'hold', { objects: ['A-4'], holdToken: token });
+    await done(ctx.api, event, 'hold', { objects: ['A-4'], holdToken: token });
     expect(await objectInfo(ctx.api, event, 'A-4')).toMatchObject({
       status: 'reservedByToken',
       holdToken: token,
       isAvailable: false,
       availabilityReason: 'reservedByToken',
     });
-    await expireToken(token);
+    await expireIn(ctx.api, token, 0);
     const after = await objectInfo(ctx.api, event, 'A-4');
     expect(after.status).toBe('free');
     expect(after).not.toHaveProperty('holdToken');
@@ -122,14 +117,14 @@ describe('object info', () => {
   });
 
   it('orderId, ticketType and extraData appear only when set', async () => {
-    await change(ctx.api, event, 'book', {
+    await done(ctx.api, event, 'book', {
       objects: [{ objectId: 'B-1', ticketType: 'adult', extraData: { name: 'Ann' } }, 'B-2'],
       orderId: 'order-7',
     });
-    await change(ctx.api, event, 'book', { objects: ['B-3'] });
+    await done(ctx.api, event, 'book', { objects: ['B-3'] });
     const infos = await objectInfos(ctx.api, event, ['B-1', 'B-2', 'B-3']);
     expect(infos['B-1']).toMatchObject({ orderId: 'order-7', ticketType: 'adult', extraData: { name: 'Ann' } });
-    expect(infos['B-2'].orderId).toBe('order-7');
+    expect(infos['B-2']!.orderId).toBe('order-7');
     expect(infos['B-2']).not.toHaveProperty('ticketType');
     expect(infos['B-2']).not.toHaveProperty('extraData');
     for (const absent of ['orderId', 'ticketType', 'extraData']) expect(infos['B-3']).not.toHaveProperty(absent);
@@ -137,8 +132,8 @@ describe('object info', () => {
 
   it('GA: 5 booked and 3 held of 100 → numFree 92, holds by token, still free', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 5 }] });
-    await change(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 3 }], holdToken: token });
+    await done(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 5 }] });
+    await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 3 }], holdToken: token });
     const info = await objectInfo(ctx.api, event, 'GA1');
     expect(info).toMatchObject({
       label: 'GA1',
@@ -162,14 +157,14 @@ describe('object info', () => {
 
   it('GA: holds of two tokens are listed per token; an expired one drops out', async () => {
     const [first, second] = [await holdToken(ctx.api), await holdToken(ctx.api)];
-    await change(ctx.api, event, 'hold', { objects: [{ objectId: 'GA2', quantity: 2 }], holdToken: first });
-    await change(ctx.api, event, 'hold', { objects: ['GA2', 'GA2', 'GA2'], holdToken: second });
+    await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA2', quantity: 2 }], holdToken: first });
+    await done(ctx.api, event, 'hold', { objects: ['GA2', 'GA2', 'GA2'], holdToken: second });
     expect((await objectInfo(ctx.api, event, 'GA2')).holds).toEqual({ [first]: { NO_TICKET_TYPE: 2 }, [second]: { NO_TICKET_TYPE: 3 } });
-    await expireToken(first);
+    await expireIn(ctx.api, first, 0);
     const info = await objectInfo(ctx.api, event, 'GA2');
     expect(info.holds).toEqual({ [second]: { NO_TICKET_TYPE: 3 } });
     expect(info).toMatchObject({ numHeld: 3, numFree: 97 });
-    await expireToken(second);
+    await expireIn(ctx.api, second, 0);
     const none = await objectInfo(ctx.api, event, 'GA2');
     expect(none).not.toHaveProperty('holds');
     expect(none).toMatchObject({ numHeld: 0, numFree: 100 });
@@ -177,12 +172,12 @@ describe('object info', () => {
 
   it('GA: holds are keyed by the ticket type the places were held with (compat-notes §3b)', async () => {
     const token = await holdToken(ctx.api);
-    await change(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 2, ticketType: 'adult' }], holdToken: token });
+    await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 2, ticketType: 'adult' }], holdToken: token });
     expect((await objectInfo(ctx.api, event, 'GA1')).holds).toEqual({ [token]: { adult: 2 } });
   });
 
   it('GA: a full area takes the status and is not available', async () => {
-    await change(ctx.api, event, 'book', { objects: [{ objectId: 'GA2', quantity: 100 }] });
+    await done(ctx.api, event, 'book', { objects: [{ objectId: 'GA2', quantity: 100 }] });
     expect(await objectInfo(ctx.api, event, 'GA2')).toMatchObject({
       status: 'booked',
       numBooked: 100,
@@ -193,7 +188,7 @@ describe('object info', () => {
   });
 
   it('not for sale after mark-as-not-for-sale: forSale false, availabilityReason not_for_sale', async () => {
-    const marked = await ctx.api.post(ev(event, '/actions/mark-as-not-for-sale'), { objects: ['A-3'], areaPlaces: { GA1: 30 } });
+    const marked = await ctx.api.post(eventPath(event, '/actions/mark-as-not-for-sale'), { objects: ['A-3'], areaPlaces: { GA1: 30 } });
     expect(marked.status, marked.text).toBe(200);
     const infos = await objectInfos(ctx.api, event, ['A-3', 'A-4', 'GA1']);
     expect(infos['A-3']).toMatchObject({ status: 'free', forSale: false, isAvailable: false, availabilityReason: 'not_for_sale' });
@@ -202,7 +197,7 @@ describe('object info', () => {
   });
 
   it('categories follow the event: objectCategories and event-level categories', async () => {
-    const updated = await ctx.api.post(ev(event), {
+    const updated = await ctx.api.post(eventPath(event), {
       categories: [{ key: 'front', label: 'Front row', color: '#ff0000', accessible: false }],
       objectCategories: { 'A-5': 10, 'A-6': 'front' },
     });
@@ -214,10 +209,10 @@ describe('object info', () => {
   });
 
   it('shows the channel an object is in', async () => {
-    const added = await ctx.api.post(ev(event, '/channels'), { key: 'members', name: 'Members', objects: ['C-1', 'C-2'] });
+    const added = await ctx.api.post(eventPath(event, '/channels'), { key: 'members', name: 'Members', objects: ['C-1', 'C-2'] });
     expect(added.status, added.text).toBe(204);
     const infos = await objectInfos(ctx.api, event, ['C-1', 'C-3']);
-    expect(infos['C-1'].channel).toBe('members');
+    expect(infos['C-1']!.channel).toBe('members');
     expect(infos['C-3']).not.toHaveProperty('channel');
   });
 
@@ -229,39 +224,39 @@ describe('object info', () => {
   });
 
   it('no label → an empty map (or a 400), not a server error', async () => {
-    const response = await ctx.api.get(ev(event, '/objects'));
+    const response = await ctx.api.get(eventPath(event, '/objects'));
     expect(response.status, response.text).toBeOneOf([200, 400]);
     if (response.status === 200) expect(response.body).toEqual({});
     else expectError(response, 400, 'GENERAL_ERROR');
   });
 
   it('unknown label → 404 OBJECT_NOT_FOUND (also among known labels, and on the single route)', async () => {
-    expectError(await ctx.api.get(ev(event, '/objects?label=A-1&label=Z-99')), 404, 'OBJECT_NOT_FOUND');
-    expectError(await ctx.api.get(ev(event, '/objects/Z-99')), 404, 'OBJECT_NOT_FOUND');
+    expectError(await ctx.api.get(eventPath(event, '/objects?label=A-1&label=Z-99')), 404, 'OBJECT_NOT_FOUND');
+    expectError(await ctx.api.get(eventPath(event, '/objects/Z-99')), 404, 'OBJECT_NOT_FOUND');
   });
 
   it('unknown event → 404 EVENT_NOT_FOUND', async () => {
-    expectError(await ctx.api.get(ev(randomUUID(), '/objects?label=A-1')), 404, 'EVENT_NOT_FOUND');
-    expectError(await ctx.api.get(ev(randomUUID(), '/objects/A-1')), 404, 'EVENT_NOT_FOUND');
+    expectError(await ctx.api.get(eventPath(randomUUID(), '/objects?label=A-1')), 404, 'EVENT_NOT_FOUND');
+    expectError(await ctx.api.get(eventPath(randomUUID(), '/objects/A-1')), 404, 'EVENT_NOT_FOUND');
   });
 
   it('an event of another workspace is not found', async () => {
     const other = await ctx.freshCompany();
-    expectError(await other.api.get(ev(event, '/objects?label=A-1')), 404, 'EVENT_NOT_FOUND');
+    expectError(await other.api.get(eventPath(event, '/objects?label=A-1')), 404, 'EVENT_NOT_FOUND');
   });
 
   it('more than 1000 labels → 400 TOO_MANY_OBJECTS; 1000 is fine', async () => {
     const labels = (n: number) => Array.from({ length: n }, (_, i) => `label=X${i}`).join('&');
-    expectError(await ctx.api.get(ev(event, `/objects?${labels(1001)}`)), 400, 'TOO_MANY_OBJECTS');
+    expectError(await ctx.api.get(eventPath(event, `/objects?${labels(1001)}`)), 400, 'TOO_MANY_OBJECTS');
     // 1000 distinct labels pass the limit (and then fail on the unknown ones, not the count).
-    expectError(await ctx.api.get(ev(event, `/objects?${labels(1000)}`)), 404, 'OBJECT_NOT_FOUND');
+    expectError(await ctx.api.get(eventPath(event, `/objects?${labels(1000)}`)), 404, 'OBJECT_NOT_FOUND');
   });
 });
 
 describe('extra data', () => {
   const setOne = (label: string, extraData: unknown, key = event) =>
-    ctx.api.post(ev(key, `/objects/${encodeURIComponent(label)}/actions/update-extra-data`), { extraData });
-  const setMany = (extraData: unknown, key = event) => ctx.api.post(ev(key, '/actions/update-extra-data'), { extraData });
+    ctx.api.post(eventPath(key, `/objects/${encodeURIComponent(label)}/actions/update-extra-data`), { extraData });
+  const setMany = (extraData: unknown, key = event) => ctx.api.post(eventPath(key, '/actions/update-extra-data'), { extraData });
 
   it('sets, then overwrites (replaces, not merges) the extra data of one object', async () => {
     const set = await setOne('A-1', { name: 'Ann', seat: { row: 'A' } });
@@ -277,9 +272,9 @@ describe('extra data', () => {
     const response = await setMany({ 'A-1': { a: 1 }, 'B-2': { b: [1, 2] }, GA1: { area: true } });
     expect(response.status, response.text).toBe(204);
     const infos = await objectInfos(ctx.api, event, ['A-1', 'B-2', 'GA1', 'A-2']);
-    expect(infos['A-1'].extraData).toEqual({ a: 1 });
-    expect(infos['B-2'].extraData).toEqual({ b: [1, 2] });
-    expect(infos['GA1'].extraData).toEqual({ area: true });
+    expect(infos['A-1']!.extraData).toEqual({ a: 1 });
+    expect(infos['B-2']!.extraData).toEqual({ b: [1, 2] });
+    expect(infos['GA1']!.extraData).toEqual({ area: true });
     expect(infos['A-2']).not.toHaveProperty('extraData');
   });
 
@@ -288,7 +283,7 @@ describe('extra data', () => {
       expectError(await setOne('A-1', bad), 400, 'GENERAL_ERROR');
       expectError(await setMany({ 'A-1': bad }), 400, 'GENERAL_ERROR');
     }
-    expectError(await ctx.api.post(ev(event, '/objects/A-1/actions/update-extra-data'), {}), 400, 'GENERAL_ERROR');
+    expectError(await ctx.api.post(eventPath(event, '/objects/A-1/actions/update-extra-data'), {}), 400, 'GENERAL_ERROR');
     expect(await objectInfo(ctx.api, event, 'A-1')).not.toHaveProperty('extraData');
   });
 
@@ -303,7 +298,7 @@ describe('extra data', () => {
     expectError(await setOne('Z-99', { x: 1 }), 404, 'OBJECT_NOT_FOUND');
     expectError(await setMany({ 'A-1': { after: true }, 'Z-99': { x: 1 }, 'A-2': { x: 2 } }), 404, 'OBJECT_NOT_FOUND');
     const infos = await objectInfos(ctx.api, event, ['A-1', 'A-2']);
-    expect(infos['A-1'].extraData).toEqual({ before: true });
+    expect(infos['A-1']!.extraData).toEqual({ before: true });
     expect(infos['A-2']).not.toHaveProperty('extraData');
   });
 
@@ -314,21 +309,21 @@ describe('extra data', () => {
 
   it('a later book without keepExtraData clears it; with keepExtraData: true keeps it', async () => {
     expect((await setMany({ 'C-1': { keep: 'me' }, 'C-2': { drop: 'me' }, 'C-3': { drop: 'me too' } })).status).toBe(204);
-    await change(ctx.api, event, 'book', { objects: ['C-1'], keepExtraData: true });
-    await change(ctx.api, event, 'book', { objects: ['C-2'] });
-    await change(ctx.api, event, 'book', { objects: ['C-3'], keepExtraData: false });
+    await done(ctx.api, event, 'book', { objects: ['C-1'], keepExtraData: true });
+    await done(ctx.api, event, 'book', { objects: ['C-2'] });
+    await done(ctx.api, event, 'book', { objects: ['C-3'], keepExtraData: false });
     const infos = await objectInfos(ctx.api, event, ['C-1', 'C-2', 'C-3']);
     expect(infos['C-1']).toMatchObject({ status: 'booked', extraData: { keep: 'me' } });
-    expect(infos['C-2'].status).toBe('booked');
+    expect(infos['C-2']!.status).toBe('booked');
     expect(infos['C-2']).not.toHaveProperty('extraData');
     expect(infos['C-3']).not.toHaveProperty('extraData');
   });
 
   it('extra data set on a booked object survives until the next status change', async () => {
-    await change(ctx.api, event, 'book', { objects: ['D-1'] });
+    await done(ctx.api, event, 'book', { objects: ['D-1'] });
     expect((await setOne('D-1', { seated: 'yes' })).status).toBe(204);
     expect(await objectInfo(ctx.api, event, 'D-1')).toMatchObject({ status: 'booked', extraData: { seated: 'yes' } });
-    await change(ctx.api, event, 'release', { objects: ['D-1'] });
+    await done(ctx.api, event, 'release', { objects: ['D-1'] });
     expect(await objectInfo(ctx.api, event, 'D-1')).not.toHaveProperty('extraData');
   });
 
@@ -346,28 +341,28 @@ describe('extra data', () => {
 
 describe('objects of an order', () => {
   const order = async (id: string, key = event) => {
-    const response = await ctx.api.get(ev(key, `/orders/${encodeURIComponent(id)}`));
+    const response = await ctx.api.get(eventPath(key, `/orders/${encodeURIComponent(id)}`));
     expect(response.status, response.text).toBe(200);
     return response.body as string[];
   };
 
   it('labels booked under one order id across two calls come back sorted', async () => {
-    await change(ctx.api, event, 'book', { objects: ['B-1', 'A-3'], orderId: 'o1' });
-    await change(ctx.api, event, 'book', { objects: ['A-1', 'A-2'], orderId: 'o1' });
-    await change(ctx.api, event, 'book', { objects: ['A-4'], orderId: 'o2' });
-    await change(ctx.api, event, 'book', { objects: ['A-5'] });
+    await done(ctx.api, event, 'book', { objects: ['B-1', 'A-3'], orderId: 'o1' });
+    await done(ctx.api, event, 'book', { objects: ['A-1', 'A-2'], orderId: 'o1' });
+    await done(ctx.api, event, 'book', { objects: ['A-4'], orderId: 'o2' });
+    await done(ctx.api, event, 'book', { objects: ['A-5'] });
     expect(await order('o1')).toEqual(['A-1', 'A-2', 'A-3', 'B-1']);
     expect(await order('o2')).toEqual(['A-4']);
   });
 
   it('objects given a custom status under an order id are in it too', async () => {
-    await change(ctx.api, event, 'change-object-status', { objects: ['C-4'], status: 'sold-at-door', orderId: 'door/1' });
+    await done(ctx.api, event, 'change-object-status', { objects: ['C-4'], status: 'sold-at-door', orderId: 'door/1' });
     expect(await order('door/1')).toEqual(['C-4']);
   });
 
   it('after a release without orderId the objects are no longer in the order', async () => {
-    await change(ctx.api, event, 'book', { objects: ['A-6', 'A-7', 'A-8'], orderId: 'o3' });
-    await change(ctx.api, event, 'release', { objects: ['A-6', 'A-8'] });
+    await done(ctx.api, event, 'book', { objects: ['A-6', 'A-7', 'A-8'], orderId: 'o3' });
+    await done(ctx.api, event, 'release', { objects: ['A-6', 'A-8'] });
     expect(await order('o3')).toEqual(['A-7']);
   });
 
@@ -377,13 +372,13 @@ describe('objects of an order', () => {
 
   it('orders are per event', async () => {
     const other = (await newEvent(ctx.api, rowsWithoutSections)).key;
-    await change(ctx.api, other, 'book', { objects: ['D-1'], orderId: 'shared' });
-    await change(ctx.api, event, 'book', { objects: ['D-2'], orderId: 'shared' });
+    await done(ctx.api, other, 'book', { objects: ['D-1'], orderId: 'shared' });
+    await done(ctx.api, event, 'book', { objects: ['D-2'], orderId: 'shared' });
     expect(await order('shared')).toEqual(['D-2']);
     expect(await order('shared', other)).toEqual(['D-1']);
   });
 
   it('unknown event → 404 EVENT_NOT_FOUND', async () => {
-    expectError(await ctx.api.get(ev(randomUUID(), '/orders/o1')), 404, 'EVENT_NOT_FOUND');
+    expectError(await ctx.api.get(eventPath(randomUUID(), '/orders/o1')), 404, 'EVENT_NOT_FOUND');
   });
 });

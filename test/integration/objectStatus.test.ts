@@ -1,24 +1,15 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import {
-  action,
-  codes,
-  createEvent,
-  done,
-  objectInfo,
-  objectInfos,
-  statuses,
-  useStatusServer,
-} from '../support/events.js';
-import { expectError } from '../support/harness.js';
+import { action, codes, createEvent, done, objectInfo, objectInfos, statuses } from '../support/events.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // The priority lane on seats, tables and booths (spec "Object status (per event)",
 // compat-notes §3a): book, release, custom statuses, put-up-for-resale, table booking
 // modes, channels, for sale, event groups and batches. Holds: holds.test.ts; GA areas:
 // generalAdmission.test.ts; bad input: statusBadInput.test.ts.
 
-const ctx = useStatusServer();
+const ctx = useServerWithCompany();
 let chartKey: string;
 let tablesChartKey: string;
 let event: string;

@@ -1,14 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generatedDrawing, rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, objectInfos, useStatusServer, type Action } from '../support/events.js';
-import { call, expectError, type Response } from '../support/harness.js';
+import { action, createEvent, objectInfos, type Action } from '../support/events.js';
+import { call, expectError, useServerWithCompany, type Response } from '../support/harness.js';
 
 // Bad input on the priority lane: every refusal has its own code (src/domain/
 // statusChangeRequest.ts, src/inventory/statusChanges.ts, schema checks → GENERAL_ERROR)
 // and changes nothing.
 
-const ctx = useStatusServer();
+const ctx = useServerWithCompany();
 let chartKey: string;
 let event: string;
 

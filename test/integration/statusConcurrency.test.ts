@@ -5,14 +5,14 @@ import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, holdToken, objectInfo, objectInfos, useStatusServer, type Info } from '../support/events.js';
-import type { Response } from '../support/harness.js';
+import { action, createEvent, holdToken, objectInfo, objectInfos, type Info } from '../support/events.js';
+import { useServerWithCompany, type Response } from '../support/harness.js';
 
 // The priority lane under real concurrent HTTP requests (no mocks): every request is
 // applied whole or not at all, each seat goes to exactly one request, and an area never
 // gives out more places than it has.
 
-const ctx = useStatusServer();
+const ctx = useServerWithCompany();
 /** 4 rows (A-D) x 10 seats: 40 seats for many requests to fight over. */
 let smallChart: string;
 /** 10 rows (A-J) x 30 seats. */

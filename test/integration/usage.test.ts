@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { change, ev, holdToken, newEvent, secondWorkspace, thisMonth, type TestEvent } from '../support/eventInventory.js';
+import { done, eventPath, holdToken, newEvent, type TestEvent } from '../support/events.js';
 import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
+import { secondWorkspace, thisMonth } from '../support/usage.js';
 
 // Used objects (api-spec "Pricing note", compat-notes §6 usage, §11): the distinct objects
 // of each event passed to book, hold or change-object-status, per month; usage reports for
@@ -42,36 +43,36 @@ async function company(): Promise<CompanyClients & { event: TestEvent }> {
 describe('used objects', () => {
   it('book 2, hold 1, custom status on 1 → 4 used objects for the event this month', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: ['A-1', 'A-2'] });
-    await change(api, event.key, 'hold', { objects: ['A-3'], holdToken: await holdToken(api) });
-    await change(api, event.key, 'change-object-status', { objects: ['A-4'], status: 'sold-at-door' });
+    await done(api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    await done(api, event.key, 'hold', { objects: ['A-3'], holdToken: await holdToken(api) });
+    await done(api, event.key, 'change-object-status', { objects: ['A-4'], status: 'sold-at-door' });
     expect(await usedCount(admin, event)).toBe(4);
     expect(await usedLabels(admin, event)).toEqual(['A-1', 'A-2', 'A-3', 'A-4']);
   });
 
   it('an object used again (booked after a release) counts once; release counts nothing', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: ['B-1'] });
-    await change(api, event.key, 'release', { objects: ['B-1'] });
-    await change(api, event.key, 'book', { objects: ['B-1'] });
+    await done(api, event.key, 'book', { objects: ['B-1'] });
+    await done(api, event.key, 'release', { objects: ['B-1'] });
+    await done(api, event.key, 'book', { objects: ['B-1'] });
     const token = await holdToken(api);
-    await change(api, event.key, 'release', { objects: ['B-1'] });
-    await change(api, event.key, 'hold', { objects: ['B-1'], holdToken: token });
-    await change(api, event.key, 'book', { objects: ['B-1'], holdToken: token });
+    await done(api, event.key, 'release', { objects: ['B-1'] });
+    await done(api, event.key, 'hold', { objects: ['B-1'], holdToken: token });
+    await done(api, event.key, 'book', { objects: ['B-1'], holdToken: token });
     expect(await usedCount(admin, event)).toBe(1);
     expect(await usedLabels(admin, event)).toEqual(['B-1']);
   });
 
   it('a refused release (nothing to release) counts nothing', async () => {
     const { api, admin, event } = await company();
-    expectError(await api.post(ev(event.key, '/actions/release'), { objects: ['C-1', 'C-2'] }), 400, 'OBJECT_NOT_RELEASABLE');
+    expectError(await api.post(eventPath(event.key, '/actions/release'), { objects: ['C-1', 'C-2'] }), 400, 'OBJECT_NOT_RELEASABLE');
     expect(await monthReport(admin)).toEqual([]);
     expect(await usedLabels(admin, event)).toEqual([]);
   });
 
   it('the per-event route names GA areas and objects given in the object format by label', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: [{ objectId: 'D-1', ticketType: 'adult' }, { objectId: 'GA1', quantity: 3 }] });
+    await done(api, event.key, 'book', { objects: [{ objectId: 'D-1', ticketType: 'adult' }, { objectId: 'GA1', quantity: 3 }] });
     expect(await usedLabels(admin, event)).toEqual(['D-1', 'GA1']);
   });
 
@@ -93,8 +94,8 @@ describe('used objects', () => {
 describe('used objects count only when the request succeeds', () => {
   it('a refused all-or-nothing book adds nothing', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: ['A-1'] });
-    const refused = await api.post(ev(event.key, '/actions/book'), { objects: ['A-5', 'A-6', 'A-1'] });
+    await done(api, event.key, 'book', { objects: ['A-1'] });
+    const refused = await api.post(eventPath(event.key, '/actions/book'), { objects: ['A-5', 'A-6', 'A-1'] });
     expectError(refused, 400, 'OBJECT_NOT_FREE');
     expect(await usedCount(admin, event)).toBe(1);
     expect(await usedLabels(admin, event)).toEqual(['A-1']);
@@ -102,7 +103,7 @@ describe('used objects count only when the request succeeds', () => {
 
   it('a refused first request of an event leaves the event out of the report', async () => {
     const { api, admin, event } = await company();
-    const refused = await api.post(ev(event.key, '/actions/change-object-status'), {
+    const refused = await api.post(eventPath(event.key, '/actions/change-object-status'), {
       objects: ['B-1', 'B-2'],
       status: 'x',
       allowedPreviousStatuses: ['booked'],
@@ -115,7 +116,7 @@ describe('used objects count only when the request succeeds', () => {
   it('a refused batch adds nothing to any of its events', async () => {
     const { api, admin, event } = await company();
     const second = await newEvent(api, rowsWithoutSections);
-    await change(api, second.key, 'book', { objects: ['C-3'] });
+    await done(api, second.key, 'book', { objects: ['C-3'] });
     const refused = await api.post('/events/actions/change-object-status', {
       statusChanges: [
         { event: event.key, status: 'booked', objects: ['C-1', 'C-2'] },
@@ -130,7 +131,7 @@ describe('used objects count only when the request succeeds', () => {
   it('a hold with a token of another workspace adds nothing', async () => {
     const { api, admin, event } = await company();
     const other = await ctx.freshCompany();
-    const refused = await api.post(ev(event.key, '/actions/hold'), { objects: ['D-5'], holdToken: await holdToken(other.api) });
+    const refused = await api.post(eventPath(event.key, '/actions/hold'), { objects: ['D-5'], holdToken: await holdToken(other.api) });
     expect(refused.status, refused.text).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);
     expect(await usedLabels(admin, event)).toEqual([]);
@@ -138,7 +139,7 @@ describe('used objects count only when the request succeeds', () => {
 
   it('input refused before anything runs (unknown label) adds nothing', async () => {
     const { api, admin, event } = await company();
-    const refused = await api.post(ev(event.key, '/actions/book'), { objects: ['A-1', 'Z-99'] });
+    const refused = await api.post(eventPath(event.key, '/actions/book'), { objects: ['A-1', 'Z-99'] });
     expect(refused.status, refused.text).toBe(400);
     expect(await usedLabels(admin, event)).toEqual([]);
   });
@@ -150,12 +151,12 @@ describe('usage reports', () => {
     const { api, admin } = clients;
     const first = await newEvent(api, rowsWithoutSections);
     const second = await newEvent(api, rowsWithoutSections);
-    await change(api, first.key, 'book', { objects: ['A-1', 'A-2', 'A-3'] });
-    await change(api, second.key, 'book', { objects: ['B-1'] });
+    await done(api, first.key, 'book', { objects: ['A-1', 'A-2', 'A-3'] });
+    await done(api, second.key, 'book', { objects: ['B-1'] });
 
     const workspace2 = await secondWorkspace({ ...ctx, ...clients }, 'Box office');
     const third = await newEvent(workspace2.api, rowsWithoutSections);
-    await change(workspace2.api, third.key, 'book', { objects: ['C-1', 'C-2'] });
+    await done(workspace2.api, third.key, 'book', { objects: ['C-1', 'C-2'] });
 
     const report = await monthReport(admin);
     expect(report).toHaveLength(2);
@@ -186,7 +187,7 @@ describe('usage reports', () => {
     const clients = await ctx.freshCompany();
     const workspace2 = await secondWorkspace({ ...ctx, ...clients });
     const event = await newEvent(workspace2.api, rowsWithoutSections);
-    await change(workspace2.api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    await done(workspace2.api, event.key, 'book', { objects: ['A-1', 'A-2'] });
     const key = (await get(clients.admin, `/workspaces`)).items.find((w: { id: number }) => w.id === workspace2.id).key;
     const deactivated = await clients.admin.post(`/workspaces/${key}/actions/deactivate`);
     expect(deactivated.status, deactivated.text).toBe(204);
@@ -198,10 +199,10 @@ describe('usage reports', () => {
   it('deleting a workspace does not take back the objects it used this month', async () => {
     const clients = await ctx.freshCompany();
     const mine = await newEvent(clients.api, rowsWithoutSections);
-    await change(clients.api, mine.key, 'book', { objects: ['A-1'] });
+    await done(clients.api, mine.key, 'book', { objects: ['A-1'] });
     const workspace2 = await secondWorkspace({ ...ctx, ...clients });
     const event = await newEvent(workspace2.api, rowsWithoutSections);
-    await change(workspace2.api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    await done(workspace2.api, event.key, 'book', { objects: ['A-1', 'A-2'] });
     const key = (await get(clients.admin, `/workspaces`)).items.find((w: { id: number }) => w.id === workspace2.id).key;
     expect((await clients.admin.post(`/workspaces/${key}/actions/deactivate`)).status).toBe(204);
     const deleted = await clients.admin.delete(`/workspaces/${key}`);
@@ -213,8 +214,8 @@ describe('usage reports', () => {
   it('a company sees only its own usage', async () => {
     const mine = await company();
     const theirs = await company();
-    await change(mine.api, mine.event.key, 'book', { objects: ['A-1'] });
-    await change(theirs.api, theirs.event.key, 'book', { objects: ['A-1', 'A-2'] });
+    await done(mine.api, mine.event.key, 'book', { objects: ['A-1'] });
+    await done(theirs.api, theirs.event.key, 'book', { objects: ['A-1', 'A-2'] });
     const report = await monthReport(mine.admin);
     expect(report.flatMap((w) => w.usageByEvent)).toEqual([{ event: { id: mine.event.id, key: mine.event.key }, numUsedObjects: 1 }]);
     expect((await get(mine.admin, '/reports/usage')).usage.map((m: { numUsedObjects: number }) => m.numUsedObjects)).toEqual([1]);
@@ -228,14 +229,14 @@ describe('usage reports', () => {
 
   it('a month without usage → []', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: ['A-1'] });
+    await done(api, event.key, 'book', { objects: ['A-1'] });
     expect(await monthReport(admin, '2020-01')).toEqual([]);
     expect(await usedLabels(admin, event, '2020-01')).toEqual([]);
   });
 
   it('the per-event route lists the used labels, sorted', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: ['C-2', 'A-8', 'B-4'] });
+    await done(api, event.key, 'book', { objects: ['C-2', 'A-8', 'B-4'] });
     expect(await get(admin, `/reports/usage/month/${thisMonth()}/event/${event.id}`)).toEqual([
       { object: 'A-8' },
       { object: 'B-4' },
@@ -245,8 +246,8 @@ describe('usage reports', () => {
 
   it('a deleted event keeps its usage', async () => {
     const { api, admin, event } = await company();
-    await change(api, event.key, 'book', { objects: ['A-1', 'A-2'] });
-    const deleted = await api.delete(ev(event.key));
+    await done(api, event.key, 'book', { objects: ['A-1', 'A-2'] });
+    const deleted = await api.delete(eventPath(event.key));
     expect(deleted.status, deleted.text).toBe(204);
     const entries = (await monthReport(admin)).flatMap((w) => w.usageByEvent);
     expect(entries.map((e) => [e.event.id, e.numUsedObjects])).toEqual([[event.id, 2]]);
@@ -282,7 +283,7 @@ describe('usage reports', () => {
   it('another company’s event id → 404 EVENT_NOT_FOUND (used or not); an unknown id → 404', async () => {
     const mine = await company();
     const theirs = await company();
-    await change(theirs.api, theirs.event.key, 'book', { objects: ['A-1'] });
+    await done(theirs.api, theirs.event.key, 'book', { objects: ['A-1'] });
     const unused = await newEvent(theirs.api, rowsWithoutSections);
     expectError(await mine.admin.get(`/reports/usage/month/${thisMonth()}/event/${theirs.event.id}`), 404, 'EVENT_NOT_FOUND');
     expectError(await mine.admin.get(`/reports/usage/month/${thisMonth()}/event/${unused.id}`), 404, 'EVENT_NOT_FOUND');

@@ -1,10 +1,11 @@
-import { randomInt } from 'node:crypto';
-import { beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
-import type { EventDoc } from '../../src/metadata/events.js';
-import { useServerWithCompany, type Api, type ServerWithCompany, type TestServer } from './harness.js';
+import type { Channel, EventDoc, ForSaleConfig } from '../../src/metadata/events.js';
+import { eventPath } from './events.js';
+import type { Api, TestServer } from './harness.js';
 
-// Helpers shared by the event integration tests (events, channels, for sale).
+// The event record as the admin endpoints return it, and what the server stores for an
+// event (its document, its Redis keys). Creating events and reading objects: events.ts.
 
 export interface EventRecord {
   id: number;
@@ -15,16 +16,8 @@ export interface EventRecord {
   date: string | null;
   tableBookingConfig: { mode: string; tables?: Record<string, string> };
   supportsBestAvailable: boolean;
-  forSaleConfig: { forSale: boolean; objects: string[]; areaPlaces: Record<string, number>; categories: (string | number)[] } | null;
-  channels: {
-    id: string;
-    key: string;
-    name: string;
-    color: string | null;
-    index: number | null;
-    objects: string[];
-    areaPlaces: Record<string, number>;
-  }[];
+  forSaleConfig: ForSaleConfig | null;
+  channels: Channel[];
   objectCategories?: Record<string, string | number>;
   categories: { key: string | number; label: string; color: string; accessible: boolean }[];
   createdOn: string;
@@ -37,37 +30,11 @@ export interface EventRecord {
   bookWholeTables: boolean;
 }
 
-/**
- * A server with a test company whose event ids start at a random offset. Every test server
- * shares one redis-server while each has its own database (and so its own id counter), and
- * inventory keys are named by event id: without the offset, event 1 of two test files
- * running at once would share Redis keys (sale config, the daily for-sale counter).
- */
-export function useEventServer(): ServerWithCompany {
-  const ctx = useServerWithCompany();
-  beforeAll(async () => {
-    const offset = 1_000_000 * randomInt(1, 1_000_000);
-    await ctx.server.app.deps.db
-      .collection<{ _id: string; value: number }>('counters')
-      // $inc: the embedded MongoDB wire server has no $max.
-      .updateOne({ _id: 'events' }, { $inc: { value: offset } }, { upsert: true });
-  });
-  return ctx;
-}
-
-export async function createEvent(api: Api, body: Record<string, unknown>): Promise<EventRecord> {
-  const response = await api.post<EventRecord>('/events', body);
-  expect(response.status, response.text).toBe(200);
-  return response.body;
-}
-
 export async function retrieveEvent(api: Api, key: string): Promise<EventRecord> {
-  const response = await api.get<EventRecord>(`/events/${encodeURIComponent(key)}`);
+  const response = await api.get<EventRecord>(eventPath(key));
   expect(response.status, response.text).toBe(200);
   return response.body;
 }
-
-export const eventPath = (key: string, rest = '') => `/events/${encodeURIComponent(key)}${rest}`;
 
 /** The stored event, for the hash tag its inventory keys carry. */
 export async function storedEvent(server: TestServer, workspaceId: number, key: string): Promise<EventDoc> {

@@ -1,28 +1,15 @@
-import { randomInt } from 'node:crypto';
-import { beforeAll, expect } from 'vitest';
-import { useServerWithCompany, type Api, type Response, type ServerWithCompany } from './harness.js';
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import type { Drawing } from '../../src/domain/drawing.js';
+import { uploadDrawing } from './charts.js';
+import type { EventRecord } from './eventAdmin.js';
+import type { Api, Response } from './harness.js';
 
-// Helpers for the priority-lane tests: a server whose events do not share Redis keys with
-// other test files, creating events, reading object state, and the status-changing calls.
+// Helpers for the tests of events and their objects: creating events, reading object state,
+// and the status-changing calls. Admin-side record checks (stored event, Redis fields):
+// eventAdmin.ts.
 
 export type Info = Record<string, any>;
-
-/**
- * A server with a test company whose event ids start at a random offset: every test server
- * shares one redis-server while each has its own database (and so its own id counter), and
- * inventory keys are named by event id, so without the offset event 1 of two test files
- * running at once would share its objects. ($inc, not $max: the embedded test server has no $max.)
- */
-export function useStatusServer(): ServerWithCompany {
-  const ctx = useServerWithCompany();
-  beforeAll(async () => {
-    const offset = 1_000_000 * randomInt(1, 1_000_000);
-    await ctx.server.app.deps.db
-      .collection<{ _id: string; value: number }>('counters')
-      .updateOne({ _id: 'events' }, { $inc: { value: offset } }, { upsert: true });
-  });
-  return ctx;
-}
 
 export interface EventBody {
   eventKey?: string;
@@ -32,17 +19,37 @@ export interface EventBody {
   [field: string]: unknown;
 }
 
+export const eventPath = (key: string, rest = '') => `/events/${encodeURIComponent(key)}${rest}`;
+
+/** `POST /events` that must succeed (200); returns the event record. */
+export async function createEventRecord(api: Api, chartKey: string, body: EventBody = {}): Promise<EventRecord> {
+  const response = await api.post<EventRecord>('/events', { chartKey, ...body });
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
 /** `POST /events`; returns the new event's key. */
 export async function createEvent(api: Api, chartKey: string, body: EventBody = {}): Promise<string> {
-  const response = await api.post('/events', { chartKey, ...body });
-  expect(response.status, response.text).toBeOneOf([200, 201]);
-  return response.body.eventKey ?? response.body.key;
+  return (await createEventRecord(api, chartKey, body)).key;
+}
+
+export interface TestEvent {
+  id: number;
+  key: string;
+  chartKey: string;
+}
+
+/** Uploads the drawing as a new chart and creates an event on it, with a random key unless `body` gives one. */
+export async function newEvent(api: Api, drawing: Drawing, body: EventBody = {}): Promise<TestEvent> {
+  const chart = await uploadDrawing(api, drawing);
+  const { id, key } = await createEventRecord(api, chart.key, { eventKey: randomUUID(), ...body });
+  return { id, key, chartKey: chart.key };
 }
 
 /** `GET /events/{key}/objects?label=...`: the objects' current state, keyed by label. */
 export async function objectInfos(api: Api, eventKey: string, labels: string[]): Promise<Record<string, Info>> {
   const query = labels.map((l) => `label=${encodeURIComponent(l)}`).join('&');
-  const response = await api.get(`/events/${encodeURIComponent(eventKey)}/objects?${query}`);
+  const response = await api.get(eventPath(eventKey, `/objects?${query}`));
   expect(response.status, response.text).toBe(200);
   return response.body;
 }
@@ -61,7 +68,7 @@ export type Action = 'book' | 'hold' | 'release' | 'change-object-status' | 'put
 
 /** `POST /events/{key}/actions/{action}`, with `?expand=objects` when `expand` is true. */
 export function action(api: Api, eventKey: string, name: Action, body: unknown, expand = false): Promise<Response> {
-  return api.post(`/events/${encodeURIComponent(eventKey)}/actions/${name}${expand ? '?expand=objects' : ''}`, body);
+  return api.post(eventPath(eventKey, `/actions/${name}${expand ? '?expand=objects' : ''}`), body);
 }
 
 /** An action that must succeed (204); fails the test with the response otherwise. */
