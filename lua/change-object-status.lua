@@ -153,7 +153,7 @@ local function fail(code, label, detail)
   errors[#errors + 1] = { code, label, detail or '' }
 end
 
--- Channel and for-sale rules of the spec, the same for seats and areas.
+-- Channel and for-sale rules of the spec for a seat, table or booth (areas: usableParts).
 local function allowedToSell(state, change, label, current)
   local notForSale = tonumber(saleField(state, 'n:' .. label)) or 0
   if change.ignoreChannels or current == 'resale' then return notForSale end
@@ -239,7 +239,7 @@ end
 
 -- The parts of an area a request may use, in the order they are used: the channels it
 -- names that have places here, then the places outside any channel ('') when allowed.
-local function usableParts(state, change, label, allotted, total)
+local function usableParts(state, change, label, allotted)
   if change.ignoreChannels then
     local parts = { '' }
     for channel in pairs(allotted) do parts[#parts + 1] = channel end
@@ -299,7 +299,7 @@ local function changeArea(state, change, item)
   local current = full and area.status or 'free'
   local notForSale = tonumber(saleField(state, 'n:' .. label)) or 0
   local allotted, total = allotments(state, label)
-  local parts = usableParts(state, change, label, allotted, total)
+  local parts = usableParts(state, change, label, allotted)
   if not parts then return end
   if not guard(change, label, current) then return end
   local op = change.op
