@@ -52,10 +52,11 @@ const BatchBody = Type.Object({
   ),
 });
 
-type Parameters = Static<typeof EventBody>;
+type ChangeFields = Static<typeof EventBody> & { type?: StatusChangeInput['type']; status?: string };
 
-function parametersOf(body: Parameters): StatusParameters {
-  return {
+/** One change of one event, from the fields every route shares. */
+function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
+  const parameters: StatusParameters = {
     holdToken: body.holdToken,
     orderId: body.orderId,
     keepExtraData: body.keepExtraData,
@@ -64,6 +65,7 @@ function parametersOf(body: Parameters): StatusParameters {
     allowedPreviousStatuses: body.allowedPreviousStatuses,
     rejectedPreviousStatuses: body.rejectedPreviousStatuses,
   };
+  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
 }
 
 const expanded = (ctx: WorkspaceContext) => ctx.query.all('expand').some((value) => value.split(',').includes('objects'));
@@ -79,13 +81,7 @@ export function objectStatusRoutes(deps: ApiDeps, catalog: EventCatalog): RouteD
       body: StatusBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);
-        const input: StatusChangeInput = {
-          eventKey: ctx.params.key!,
-          type,
-          status: fixedStatus ?? ctx.body.status,
-          objects: ctx.body.objects,
-          parameters: parametersOf(ctx.body),
-        };
+        const input = inputOf(ctx.params.key!, { ...ctx.body, type, status: fixedStatus ?? ctx.body.status });
         const [objects] = await service.apply(ctx.workspace, [input], expand);
         return expand ? ok({ objects }) : noContent();
       },
@@ -106,15 +102,7 @@ export function objectStatusRoutes(deps: ApiDeps, catalog: EventCatalog): RouteD
       handler: async (ctx) => {
         const expand = expanded(ctx);
         // An event named twice is changed once.
-        const inputs = [...new Set(ctx.body.events)].map(
-          (eventKey): StatusChangeInput => ({
-            eventKey,
-            type: ctx.body.type ?? 'CHANGE_STATUS_TO',
-            status: ctx.body.status,
-            objects: ctx.body.objects,
-            parameters: parametersOf(ctx.body),
-          }),
-        );
+        const inputs = [...new Set(ctx.body.events)].map((eventKey) => inputOf(eventKey, ctx.body));
         const results = await service.apply(ctx.workspace, inputs, expand);
         return expand ? ok({ objects: Object.assign({}, ...results) as Record<string, unknown> }) : noContent();
       },
@@ -127,15 +115,7 @@ export function objectStatusRoutes(deps: ApiDeps, catalog: EventCatalog): RouteD
       body: BatchBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);
-        const inputs = ctx.body.statusChanges.map(
-          (change): StatusChangeInput => ({
-            eventKey: change.event,
-            type: change.type ?? 'CHANGE_STATUS_TO',
-            status: change.status,
-            objects: change.objects,
-            parameters: parametersOf(change),
-          }),
-        );
+        const inputs = ctx.body.statusChanges.map((change) => inputOf(change.event, change));
         const results = await service.apply(ctx.workspace, inputs, expand);
         return expand ? ok({ results: results.map((objects) => ({ objects })) }) : noContent();
       },
