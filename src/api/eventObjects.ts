@@ -1,9 +1,9 @@
 import Type from 'typebox';
-import { ApiError, notFound } from '../domain/errors.js';
+import { notFound } from '../domain/errors.js';
 import { describeEventObject } from '../domain/eventObjectInfo.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectRecords.js';
-import { MAX_EXTRA_DATA_BYTES, MAX_OBJECTS_PER_REQUEST } from '../domain/statusChangeRequest.js';
+import { checkObjectCount, extraDataText } from '../domain/statusChangeRequest.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { eventKeys } from '../inventory/eventKeys.js';
 import { readSnapshots } from '../inventory/objectSnapshots.js';
@@ -25,14 +25,6 @@ function objectOf(loaded: LoadedEvent, label: string): ChartObject {
   return object;
 }
 
-function extraDataText(label: string, extraData: Record<string, unknown>): string {
-  const text = JSON.stringify(extraData);
-  if (Buffer.byteLength(text) > MAX_EXTRA_DATA_BYTES) {
-    throw new ApiError(400, 'INVALID_EXTRA_DATA', `extraData of ${label} exceeds ${MAX_EXTRA_DATA_BYTES} bytes`);
-  }
-  return text;
-}
-
 export function eventObjectRoutes(deps: ApiDeps, catalog: EventCatalog): RouteDef[] {
   const { redis } = deps;
 
@@ -47,7 +39,7 @@ export function eventObjectRoutes(deps: ApiDeps, catalog: EventCatalog): RouteDe
   }
 
   async function setExtraData(loaded: LoadedEvent, entries: [string, Record<string, unknown>][]): Promise<void> {
-    const fields = new Map(entries.map(([label, data]) => [objectOf(loaded, label).label, extraDataText(label, data)]));
+    const fields = new Map(entries.map(([label, data]) => [objectOf(loaded, label).label, extraDataText(label, data)!]));
     if (fields.size > 0) await redis.hset(eventKeys(loaded.event).extraData, fields);
   }
 
@@ -57,9 +49,7 @@ export function eventObjectRoutes(deps: ApiDeps, catalog: EventCatalog): RouteDe
       path: '/events/:key/objects',
       handler: async (ctx) => {
         const labels = [...new Set(ctx.query.all('label'))];
-        if (labels.length > MAX_OBJECTS_PER_REQUEST) {
-          throw new ApiError(400, 'TOO_MANY_OBJECTS', `at most ${MAX_OBJECTS_PER_REQUEST} labels per request`);
-        }
+        checkObjectCount(labels.length);
         return ok(await infos(await catalog.get(ctx.workspace, ctx.params.key!), labels));
       },
     }),
@@ -89,9 +79,7 @@ export function eventObjectRoutes(deps: ApiDeps, catalog: EventCatalog): RouteDe
       body: ManyBody,
       handler: async (ctx) => {
         const entries = Object.entries(ctx.body.extraData);
-        if (entries.length > MAX_OBJECTS_PER_REQUEST) {
-          throw new ApiError(400, 'TOO_MANY_OBJECTS', `at most ${MAX_OBJECTS_PER_REQUEST} objects per request`);
-        }
+        checkObjectCount(entries.length);
         await setExtraData(await catalog.get(ctx.workspace, ctx.params.key!), entries);
         return noContent();
       },

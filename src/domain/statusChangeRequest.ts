@@ -18,6 +18,13 @@ export type ObjectInput =
   | string
   | { objectId: string; ticketType?: string; extraData?: unknown; quantity?: number };
 
+/** 400 TOO_MANY_OBJECTS past the per-request cap (status changes, object info, extra data). */
+export function checkObjectCount(count: number): void {
+  if (count > MAX_OBJECTS_PER_REQUEST) {
+    throw badRequest('TOO_MANY_OBJECTS', `at most ${MAX_OBJECTS_PER_REQUEST} objects per request, got ${count}`);
+  }
+}
+
 export type StatusOperation = 'book' | 'hold' | 'release' | 'status';
 
 export interface StatusParameters {
@@ -91,7 +98,8 @@ function withoutEmptyGuards(parameters: StatusParameters): StatusParameters {
   };
 }
 
-function extraDataText(label: string, extraData: unknown): string | undefined {
+/** Extra data as the JSON text stored for an object: a JSON object of at most 10,000 bytes. */
+export function extraDataText(label: string, extraData: unknown): string | undefined {
   if (extraData === undefined || extraData === null) return undefined;
   if (typeof extraData !== 'object' || Array.isArray(extraData)) {
     throw badRequest('INVALID_EXTRA_DATA', `extraData of ${label} must be a JSON object`);
@@ -110,9 +118,7 @@ function extraDataText(label: string, extraData: unknown): string | undefined {
  */
 export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, inputs: ObjectInput[]): PlannedObject[] {
   if (inputs.length === 0) throw badRequest('NO_OBJECTS', 'objects must name at least one object');
-  if (inputs.length > MAX_OBJECTS_PER_REQUEST) {
-    throw badRequest('TOO_MANY_OBJECTS', `at most ${MAX_OBJECTS_PER_REQUEST} objects per request, got ${inputs.length}`);
-  }
+  checkObjectCount(inputs.length);
   const planned = new Map<string, PlannedObject>();
   for (const input of inputs) {
     const { objectId: label, quantity, ticketType, extraData } = typeof input === 'string' ? { objectId: input } : input;
