@@ -108,6 +108,43 @@ local function channelUse(area, channel)
   return use
 end
 
+-- Changes an area's booked and held places by the deltas, in its totals and, for places
+-- of a channel, in that channel's counts too: the two always move together.
+local function shift(area, channel, booked, held)
+  area.nonFree = area.nonFree + booked
+  area.held = area.held + held
+  if channel ~= '' then
+    local use = channelUse(area, channel)
+    use.booked = use.booked + booked
+    use.held = use.held + held
+  end
+end
+
+-- An area's booked and held places outside any channel.
+local function outsideChannels(area)
+  local booked, held = area.nonFree, area.held
+  for _, use in pairs(area.channels) do
+    booked = booked - use.booked
+    held = held - use.held
+  end
+  return booked, held
+end
+
+-- Takes up to `quantity` places out of a token's hold, part by part, telling `moved`
+-- each part's channel and places; returns how many places the hold lacked.
+local function takeFromHold(hold, quantity, moved)
+  local left = quantity
+  for _, part in ipairs(hold) do
+    local x = math.min(left, part.places)
+    if x > 0 then
+      part.places = part.places - x
+      left = left - x
+      moved(part.channel, x)
+    end
+  end
+  return left
+end
+
 -- GA holds past their expiry give their places back before anything reads an area.
 local function cleanExpiredAreaHolds(state)
   if state.areasCleaned then return end
@@ -117,13 +154,7 @@ local function cleanExpiredAreaHolds(state)
     local sep = string.find(member, SEP, 1, true)
     local label = string.sub(member, 1, sep - 1)
     local area = decodeArea(record(state, label))
-    for _, part in ipairs(holdOf(state, member)) do
-      area.held = math.max(0, area.held - part.places)
-      if part.channel ~= '' then
-        local use = channelUse(area, part.channel)
-        use.held = math.max(0, use.held - part.places)
-      end
-    end
+    for _, part in ipairs(holdOf(state, member)) do shift(area, part.channel, 0, -part.places) end
     setRecord(state, label, encodeArea(area))
     setHold(state, member, {}, nil)
   end
@@ -190,30 +221,27 @@ local function changeObject(state, change, item)
   local op = change.op
   local token = change.token or ''
   if op ~= 'release' and notForSale > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
-  local heldByOther = object.status == HELD and object.token ~= token
+  local held = object.status == HELD
+  local heldByOther = held and object.token ~= token
   local nextObject = { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '' }
-  if op == 'book' or op == 'hold' then
-    if object.status == HELD and not heldByOther and op == 'book' then
-      nextObject.previous = object.previous
-    elseif heldByOther then
-      return fail('HOLD_TOKEN_MISMATCH', label, object.status)
-    elseif not selectable(object.status) then
-      return fail('OBJECT_NOT_FREE', label, object.status)
-    else
-      nextObject.previous = object.status == 'resale' and 'resale' or ''
-    end
+  if op == 'release' then
+    -- Without a token anything non-free is released (back offices); with one, only its holds.
+    if token ~= '' and (heldByOther or not held) then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
+    if object.status == 'free' then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
+    nextObject.status = object.previous ~= '' and object.previous or 'free'
+    nextObject.ticketType = ''
+  elseif heldByOther then
+    return fail('HOLD_TOKEN_MISMATCH', label, object.status)
+  elseif op == 'book' and held then
+    -- Confirming one's own hold: it returns where it came from on release.
+    nextObject.previous = object.previous
+  elseif op == 'book' or op == 'hold' then
+    if not selectable(object.status) then return fail('OBJECT_NOT_FREE', label, object.status) end
+    nextObject.previous = object.status == 'resale' and 'resale' or ''
     if op == 'hold' then
       if holdExpiry(state, change) <= now then return fail('HOLD_TOKEN_EXPIRED', label, '') end
       nextObject.token = token
     end
-  elseif op == 'release' then
-    if heldByOther and token ~= '' then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
-    if object.status ~= HELD and token ~= '' then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
-    if object.status == 'free' then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
-    nextObject.status = object.previous ~= '' and object.previous or 'free'
-    nextObject.ticketType = ''
-  else
-    if heldByOther then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
   end
   if nextObject.status == 'free' and nextObject.orderId == '' then
     setRecord(state, label, nil)
@@ -266,11 +294,7 @@ local function freeIn(area, part, capacity, notForSale, allotted, total)
     local use = channelUse(area, part)
     return allotted[part] - use.booked - use.held
   end
-  local booked, held = area.nonFree, area.held
-  for _, use in pairs(area.channels) do
-    booked = booked - use.booked
-    held = held - use.held
-  end
+  local booked, held = outsideChannels(area)
   return capacity - notForSale - total - booked - held
 end
 
@@ -310,33 +334,18 @@ local function changeArea(state, change, item)
   if op == 'release' then
     if token ~= '' then
       -- Frees places this token holds, whatever part they were taken from.
-      local hold, left = holdOf(state, member), quantity
-      for _, part in ipairs(hold) do
-        local x = math.min(left, part.places)
-        part.places = part.places - x
-        left = left - x
-        area.held = area.held - x
-        if part.channel ~= '' then channelUse(area, part.channel).held = channelUse(area, part.channel).held - x end
-      end
+      local hold = holdOf(state, member)
+      local left = takeFromHold(hold, quantity, function(channel, x) shift(area, channel, 0, -x) end)
       if left > 0 then return fail('HOLD_TOKEN_MISMATCH', label, tostring(quantity - left)) end
       setHold(state, member, hold, nil)
     else
       -- Frees booked places of the parts the caller may use.
       local left = quantity
       for _, part in ipairs(parts) do
-        local booked
-        if part == '' then
-          booked = area.nonFree
-          for _, use in pairs(area.channels) do booked = booked - use.booked end
-        else
-          booked = channelUse(area, part).booked
-        end
+        local booked = part == '' and outsideChannels(area) or channelUse(area, part).booked
         local x = math.min(left, booked)
-        if x > 0 then
-          left = left - x
-          area.nonFree = area.nonFree - x
-          if part ~= '' then channelUse(area, part).booked = channelUse(area, part).booked - x end
-        end
+        left = left - x
+        shift(area, part, -x, 0)
       end
       if left > 0 then return fail('OBJECT_NOT_RELEASABLE', label, tostring(quantity - left)) end
     end
@@ -348,8 +357,7 @@ local function changeArea(state, change, item)
     local hold = holdOf(state, member)
     for _, t in ipairs(taken) do
       hold[#hold + 1] = { channel = t.channel, ticketType = item.t or '', places = t.places }
-      area.held = area.held + t.places
-      if t.channel ~= '' then channelUse(area, t.channel).held = channelUse(area, t.channel).held + t.places end
+      shift(area, t.channel, 0, t.places)
     end
     setHold(state, member, hold, expiry)
     area.status = HELD
@@ -359,29 +367,13 @@ local function changeArea(state, change, item)
     local left = quantity
     if token ~= '' then
       local hold = holdOf(state, member)
-      for _, part in ipairs(hold) do
-        local x = math.min(left, part.places)
-        if x > 0 then
-          part.places = part.places - x
-          left = left - x
-          area.held = area.held - x
-          area.nonFree = area.nonFree + x
-          if part.channel ~= '' then
-            local use = channelUse(area, part.channel)
-            use.held = use.held - x
-            use.booked = use.booked + x
-          end
-        end
-      end
+      left = takeFromHold(hold, quantity, function(channel, x) shift(area, channel, x, -x) end)
       setHold(state, member, hold, nil)
     end
     if left > 0 then
       local taken, free = takeFree(area, parts, left, capacity, notForSale, allotted, total)
       if not taken then return fail('NOT_ENOUGH_FREE_PLACES', label, tostring(free)) end
-      for _, t in ipairs(taken) do
-        area.nonFree = area.nonFree + t.places
-        if t.channel ~= '' then channelUse(area, t.channel).booked = channelUse(area, t.channel).booked + t.places end
-      end
+      for _, t in ipairs(taken) do shift(area, t.channel, t.places, 0) end
     end
     area.status = change.status
   end
