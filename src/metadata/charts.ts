@@ -5,6 +5,7 @@ import type { ChartValidator } from '../domain/companySettings.js';
 import type { ChartVenueType, Zone } from '../domain/objectIndex.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import { insertWithNewId } from './counters.js';
+import { setIfUnchanged } from './conditionalWrite.js';
 import { containsFilter, paginate } from './paginate.js';
 
 // Charts live in two collections:
@@ -84,14 +85,13 @@ export class Charts {
     return this.charts.findOne({ workspaceId, key });
   }
 
-  /** Applies `change` only if nobody changed the chart since `doc` was read. */
   findById(id: number): Promise<ChartDoc | null> {
     return this.charts.findOne({ _id: id });
   }
 
-  async updateIfUnchanged(doc: ChartDoc, change: ChartChange): Promise<boolean> {
-    const result = await this.charts.updateOne({ _id: doc._id, version: doc.version }, { $set: { ...change, version: doc.version + 1 } });
-    return result.modifiedCount === 1;
+  /** Applies `change` only if nobody changed the chart since `doc` was read. */
+  updateIfUnchanged(doc: ChartDoc, change: ChartChange): Promise<boolean> {
+    return setIfUnchanged<ChartDoc>(this.charts, doc, change);
   }
 
   async markUsed(chartId: number): Promise<void> {

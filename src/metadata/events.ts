@@ -3,6 +3,7 @@ import type { CategoryKey } from '../domain/drawing.js';
 import type { IndexedCategory } from '../domain/objectIndex.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import { insertWithNewId } from './counters.js';
+import { setIfUnchanged } from './conditionalWrite.js';
 import { paginate } from './paginate.js';
 
 // Events: the configuration of one sale on a chart. Object statuses are not here: they
@@ -90,9 +91,8 @@ export class Events {
 
   /** Applies the change if the event is still at `version`; false if it moved on meanwhile. */
   async update(doc: EventDoc, change: EventChange): Promise<EventDoc | undefined> {
-    const next = { ...change, updatedOn: new Date(), version: doc.version + 1 };
-    const result = await this.events.updateOne({ _id: doc._id, version: doc.version }, { $set: next });
-    return result.modifiedCount === 1 ? { ...doc, ...next } : undefined;
+    const fields = { ...change, updatedOn: new Date() };
+    return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
   }
 
   async delete(id: number): Promise<void> {

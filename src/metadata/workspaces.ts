@@ -2,6 +2,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import { newKey } from '../domain/keys.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import { insertWithNewId } from './counters.js';
+import { setIfUnchanged } from './conditionalWrite.js';
 import { containsFilter, paginate } from './paginate.js';
 
 export interface WorkspaceDoc {
@@ -75,12 +76,8 @@ export class Workspaces {
   }
 
   /** Writes `fields` only if nobody changed the workspace since `version` was read. */
-  async updateIfUnchanged(
-    doc: WorkspaceDoc,
-    fields: Partial<Pick<WorkspaceDoc, 'name' | 'isActive' | 'secretKeys'>>,
-  ): Promise<boolean> {
-    const result = await this.collection.updateOne({ _id: doc._id, version: doc.version }, { $set: { ...fields, version: doc.version + 1 } });
-    return result.modifiedCount === 1;
+  updateIfUnchanged(doc: WorkspaceDoc, fields: Partial<Pick<WorkspaceDoc, 'name' | 'isActive' | 'secretKeys'>>): Promise<boolean> {
+    return setIfUnchanged<WorkspaceDoc>(this.collection, doc, fields);
   }
 
   async delete(id: number): Promise<void> {
