@@ -3,6 +3,7 @@ import { describeEventObject } from '../domain/eventObjectInfo.js';
 import { bookableObjects } from '../domain/eventObjects.js';
 import { ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { readSnapshots } from '../inventory/objectSnapshots.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ApiDeps } from './deps.js';
 import type { EventCatalog } from './eventCatalog.js';
 
@@ -11,7 +12,7 @@ import type { EventCatalog } from './eventCatalog.js';
 // reads the whole event.
 
 export function eventReportRoutes(deps: ApiDeps, catalog: EventCatalog): RouteDef[] {
-  async function byStatus(workspace: Parameters<EventCatalog['get']>[0], key: string): Promise<Record<string, unknown[]>> {
+  async function byStatus(workspace: WorkspaceDoc, key: string): Promise<Record<string, unknown[]>> {
     const loaded = await catalog.get(workspace, key);
     const objects = bookableObjects(loaded.event, loaded.index);
     const snapshots = await readSnapshots(deps.redis, loaded.event, loaded.index, objects.map((o) => o.label), Date.now());

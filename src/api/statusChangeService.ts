@@ -38,15 +38,20 @@ export class StatusChangeService {
   async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
     const now = Date.now();
     const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
-    const changes: EventStatusChange[] = [];
-    for (const [i, input] of inputs.entries()) {
+    // Every input is checked before any hold token is read.
+    const planned = inputs.map((input, i) => {
       const { event, index } = loaded[i]!;
       const { op, status } = operationFor(input.type, input.status);
-      const change = planChange(event, index, op, status, input.objects, input.parameters);
-      const tokenExpiry =
-        op === 'hold' ? await this.deps.holdTokens.expiryForHold(workspace._id, input.parameters.holdToken!, event, now) : undefined;
-      changes.push({ event, change, tokenExpiry });
-    }
+      return { event, change: planChange(event, index, op, status, input.objects, input.parameters) };
+    });
+    const changes: EventStatusChange[] = await Promise.all(
+      planned.map(async ({ event, change }) => ({
+        event,
+        change,
+        tokenExpiry:
+          change.op === 'hold' ? await this.deps.holdTokens.expiryForHold(workspace._id, change.parameters.holdToken!, event, now) : undefined,
+      })),
+    );
     const applied = await applyStatusChanges(this.deps.scripts.changeObjectStatus!, changes, now, expand);
     if (applied.firstUseThisMonth.length > 0) {
       await recordEventsInUse(this.deps.redis, workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));

@@ -1,7 +1,6 @@
 import { badRequest, notFound } from '../domain/errors.js';
 import { companyRoute, ok, type CompanyContext, type RouteDef } from '../http/route.js';
 import { eventsInUse, monthsInUse, usedObjectCounts, usedObjects, workspacesInUse } from '../inventory/usage.js';
-import type { EventDoc } from '../metadata/events.js';
 import type { ApiDeps } from './deps.js';
 
 // Usage reports (compat-notes §6, §11): the distinct objects of each event passed to book,
@@ -28,12 +27,17 @@ export function usageRoutes(deps: ApiDeps): RouteDef[] {
       const ids = await eventsInUse(redis, workspace._id, month);
       if (ids.length === 0) continue;
       // Deleted events keep their usage; their tag is their id (events in seasons come later).
-      const events = await Promise.all(ids.map(async (id) => (await repos.events.findById(id)) ?? { _id: id, tag: String(id), key: null }));
+      const events = await Promise.all(
+        ids.map(async (id) => {
+          const doc = await repos.events.findById(id);
+          return { _id: id, tag: doc?.tag ?? String(id), key: doc?.key ?? null };
+        }),
+      );
       const counts = await usedObjectCounts(redis, events, month);
       details.push({
         workspace: { id: workspace._id, name: workspace.name },
         usageByEvent: events
-          .map((event, i) => ({ event: { id: event._id, key: (event as Partial<EventDoc>).key ?? null }, numUsedObjects: counts[i]! }))
+          .map((event, i) => ({ event: { id: event._id, key: event.key }, numUsedObjects: counts[i]! }))
           .sort((a, b) => a.event.id - b.event.id),
       });
     }

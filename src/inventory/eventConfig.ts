@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
-import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey } from './eventKeys.js';
+import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, type EventRef } from './eventKeys.js';
 
 // The parts of an event's inventory that admin routes write: the channel and for-sale
 // fields the scripts check, the daily limit on for-sale changes, and removal with the event.
-
-type EventRef = { tag: string; _id: number };
 
 /** Replaces the event's channel and for-sale fields (see saleConfigFields) in one step. */
 export async function writeSaleConfig(redis: Redis, event: EventRef, fields: Map<string, string>): Promise<void> {

@@ -17,11 +17,19 @@ export interface EventKeys {
   gaHolds: string;
 }
 
+/** What names an event's inventory: its id and the hash tag it shares with its season. */
+export interface EventRef {
+  _id: number;
+  tag: string;
+}
+
+const prefixOf = (event: EventRef) => `inv:{${event.tag}}:${event._id}`;
+
 /** The keys of one event, in the order the scripts take them. */
 export const EVENT_KEY_NAMES = ['objects', 'extraData', 'holdTokens', 'saleConfig', 'gaHoldExpiry', 'gaHolds'] as const;
 
-export function eventKeys(event: { tag: string; _id: number }): EventKeys {
-  const prefix = `inv:{${event.tag}}:${event._id}`;
+export function eventKeys(event: EventRef): EventKeys {
+  const prefix = prefixOf(event);
   return {
     objects: `${prefix}:objects`,
     extraData: `${prefix}:extraData`,
@@ -33,10 +41,10 @@ export function eventKeys(event: { tag: string; _id: number }): EventKeys {
 }
 
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
-export const forSaleEditsKey = (event: { tag: string; _id: number }, day: string) => `inv:{${event.tag}}:${event._id}:forSaleEdits:${day}`;
+export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;
 
 /** set: the objects of the event used (billed) in one month, `YYYY-MM`. */
-export const usedObjectsKey = (event: { tag: string; _id: number }, month: string) => `inv:{${event.tag}}:${event._id}:used:${month}`;
+export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(event)}:used:${month}`;
 
 /** The UTC month `YYYY-MM` of a time. */
 export const monthOf = (time: number) => new Date(time).toISOString().slice(0, 7);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { badRequest, notFound } from '../domain/errors.js';
-import { eventKeys } from './eventKeys.js';
+import { eventKeys, type EventRef } from './eventKeys.js';
 import type { ScriptCall } from './scripts.js';
 
 // Hold tokens tie held objects to one buyer. A token is a Redis hash tagged by the token
@@ -58,7 +58,7 @@ export class HoldTokens {
    * The expiry of a token about to hold objects of an event; 400 if the token is unknown
    * in the workspace or expired. Remembers the event, so a later expiry change reaches it.
    */
-  async expiryForHold(workspaceId: number, token: string, event: { tag: string; _id: number }, now: number): Promise<number> {
+  async expiryForHold(workspaceId: number, token: string, event: EventRef, now: number): Promise<number> {
     const results = await this.redis
       .multi()
       .hmget(holdTokenKey(token), 'workspaceId', 'expiresAt')

@@ -2,13 +2,11 @@ import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectRecords.js';
-import { eventKeys } from './eventKeys.js';
+import { eventKeys, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports (not the sales flow:
 // that only changes state, through the script). One pipelined round trip; the state is
 // what Redis had at that moment, decoded exactly as the scripts would see it at `now`.
-
-type EventRef = { tag: string; _id: number };
 
 /** The unexpired GA holds of an event by area, from the unexpired members and the gaHolds hash. */
 function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<string, AreaHolds> {

@@ -1,15 +1,10 @@
 import { ApiError } from '../domain/errors.js';
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
-import { eventKeys, EVENT_KEY_NAMES, monthOf, usedObjectsKey } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, monthOf, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { ScriptCall } from './scripts.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
-
-export interface EventRef {
-  _id: number;
-  tag: string;
-}
 
 export interface EventStatusChange {
   event: EventRef;

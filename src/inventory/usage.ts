@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { usedObjectsKey } from './eventKeys.js';
+import { usedObjectsKey, type EventRef } from './eventKeys.js';
 
 // Used objects (billing, spec "Pricing note"): each event keeps, per month, the set of
 // objects passed to book, hold or change-object-status (the script adds them). A workspace
@@ -9,8 +9,6 @@ const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${worksp
 const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`;
 /** Workspaces of a company that ever used objects: usage outlives a deleted workspace. */
 const usingWorkspacesKey = (companyId: number) => `usage:{co${companyId}}:workspaces`;
-
-type EventRef = { tag: string; _id: number };
 
 /** Records that these events have used objects in the month (once per event and month). */
 export async function recordEventsInUse(
