@@ -1,4 +1,5 @@
 import { badRequest } from './errors.js';
+import { knownObject } from './objectLabels.js';
 import { categoryId, type ChartObject, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
 import type { EventDoc } from '../metadata/events.js';
 
@@ -36,8 +37,7 @@ export function bookedAsAWhole(event: Pick<EventDoc, 'tableBookingConfig'>, tabl
  * seats is not, nor is a seat of a table booked as a whole. 400 otherwise.
  */
 export function bookableObject(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, label: string): ChartObject {
-  const object = index.byLabel.get(label);
-  if (!object) throw badRequest('OBJECT_NOT_FOUND', `Object not found: ${label}`);
+  const object = knownObject(index, label);
   if (object.objectType === 'table' && !bookedAsAWhole(event, object)) {
     throw badRequest('OBJECT_NOT_BOOKABLE', `Table ${label} is booked by seat in this event; book its seats instead`);
   }

@@ -75,8 +75,9 @@ export async function setValidatorLevel(admin: Api, validator: string, level: 'O
 }
 
 /**
- * Links an event to the chart the way the events feature will (status NOT_USED → PUBLISHED).
- * Returns the event's key.
+ * Links an event to the chart through the repositories (status NOT_USED → PUBLISHED),
+ * skipping POST /events on purpose: chart tests put charts in use whatever their
+ * validation findings, which POST /events would refuse. Returns the event's key.
  */
 export async function putInUse(server: TestServer, workspaceId: number, chart: ChartRecord, key: string = randomUUID()): Promise<string> {
   await server.app.deps.repos.events.create({
