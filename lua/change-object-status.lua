@@ -151,8 +151,7 @@ local function cleanExpiredAreaHolds(state)
   state.areasCleaned = true
   local expired = redis.call('ZRANGEBYSCORE', state.gaHoldExpiry, '-inf', now)
   for _, member in ipairs(expired) do
-    local sep = string.find(member, SEP, 1, true)
-    local label = string.sub(member, 1, sep - 1)
+    local label = holdMemberLabel(member)
     local area = decodeArea(record(state, label))
     for _, part in ipairs(holdOf(state, member)) do shift(area, part.channel, 0, -part.places) end
     setRecord(state, label, encodeArea(area))
@@ -328,7 +327,7 @@ local function changeArea(state, change, item)
   if not guard(change, label, current) then return end
   local op = change.op
   local token = change.token or ''
-  local member = label .. SEP .. token
+  local member = holdMember(label, token)
   local quantity = item.q
 
   if op == 'release' then

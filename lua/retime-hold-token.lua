@@ -8,13 +8,15 @@
 -- ARGV[2]  its new expiry (ms epoch)
 -- Returns  the number of GA holds moved
 
+--#include records.lua
+
 -- Set even where the token holds nothing yet: a hold whose caller read the old expiry
 -- and runs after this keeps the event's entry (see holdExpiry in change-object-status.lua).
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 local moved = 0
 local cursor = '0'
 repeat
-  local page = redis.call('ZSCAN', KEYS[2], cursor, 'MATCH', '*\31' .. ARGV[1], 'COUNT', 1000)
+  local page = redis.call('ZSCAN', KEYS[2], cursor, 'MATCH', holdMember('*', ARGV[1]), 'COUNT', 1000)
   cursor = page[1]
   for i = 1, #page[2], 2 do
     redis.call('ZADD', KEYS[2], 'XX', ARGV[2], page[2][i])

@@ -73,6 +73,15 @@ local function encodeArea(a)
   return table.concat(fields, SEP)
 end
 
+-- A GA hold's field: `<label>\31<token>` (also the member of the hold expiry zset).
+local function holdMember(label, token)
+  return label .. SEP .. token
+end
+
+local function holdMemberLabel(member)
+  return string.sub(member, 1, string.find(member, SEP, 1, true) - 1)
+end
+
 local function decodeHold(entry)
   local parts = {}
   if not entry then return parts end
