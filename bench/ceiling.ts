@@ -7,7 +7,7 @@ import { loadUws } from '../src/http/uws.js';
 // its own event loop, like the real server.
 
 const port = Number(process.argv[2]);
-const bodyBytes = Number(process.argv[3] ?? 64);
+const bodyBytes = Number(process.argv[3] ?? 0);
 const body = Buffer.alloc(bodyBytes, 'x');
 const empty = Buffer.alloc(0);
 const uws = loadUws();

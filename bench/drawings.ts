@@ -38,6 +38,8 @@ export interface GeneratedDrawingOptions {
   seatsPerRow: number;
   /** Number of categories (keys 1..n), assigned to sections in turn. Default 4. */
   categories?: number;
+  /** General admission areas at the top level, beside the sections (label and capacity). */
+  generalAdmission?: { label: string; capacity: number }[];
 }
 
 /**
@@ -77,7 +79,12 @@ export function generatedDrawing(options: GeneratedDrawingOptions): Drawing {
       rows: sections > 0 ? [] : rows(1),
       tables: [],
       booths: [],
-      generalAdmissionAreas: [],
+      generalAdmissionAreas: (options.generalAdmission ?? []).map(({ label, capacity }, i) => ({
+        label,
+        capacity,
+        categoryKey: 1,
+        center: { x: -200, y: 100 + i * 200 },
+      })),
       sections: sectionList,
       focalPoint: { x: (perLine * sectionWidth) / 2, y: 0 },
     },
@@ -87,6 +94,8 @@ export function generatedDrawing(options: GeneratedDrawingOptions): Drawing {
 /** The venues the benchmarks seed. */
 export const SEATS_100K: GeneratedDrawingOptions = { sections: 10, rowsPerSection: 100, seatsPerRow: 100 };
 export const SEATS_10K: GeneratedDrawingOptions = { sections: 4, rowsPerSection: 50, seatsPerRow: 50 };
+/** The 10,000-seat venue with a standing area, for the GA sell-out. */
+export const SEATS_10K_WITH_GA: GeneratedDrawingOptions = { ...SEATS_10K, generalAdmission: [{ label: 'GA1', capacity: 10_000 }] };
 
 export function seatCount(options: GeneratedDrawingOptions): number {
   return Math.max(1, options.sections) * options.rowsPerSection * options.seatsPerRow;

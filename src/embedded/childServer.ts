@@ -5,6 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface ChildServer {
   url: string;
+  /** Its process id (the benchmarks read its memory use). */
+  pid: number;
   /** Everything it printed so far. */
   output(): string;
   stop(): Promise<void>;
@@ -45,7 +47,7 @@ export async function startChildServer(options: {
     });
   });
   // Its output keeps being read (so the pipe never fills and blocks it) and kept.
-  return { url: options.url, output: () => output, stop: () => stopChild(child) };
+  return { url: options.url, pid: child.pid!, output: () => output, stop: () => stopChild(child) };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

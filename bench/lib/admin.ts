@@ -1,0 +1,50 @@
+import type { Drawing } from '../../src/domain/drawing.js';
+import { basicAuth } from './measure.js';
+
+// The admin calls the benchmarks make to seed the server: charts, events, hold tokens.
+
+export interface BenchEvent {
+  id: number;
+  key: string;
+}
+
+export class Admin {
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly base: string,
+    adminKey: string,
+  ) {
+    this.headers = { authorization: basicAuth(adminKey), 'content-type': 'application/json' };
+  }
+
+  async call<T>(method: string, path: string, body?: unknown, expected = 200): Promise<T> {
+    const response = await fetch(`${this.base}${path}`, { method, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** Uploads a drawing as a new chart; returns its key. */
+  async uploadChart(drawing: Drawing): Promise<string> {
+    return (await this.call<{ key: string }>('POST', '/charts', drawing)).key;
+  }
+
+  async createEvent(chartKey: string): Promise<BenchEvent> {
+    const created = await this.call<{ id: number; key: string }>('POST', '/events', { chartKey });
+    return { id: created.id, key: created.key };
+  }
+
+  async createEvents(chartKey: string, count: number): Promise<BenchEvent[]> {
+    const events: BenchEvent[] = [];
+    for (let i = 0; i < count; i++) events.push(await this.createEvent(chartKey));
+    return events;
+  }
+
+  /** Books objects in requests of at most 1,000 (the spec's cap per request). */
+  async book(eventKey: string, labels: string[]): Promise<void> {
+    for (let i = 0; i < labels.length; i += 1000) {
+      await this.call('POST', `/events/${encodeURIComponent(eventKey)}/actions/book`, { objects: labels.slice(i, i + 1000) }, 204);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+import { areaState, objectState, type AreaState } from '../../src/domain/objectRecords.js';
+import { eventKeys } from '../../src/inventory/eventKeys.js';
+import type { BenchEvent } from './admin.js';
+
+// What the server's Redis holds after a scenario: the final state every scenario's checks
+// compare with what its requests were told. Read straight from the inventory (the single
+// source of truth), with the same record decoding the server uses.
+
+// Events outside seasons use their own id as hash tag (src/metadata/events.ts).
+const keysOf = (event: BenchEvent) => eventKeys({ _id: event.id, tag: String(event.id) });
+
+export class FinalState {
+  readonly redis: Redis;
+
+  constructor(url: string) {
+    this.redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  }
+
+  /** The status of every object that has a record (free objects have none). */
+  async statuses(event: BenchEvent): Promise<Map<string, string>> {
+    const records = await this.redis.hgetall(keysOf(event).objects);
+    const now = Date.now();
+    const tokenExpiry = await this.redis.hgetall(keysOf(event).holdTokens);
+    const statuses = new Map<string, string>();
+    for (const [label, record] of Object.entries(records)) {
+      statuses.set(label, objectState(record, (token) => Number(tokenExpiry[token] ?? 0), now).status);
+    }
+    return statuses;
+  }
+
+  /** The labels booked in the event. */
+  async booked(event: BenchEvent): Promise<Set<string>> {
+    const booked = new Set<string>();
+    for (const [label, status] of await this.statuses(event)) if (status === 'booked') booked.add(label);
+    return booked;
+  }
+
+  async area(event: BenchEvent, label: string): Promise<AreaState> {
+    return areaState(await this.redis.hget(keysOf(event).objects, label));
+  }
+
+  /** Bytes Redis uses for data, after its allocator settled. */
+  async usedMemory(): Promise<number> {
+    const info = await this.redis.info('memory');
+    return Number(/used_memory:(\d+)/.exec(info)![1]);
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit();
+  }
+}

@@ -1,0 +1,67 @@
+import autocannon from 'autocannon';
+
+// One autocannon run and the figures every scenario reports. Scenarios add their own
+// checks (double bookings, oversold places) next to these.
+
+export interface Figures {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Answers other than 2xx (refusals a scenario expects are counted here too). */
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  requests: number;
+  ratioToCeiling?: number;
+  [figure: string]: number | undefined;
+}
+
+export interface LoadSettings {
+  connections: number;
+  durationSeconds: number;
+}
+
+/** Runs autocannon with the run's settings unless `options` overrides them. */
+export async function measure(settings: LoadSettings, options: autocannon.Options): Promise<Figures> {
+  // A scenario bounded by `amount` runs until that many answers came, however long it takes.
+  const bound = options.amount ? {} : { duration: settings.durationSeconds };
+  const result = await autocannon({ connections: settings.connections, ...bound, ...options });
+  return {
+    rps: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    requests: result.requests.total,
+  };
+}
+
+/**
+ * Requests whose body is made per request by `next` (for example the next two free seats),
+ * with `onStatus` told each answer's status together with what `next` returned for it.
+ * autocannon keeps one context per connection and one request in flight per connection,
+ * so the context carries a request's own data to its answer.
+ */
+export function generatedRequests<T>(options: {
+  method?: 'POST' | 'GET';
+  headers: Record<string, string>;
+  next: () => { path: string; body?: string; data: T };
+  onStatus?: (status: number, data: T) => void;
+}): autocannon.Request[] {
+  return [
+    {
+      method: options.method ?? 'POST',
+      headers: options.headers,
+      setupRequest: (request, context: { data?: T }) => {
+        const made = options.next();
+        context.data = made.data;
+        return { ...request, path: made.path, body: made.body };
+      },
+      onResponse: (status, _body, context: { data?: T }) => {
+        if (options.onStatus && context.data !== undefined) options.onStatus(status, context.data);
+      },
+    },
+  ];
+}
+
+export const basicAuth = (key: string) => 'Basic ' + Buffer.from(`${key}:`).toString('base64');

@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import type { Figures } from './measure.js';
+
+// The bench's output: a table on stdout and bench/results/latest.json with every figure,
+// the machine and the commit; `--compare FILE` prints ratios against an earlier file.
+
+export interface Target {
+  what: string;
+  value: number;
+  limit: string;
+  met: boolean;
+}
+
+export interface BenchReport {
+  date: string;
+  commit: string;
+  mode: 'quick' | 'full';
+  settings: Record<string, number>;
+  machine: Record<string, string | number>;
+  scenarios: Record<string, Figures>;
+  [section: string]: unknown;
+}
+
+function run(command: string, args: string[], pattern: RegExp): string {
+  try {
+    return pattern.exec(execFileSync(command, args).toString())?.[1]?.trim() ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export function machine(): Record<string, string | number> {
+  return {
+    cores: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryBytes: totalmem(),
+    node: process.version,
+    redis: run('redis-server', ['--version'], /v=(\S+)/),
+  };
+}
+
+export const gitCommit = () => run('git', ['rev-parse', 'HEAD'], /(\S+)/);
+
+/** Every scenario's rps as a share of the ceiling's. */
+export function addRatios(scenarios: Record<string, Figures>): void {
+  const ceiling = scenarios.ceiling?.rps;
+  if (!ceiling) return;
+  for (const figures of Object.values(scenarios)) figures.ratioToCeiling = Math.round((figures.rps / ceiling) * 1000) / 1000;
+}
+
+const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings'];
+
+export function printTable(report: BenchReport): void {
+  console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  checks');
+  for (const [name, f] of Object.entries(report.scenarios)) {
+    const checks = CHECKS.filter((c) => f[c] !== undefined).map((c) => `${c}=${f[c]}`).join(' ');
+    console.log(
+      `${name.padEnd(16)}${String(f.rps).padStart(7)}${String(f.p50Ms).padStart(9)}${String(f.p99Ms).padStart(8)}${String(f.non2xx).padStart(8)}${String(f.errors).padStart(8)}${String(f.ratioToCeiling ?? '').padStart(7)}  ${checks}`,
+    );
+  }
+}
+
+export function printTargets(targets: Target[]): void {
+  console.log('\ntargets');
+  for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.what}: ${t.value} (${t.limit})`);
+}
+
+export function writeReport(report: BenchReport, file = 'bench/results/latest.json'): void {
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  console.log(`\nwritten: ${file}`);
+}
+
+/** Each scenario's ratio to its run's ceiling, now and in `file`. */
+export function printComparison(report: BenchReport, file: string): void {
+  const previous = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  console.log(`\ncompared with ${file} (${previous.commit.slice(0, 8)}, ${previous.mode}): ratio to ceiling now / then, rps now / then`);
+  for (const [name, f] of Object.entries(report.scenarios)) {
+    const before = previous.scenarios[name];
+    if (!before) continue;
+    const rpsRatio = before.rps ? Math.round((f.rps / before.rps) * 100) / 100 : '-';
+    console.log(`  ${name.padEnd(16)} ${f.ratioToCeiling} / ${before.ratioToCeiling}   ×${rpsRatio}`);
+  }
+}

@@ -1,0 +1,42 @@
+import type { BenchEvent } from '../lib/admin.js';
+import { SeatLedger } from '../lib/ledger.js';
+import { generatedRequests, measure, type Figures } from '../lib/measure.js';
+import type { BenchContext } from './context.js';
+
+// book-2: every request books 2 distinct free seats, walking the 100,000-seat chart's labels
+// event after event, so every request should succeed. The ceiling is driven by the very
+// same generator (same bodies, same per-request cost in the load generator).
+
+/** Enough events that the walk never comes back to a seat within one run. */
+export const bookTwoEventCount = (quick: boolean) => (quick ? 6 : 16);
+
+export function bookTwoRequests(labels: string[], events: BenchEvent[], headers: Record<string, string>, ledger?: SeatLedger, query = '') {
+  const pairsPerEvent = Math.floor(labels.length / 2);
+  let next = 0;
+  return generatedRequests({
+    headers,
+    next: () => {
+      const pair = next++;
+      const event = events[Math.floor(pair / pairsPerEvent) % events.length]!;
+      const at = (pair % pairsPerEvent) * 2;
+      const seats = [labels[at]!, labels[at + 1]!];
+      return { path: `/events/${event.key}/actions/book${query}`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
+    },
+    onStatus: (status, { event, seats }) => {
+      if (status < 300) ledger?.booked(event, seats);
+    },
+  });
+}
+
+/** The no-op ceiling, driven like book-2; it answers without a body, as book does (204). */
+export async function ceiling(ctx: BenchContext): Promise<Figures> {
+  const fake = Array.from({ length: bookTwoEventCount(ctx.quick) }, (_, i) => ({ id: i, key: `ceiling-${i}` }));
+  return measure(ctx.settings, { url: ctx.ceilingUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, fake, ctx.workspaceHeaders, undefined, '?bytes=0') });
+}
+
+export async function bookTwo(ctx: BenchContext): Promise<Figures> {
+  const events = await ctx.newEvents(ctx.charts.seats100k, bookTwoEventCount(ctx.quick));
+  const ledger = new SeatLedger();
+  const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, events, ctx.workspaceHeaders, ledger) });
+  return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };
+}

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import type { BenchContext } from './context.js';
+
+// Event creation on the 100,000-seat chart (time per event) and what inventory costs in
+// Redis: the memory delta over the seats of the events created (free seats) and over the
+// seats booked in one of them (booked seats). Redis memory is read from INFO after each
+// step; creation and bookings are sequential admin calls, nothing else runs meanwhile.
+
+export interface EventsAndMemory {
+  eventsCreated: number;
+  eventCreateMsP50: number;
+  eventCreateMsP99: number;
+  eventCreateMsMax: number;
+  freeSeatBytes: number;
+  seatsBooked: number;
+  bookedSeatBytes: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemory> {
+  const chart = ctx.charts.seats100k;
+  const count = ctx.quick ? 10 : 50;
+  const memoryBefore = await ctx.state.usedMemory();
+  const times: number[] = [];
+  const events = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    events.push(await ctx.admin.createEvent(chart.key));
+    times.push(performance.now() - started);
+  }
+  const memoryAfterEvents = await ctx.state.usedMemory();
+  times.sort((a, b) => a - b);
+
+  // Every seat of one of those events booked, 1,000 per request.
+  await ctx.admin.book(events[0]!.key, chart.labels);
+  const memoryAfterBooking = await ctx.state.usedMemory();
+  return {
+    eventsCreated: count,
+    eventCreateMsP50: round(percentile(times, 50)),
+    eventCreateMsP99: round(percentile(times, 99)),
+    eventCreateMsMax: round(times[times.length - 1]!),
+    freeSeatBytes: round((memoryAfterEvents - memoryBefore) / (count * chart.labels.length), 2),
+    seatsBooked: chart.labels.length,
+    bookedSeatBytes: round((memoryAfterBooking - memoryAfterEvents) / chart.labels.length),
+  };
+}
+
+/** Resident and peak memory of a process, from /proc (Linux). */
+export function processMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
+}
