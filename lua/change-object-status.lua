@@ -5,19 +5,23 @@
 -- (src/inventory/statusChanges.ts builds the request).
 --
 -- KEYS     7 per event, in this order (src/inventory/eventKeys.ts):
---          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, used set of this month
+--          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, used objects of this
+--          month (includes/usedObjects.lua)
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  JSON {changes: [{e, op, status, token?, tokenExpiry?, orderId?, keep?, channels?,
---          ignoreChannels?, allowed?, rejected?, objects: [{l, q?, t?, x?}]}], expand?}
+--          ignoreChannels?, allowed?, rejected?, objects: [{l, q?, t?, x?}]}], expand?,
+--          used: per event, the labels to count as used, by bucket [[bucket, [label, ...]], ...]}
 --            e: the event's position (1-based) in KEYS; op: book | hold | release | status;
 --            l: label; q: places (GA areas only, q > 0 marks an area); t: ticket type;
 --            x: extra data as JSON text
 -- Returns  {0, {code, label, detail}, ...} when any check fails (nothing written), or
---          {1, {e of events whose used set this call created}, results JSON or false}
+--          {1, {e of events whose used objects hash this call created}, results JSON or false}
 --          where results (with expand) lists per change per object {record, extra} as
 --          they were right after that change (a batch may change one object twice).
 
 --#include records.lua
+--#include calls.lua
+--#include usedObjects.lua
 
 local now = tonumber(ARGV[1])
 local request = cjson.decode(ARGV[2])
@@ -34,7 +38,7 @@ local function eventState(e)
     objects = KEYS[base + 1], extraData = KEYS[base + 2], holdTokens = KEYS[base + 3],
     saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], used = KEYS[base + 7],
     records = {}, recordsChanged = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
-    gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, usedLabels = {}, areasCleaned = false,
+    gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
   }
   events[e] = state
   return state
@@ -95,7 +99,11 @@ local function setHold(state, member, parts, expiry)
   if total == 0 then state.gaExpiry[member] = false elseif expiry then state.gaExpiry[member] = expiry end
 end
 
+-- Most events have no channels and everything for sale: their sale config hash does not
+-- exist, and one EXISTS per event spares the lookups per object.
 local function saleField(state, field)
+  if state.hasSaleConfig == nil then state.hasSaleConfig = redis.call('EXISTS', state.saleConfig) == 1 end
+  if not state.hasSaleConfig then return false end
   return redis.call('HGET', state.saleConfig, field)
 end
 
@@ -403,7 +411,6 @@ for i, change in ipairs(request.changes) do
     else
       changeObject(state, change, item)
     end
-    if change.op ~= 'release' then state.usedLabels[#state.usedLabels + 1] = item.l end
     if item.x or not change.keep then
       state.extra[item.l] = item.x or false
       state.extraChanged[item.l] = true
@@ -420,14 +427,32 @@ end
 
 local createdUsedSets = {}
 for e, state in pairs(events) do
+  -- One HSET and one HDEL per hash, however many objects changed.
+  local sets, deletes = {}, {}
   for label in pairs(state.recordsChanged) do
     local value = state.records[label]
-    if value then redis.call('HSET', state.objects, label, value) else redis.call('HDEL', state.objects, label) end
+    if value then
+      sets[#sets + 1] = label
+      sets[#sets + 1] = value
+    else
+      deletes[#deletes + 1] = label
+    end
   end
+  callChunked('HSET', state.objects, sets)
+  callChunked('HDEL', state.objects, deletes)
+  sets, deletes = {}, {}
   for label in pairs(state.extraChanged) do
     local value = state.extra[label]
-    if value then redis.call('HSET', state.extraData, label, value) else redis.call('HDEL', state.extraData, label) end
+    if value then
+      sets[#sets + 1] = label
+      sets[#sets + 1] = value
+    else
+      deletes[#deletes + 1] = label
+    end
   end
+  -- Without any extra data in the event there is nothing to delete (and nothing to log).
+  if #deletes > 0 and redis.call('EXISTS', state.extraData) == 1 then callChunked('HDEL', state.extraData, deletes) end
+  callChunked('HSET', state.extraData, sets)
   for token in pairs(state.tokensChanged) do
     redis.call('HSET', state.holdTokens, token, state.tokens[token])
   end
@@ -438,11 +463,8 @@ for e, state in pairs(events) do
   for member, expiry in pairs(state.gaExpiry) do
     if expiry then redis.call('ZADD', state.gaHoldExpiry, expiry, member) else redis.call('ZREM', state.gaHoldExpiry, member) end
   end
-  if #state.usedLabels > 0 then
-    local existed = redis.call('EXISTS', state.used)
-    redis.call('SADD', state.used, unpack(state.usedLabels))
-    if existed == 0 then createdUsedSets[#createdUsedSets + 1] = e end
-  end
+  local used = request.used[e]
+  if used and #used > 0 and addUsedObjects(state.used, used) then createdUsedSets[#createdUsedSets + 1] = e end
 end
 
 if not request.expand then return { 1, createdUsedSets, false } end

@@ -43,8 +43,8 @@ export function eventKeys(event: EventRef): EventKeys {
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
 export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;
 
-/** set: the objects of the event used (billed) in one month, `YYYY-MM`. */
-export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(event)}:used:${month}`;
+/** hash: the objects of the event used (billed) in one month, `YYYY-MM` (lua/includes/usedObjects.lua). */
+export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(event)}:usedObjects:${month}`;
 
 /** The UTC month `YYYY-MM` of a time. */
 export const monthOf = (time: number) => new Date(time).toISOString().slice(0, 7);

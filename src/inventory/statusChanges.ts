@@ -2,6 +2,7 @@ import { ApiError } from '../domain/errors.js';
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
 import { eventKeys, EVENT_KEY_NAMES, monthOf, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { ScriptCall } from './scripts.js';
+import { usedBuckets } from './usage.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -76,8 +77,14 @@ export async function applyStatusChanges(
     const k = eventKeys(event);
     return [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)];
   });
+  // Every object passed to book, hold or a status counts as used (spec "Pricing note").
+  const usedLabels = events.map(() => new Set<string>());
+  for (const { event, change } of changes) {
+    if (change.op !== 'release') for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
+  }
   const payload = {
     expand,
+    used: usedLabels.map((labels) => usedBuckets(labels)),
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
       op: change.op,

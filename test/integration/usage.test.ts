@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/drawings.js';
 import { done, eventPath, holdToken, newEvent, type TestEvent } from '../support/events.js';
 import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
 import { secondWorkspace, thisMonth } from '../support/usage.js';
@@ -88,6 +88,29 @@ describe('used objects', () => {
     expect(response.status, response.text).toBe(204);
     expect(await usedCount(admin, event)).toBe(2);
     expect(await usedCount(admin, second)).toBe(2);
+  });
+});
+
+describe('used objects at scale', () => {
+  // 100 rows of 100 seats: enough labels to fill every bucket of the month's hash several
+  // times, and more values than one Lua unpack() takes (so commands are cut in chunks).
+  const big = generatedDrawing({ sections: 0, rowsPerSection: 100, seatsPerRow: 100 });
+  const labels = Array.from({ length: 100 }, (_, r) => Array.from({ length: 100 }, (_, s) => `${rowLabel(r)}-${s + 1}`)).flat();
+
+  it('10,000 objects in one batch, then again: each counted and listed once', async () => {
+    const { api, admin } = await ctx.freshCompany();
+    const event = await newEvent(api, big);
+    const tenths = Array.from({ length: 10 }, (_, i) => labels.slice(i * 1000, i * 1000 + 1000));
+    const batch = await api.post('/events/actions/change-object-status', {
+      statusChanges: tenths.map((objects) => ({ event: event.key, status: 'booked', objects })),
+    });
+    expect(batch.status, batch.text).toBe(204);
+    expect(await usedCount(admin, event)).toBe(10_000);
+    // Released and held again: nothing new.
+    await done(api, event.key, 'release', { objects: tenths[3]! });
+    await done(api, event.key, 'hold', { objects: tenths[3]!, holdToken: await holdToken(api) });
+    expect(await usedCount(admin, event)).toBe(10_000);
+    expect(await usedLabels(admin, event)).toEqual([...labels].sort());
   });
 });
 
