@@ -1,6 +1,6 @@
 import { notFound } from '../domain/errors.js';
-import { Lru, memoize } from '../domain/lru.js';
-import { buildObjectIndex, type ObjectIndex } from '../domain/objectIndex.js';
+import { Lru } from '../domain/lru.js';
+import type { ObjectIndex } from '../domain/objectIndex.js';
 import { eventKeys, type EventKeys } from '../inventory/eventKeys.js';
 import type { ChartDoc } from '../metadata/charts.js';
 import type { EventDoc } from '../metadata/events.js';
@@ -24,10 +24,8 @@ export interface LoadedEvent {
 
 const EVENT_TOPIC = 'event';
 const CHART_TOPIC = 'chart';
-/** Events kept in memory; each is small, the indexes are shared per chart version. */
+/** Events kept in memory; each is small, the indexes are shared per chart version (ChartService). */
 const MAX_EVENTS = 50_000;
-/** Object indexes kept; a 100,000-seat index takes about 30 MB. */
-const MAX_INDEXES = 16;
 
 const entryKey = (workspaceId: number, key: string) => `${workspaceId}\u0000${key}`;
 
@@ -36,7 +34,6 @@ export const eventNotFound = (key: string, workspace: WorkspaceDoc) =>
 
 export class EventCatalog {
   private readonly loaded = new Lru<string, Promise<LoadedEvent | null>>(MAX_EVENTS);
-  private readonly indexes = new Lru<string, Promise<ObjectIndex>>(MAX_INDEXES);
   /** chart id -> cache entries of its events, so a chart change drops them at once. */
   private readonly byChart = new Map<number, Set<string>>();
 
@@ -73,9 +70,7 @@ export class EventCatalog {
 
   /** The object index of a chart's published version. */
   index(chart: ChartDoc): Promise<ObjectIndex> {
-    return memoize(this.indexes, chart.published.drawingId, async () =>
-      buildObjectIndex(await this.charts.parsedDrawing(chart.key, chart.published)),
-    );
+    return this.charts.index(chart.key, chart.published);
   }
 
   /** Called by the admin route that changed or deleted an event (pass every key it had). */
