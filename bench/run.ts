@@ -6,6 +6,7 @@ import { freePort } from '../src/embedded/freePort.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
+import { cpuMeter } from './lib/cpu.js';
 import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
 import { addRatios, gitCommit, machine, printComparison, printTable, printTargets, writeReport, type BenchReport, type Target } from './lib/report.js';
@@ -18,7 +19,7 @@ import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 
-// `npm run bench [-- --quick] [-- --compare FILE] [-- --only a,b]`
+// `npm run bench [-- --quick] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --connections N]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -30,7 +31,9 @@ const quick = args.includes('--quick');
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const compareFile = option('--compare');
 const only = option('--only')?.split(',');
-const settings: LoadSettings = { connections: 100, durationSeconds: quick ? 4 : 15 };
+// `--profile DIR`: the server writes a V8 CPU profile there when it stops.
+const profileDir = option('--profile');
+const settings: LoadSettings = { connections: Number(option('--connections') ?? 100), durationSeconds: quick ? 4 : 15 };
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
@@ -54,7 +57,7 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
   const server = await startChildServer({
     name: 'server (npm run dev)',
     command: process.execPath,
-    args: ['dist/src/dev.js'],
+    args: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/dev.js'],
     env: { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '' },
     readyLine: /Ctrl\+C/,
     url: `http://127.0.0.1:${serverPort}`,
@@ -68,6 +71,13 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
     url: `http://127.0.0.1:${ceilingPort}`,
   });
   return { server, ceilingServer };
+}
+
+/** What Redis spent per call of the script the priority lane runs (EVALSHA), in µs. */
+function scriptCost(before: Map<string, { calls: number; usec: number }>, after: Map<string, { calls: number; usec: number }>) {
+  const calls = (after.get('evalsha')?.calls ?? 0) - (before.get('evalsha')?.calls ?? 0);
+  const usec = (after.get('evalsha')?.usec ?? 0) - (before.get('evalsha')?.usec ?? 0);
+  return calls > 0 ? { scriptCalls: calls, scriptUsecPerCall: Math.round((usec / calls) * 10) / 10 } : {};
 }
 
 async function seed(admin: Admin, options: GeneratedDrawingOptions, chartKey?: string): Promise<SeededChart> {
@@ -107,6 +117,7 @@ async function main(): Promise<void> {
   const redisUrl = /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
   const admin = new Admin(server.url, adminKey);
   const state = new FinalState(redisUrl);
+  const redisPid = await state.processId();
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
@@ -137,8 +148,11 @@ async function main(): Promise<void> {
     }
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
-      scenarios[name] = await scenario(ctx);
-      console.log(`${name}: ${scenarios[name]!.rps} rps, p99 ${scenarios[name]!.p99Ms} ms, ${scenarios[name]!.non2xx} non-2xx`);
+      const cpu = cpuMeter(server.pid, redisPid);
+      const commandsBefore = await state.commandStats();
+      const figures = await scenario(ctx);
+      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()) };
+      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}`);
     }
     sections.server = processMemory(server.pid);
     sections.redis = { usedMemoryBytes: await state.usedMemory() };

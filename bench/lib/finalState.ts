@@ -46,6 +46,20 @@ export class FinalState {
     return Number(/used_memory:(\d+)/.exec(info)![1]);
   }
 
+  /** The redis-server's process id (its CPU is measured per scenario). */
+  async processId(): Promise<number> {
+    return Number(/process_id:(\d+)/.exec(await this.redis.info('server'))![1]);
+  }
+
+  /** Calls and CPU microseconds Redis spent per command so far (INFO commandstats). */
+  async commandStats(): Promise<Map<string, { calls: number; usec: number }>> {
+    const stats = new Map<string, { calls: number; usec: number }>();
+    for (const [, name, calls, usec] of (await this.redis.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+),usec=(\d+)/g)) {
+      stats.set(name!, { calls: Number(calls), usec: Number(usec) });
+    }
+    return stats;
+  }
+
   async close(): Promise<void> {
     await this.redis.quit();
   }

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+
+// Where a scenario's CPU went: the server, redis-server and the load generator (this
+// process, where autocannon runs), as percent of one core over the scenario's wall time.
+// On a 2-core machine the three share 200 %, which is what limits the figures.
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds a process used so far (user + system), from /proc/<pid>/stat. */
+function cpuSecondsOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+const ownCpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+/** CPU seconds all processes of the machine used so far (all cores, idle excluded). */
+function machineBusySeconds(): number {
+  const [, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+  const idle = ticks[3]! + ticks[4]!; // idle + iowait
+  return (ticks.reduce((a, b) => a + b, 0) - idle) / TICKS_PER_SECOND;
+}
+
+export interface CpuShares {
+  /** The whole machine, all processes: at most 100 × cores. */
+  machineCpuPct: number;
+  serverCpuPct: number;
+  redisCpuPct: number;
+  generatorCpuPct: number;
+}
+
+/** Starts measuring; the returned function gives each process's share since then. */
+export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
+  const started = performance.now();
+  const server = cpuSecondsOf(serverPid);
+  const redis = cpuSecondsOf(redisPid);
+  const own = ownCpuSeconds();
+  const machine = machineBusySeconds();
+  return () => {
+    const seconds = (performance.now() - started) / 1000;
+    const pct = (used: number) => Math.round((used / seconds) * 100);
+    return {
+      machineCpuPct: pct(machineBusySeconds() - machine),
+      serverCpuPct: pct(cpuSecondsOf(serverPid) - server),
+      redisCpuPct: pct(cpuSecondsOf(redisPid) - redis),
+      generatorCpuPct: pct(ownCpuSeconds() - own),
+    };
+  };
+}
