@@ -5,12 +5,13 @@
 -- (src/inventory/statusChanges.ts builds the request).
 --
 -- KEYS     7 per event, in this order (src/inventory/eventKeys.ts):
---          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, used objects of this
---          month (includes/usedObjects.lua)
+--          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, count of the used
+--          objects of this month (includes/usedObjects.lua); then the used-object bucket keys
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  JSON {changes: [{e, op, status, token?, tokenExpiry?, orderId?, keep?, channels?,
 --          ignoreChannels?, allowed?, rejected?, objects: [{l, q?, t?, x?}]}], expand?,
---          used: per event, the labels to count as used, by bucket [[bucket, [label, ...]], ...]}
+--          used: per event, the labels to count as used by bucket key [[key index, [label, ...]], ...],
+--          usedBuckets: per event, its number of bucket keys}
 --            e: the event's position (1-based) in KEYS; op: book | hold | release | status;
 --            l: label; q: places (GA areas only, q > 0 marks an area); t: ticket type;
 --            x: extra data as JSON text
@@ -464,7 +465,7 @@ for e, state in pairs(events) do
     if expiry then redis.call('ZADD', state.gaHoldExpiry, expiry, member) else redis.call('ZREM', state.gaHoldExpiry, member) end
   end
   local used = request.used[e]
-  if used and #used > 0 and addUsedObjects(state.used, used) then createdUsedSets[#createdUsedSets + 1] = e end
+  if #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then createdUsedSets[#createdUsedSets + 1] = e end
 end
 
 if not request.expand then return { 1, createdUsedSets, false } end

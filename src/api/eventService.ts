@@ -12,6 +12,7 @@ import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ChartService } from './chartService.js';
 import type { ApiDeps } from './deps.js';
 import { eventNotFound, type EventCatalog } from './eventCatalog.js';
+import { usedBucketsFor } from '../inventory/usage.js';
 
 // How events change, between the admin routes and the stores:
 // - MongoDB holds the event; every change is a conditional write on its version, retried
@@ -84,7 +85,7 @@ export class EventService {
     try {
       for (const fields of events) {
         try {
-          created.push(await this.deps.repos.events.create(fields));
+          created.push(await this.deps.repos.events.create({ ...fields, usedBuckets: usedBucketsFor(at.index.objects.length) }));
         } catch (error) {
           throw isDuplicateKey(error) ? eventKeyTaken(fields.key) : error;
         }

@@ -21,6 +21,8 @@ export interface EventKeys {
 export interface EventRef {
   _id: number;
   tag: string;
+  /** How many bucket keys hold the objects it used in a month (src/inventory/usage.ts); 1 if unset. */
+  usedBuckets?: number;
 }
 
 const prefixOf = (event: EventRef) => `inv:{${event.tag}}:${event._id}`;
@@ -43,8 +45,22 @@ export function eventKeys(event: EventRef): EventKeys {
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
 export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;
 
-/** hash: the objects of the event used (billed) in one month, `YYYY-MM` (lua/includes/usedObjects.lua). */
+/**
+ * hash: how many objects the event used (billed) in one month `YYYY-MM` (`n`) and in how
+ * many bucket keys they are (`b`); see lua/includes/usedObjects.lua.
+ */
 export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(event)}:usedObjects:${month}`;
 
-/** The UTC month `YYYY-MM` of a time. */
-export const monthOf = (time: number) => new Date(time).toISOString().slice(0, 7);
+/** hash: one bucket of those objects, label -> ''. */
+export const usedBucketKey = (event: EventRef, month: string, bucket: number) => `${usedObjectsKey(event, month)}:${bucket}`;
+
+/** The UTC month `YYYY-MM` of a time. Every status change asks, so the last answer is kept. */
+let lastMonth = { from: 0, to: -1, month: '' };
+export function monthOf(time: number): string {
+  if (time >= lastMonth.from && time < lastMonth.to) return lastMonth.month;
+  const date = new Date(time);
+  const from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const to = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  lastMonth = { from, to, month: date.toISOString().slice(0, 7) };
+  return lastMonth.month;
+}

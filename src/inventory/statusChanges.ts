@@ -1,8 +1,8 @@
 import { ApiError } from '../domain/errors.js';
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
-import { eventKeys, EVENT_KEY_NAMES, monthOf, usedObjectsKey, type EventRef } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, monthOf, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { ScriptCall } from './scripts.js';
-import { usedBuckets } from './usage.js';
+import { byUsedBucket } from './usage.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -77,14 +77,23 @@ export async function applyStatusChanges(
     const k = eventKeys(event);
     return [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)];
   });
-  // Every object passed to book, hold or a status counts as used (spec "Pricing note").
+  // Every object passed to book, hold or a status counts as used (spec "Pricing note"),
+  // in its bucket key, passed after the events' own keys.
   const usedLabels = events.map(() => new Set<string>());
   for (const { event, change } of changes) {
     if (change.op !== 'release') for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
   }
+  const usedBuckets = events.map((event) => event.usedBuckets ?? 1);
+  const used = events.map((event, i) =>
+    [...byUsedBucket(usedLabels[i]!, usedBuckets[i]!)].map(([bucket, labels]) => {
+      keys.push(usedBucketKey(event, month, bucket));
+      return [keys.length, labels];
+    }),
+  );
   const payload = {
     expand,
-    used: usedLabels.map((labels) => usedBuckets(labels)),
+    used,
+    usedBuckets,
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
       op: change.op,

@@ -56,6 +56,8 @@ export interface EventDoc {
   isInThePast: boolean;
   /** Redis hash tag of the event's inventory keys: its own id, or its season's. */
   tag: string;
+  /** Bucket keys of its used objects per month, from its chart's size at creation (usage.ts). */
+  usedBuckets?: number;
   createdOn: Date;
   updatedOn: Date | null;
   /** Bumped on every change; writes are conditional on it. */

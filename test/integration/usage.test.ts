@@ -3,6 +3,8 @@ import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/dra
 import { done, eventPath, holdToken, newEvent, type TestEvent } from '../support/events.js';
 import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
 import { secondWorkspace, thisMonth } from '../support/usage.js';
+import { usedBucketKey, usedObjectsKey } from '../../src/inventory/eventKeys.js';
+import { usedBucketsFor } from '../../src/inventory/usage.js';
 
 // Used objects (api-spec "Pricing note", compat-notes §6 usage, §11): the distinct objects
 // of each event passed to book, hold or change-object-status, per month; usage reports for
@@ -111,6 +113,18 @@ describe('used objects at scale', () => {
     await done(api, event.key, 'hold', { objects: tenths[3]!, holdToken: await holdToken(api) });
     expect(await usedCount(admin, event)).toBe(10_000);
     expect(await usedLabels(admin, event)).toEqual([...labels].sort());
+    // Every bucket stays small enough for Redis's compact listpack encoding.
+    const { redis } = ctx.server.app.deps;
+    const month = thisMonth();
+    const ref = { _id: event.id, tag: String(event.id) };
+    const buckets = Number(await redis.hget(usedObjectsKey(ref, month), 'b'));
+    expect(buckets).toBe(usedBucketsFor(10_000));
+    const encodings = new Set<string>();
+    for (let bucket = 0; bucket < buckets; bucket++) {
+      const encoding = await redis.object('ENCODING', usedBucketKey(ref, month, bucket));
+      if (encoding !== null) encodings.add(String(encoding));
+    }
+    expect([...encodings]).toEqual(['listpack']);
   });
 });
 
