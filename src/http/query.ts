@@ -2,10 +2,13 @@ import { badRequest } from '../domain/errors.js';
 
 /** Query string access with the checks every list route needs. */
 export class Query {
-  private readonly params: URLSearchParams;
+  private parsed: URLSearchParams | undefined;
 
-  constructor(raw: string) {
-    this.params = new URLSearchParams(raw);
+  constructor(private readonly raw: string) {}
+
+  /** Parsed on first use: most priority-lane requests have no query string. */
+  private get params(): URLSearchParams {
+    return (this.parsed ??= new URLSearchParams(this.raw));
   }
 
   /** All values of a repeatable parameter (`expand=a&expand=b`). */

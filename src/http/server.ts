@@ -277,7 +277,7 @@ export class HttpServer {
     if (ex.aborted || ex.finished) return;
     const close = closeConnection || this.draining;
     ex.res.cork(() => {
-      ex.res.writeStatus(`${status} ${STATUS_CODES[status] ?? ''}`);
+      ex.res.writeStatus(statusLine(status));
       ex.res.writeHeader('X-Request-Id', ex.requestId);
       if (contentType) ex.res.writeHeader('Content-Type', contentType);
       if (encoding.gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
@@ -310,6 +310,14 @@ export class HttpServer {
       for (const wake of waiters) wake();
     }
   }
+}
+
+const STATUS_LINES = new Map<number, string>();
+/** `204 No Content`, made once per status rather than once per response. */
+function statusLine(status: number): string {
+  let line = STATUS_LINES.get(status);
+  if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
+  return line;
 }
 
 function acceptsGzip(acceptEncoding: string): boolean {
