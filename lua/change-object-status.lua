@@ -426,31 +426,28 @@ if #errors > 0 then
   return reply
 end
 
-local createdUsedSets = {}
+-- The changed fields of a hash: field/value pairs to set, fields to delete (value false).
+local function fieldChanges(changed, values)
+  local sets, deletes = {}, {}
+  for field in pairs(changed) do
+    local value = values[field]
+    if value then
+      sets[#sets + 1] = field
+      sets[#sets + 1] = value
+    else
+      deletes[#deletes + 1] = field
+    end
+  end
+  return sets, deletes
+end
+
+local firstUses = {}
 for e, state in pairs(events) do
   -- One HSET and one HDEL per hash, however many objects changed.
-  local sets, deletes = {}, {}
-  for label in pairs(state.recordsChanged) do
-    local value = state.records[label]
-    if value then
-      sets[#sets + 1] = label
-      sets[#sets + 1] = value
-    else
-      deletes[#deletes + 1] = label
-    end
-  end
+  local sets, deletes = fieldChanges(state.recordsChanged, state.records)
   callChunked('HSET', state.objects, sets)
   callChunked('HDEL', state.objects, deletes)
-  sets, deletes = {}, {}
-  for label in pairs(state.extraChanged) do
-    local value = state.extra[label]
-    if value then
-      sets[#sets + 1] = label
-      sets[#sets + 1] = value
-    else
-      deletes[#deletes + 1] = label
-    end
-  end
+  sets, deletes = fieldChanges(state.extraChanged, state.extra)
   -- Without any extra data in the event there is nothing to delete (and nothing to log).
   if #deletes > 0 and redis.call('EXISTS', state.extraData) == 1 then callChunked('HDEL', state.extraData, deletes) end
   callChunked('HSET', state.extraData, sets)
@@ -465,8 +462,8 @@ for e, state in pairs(events) do
     if expiry then redis.call('ZADD', state.gaHoldExpiry, expiry, member) else redis.call('ZREM', state.gaHoldExpiry, member) end
   end
   local used = request.used[e]
-  if #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then createdUsedSets[#createdUsedSets + 1] = e end
+  if #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
 end
 
-if not request.expand then return { 1, createdUsedSets, false } end
-return { 1, createdUsedSets, cjson.encode(results) }
+if not request.expand then return { 1, firstUses, false } end
+return { 1, firstUses, cjson.encode(results) }
