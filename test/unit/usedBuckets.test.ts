@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { byUsedBucket, usedBucketsFor } from '../../src/inventory/usage.js';
+
+// How used objects are spread over bucket keys (src/inventory/usage.ts): small enough
+// buckets for Redis's compact encoding, and a few neighbouring seats in one bucket.
+describe('used-object buckets', () => {
+  it('gives a power of two with at most 48 objects a bucket on average, capped at 8,192', () => {
+    expect(usedBucketsFor(0)).toBe(1);
+    expect(usedBucketsFor(48)).toBe(1);
+    expect(usedBucketsFor(49)).toBe(2);
+    expect(usedBucketsFor(10_000)).toBe(256);
+    expect(usedBucketsFor(100_000)).toBe(4096);
+    expect(usedBucketsFor(10_000_000)).toBe(8192);
+  });
+
+  it('puts seats 16 apart or less in a row together, and every label in exactly one bucket', () => {
+    const labels = Array.from({ length: 100 }, (_, i) => `S1-A-${i + 1}`);
+    const grouped = byUsedBucket(labels, 4096);
+    expect([...grouped.values()].flat().sort()).toEqual([...labels].sort());
+    const bucketOf = (label: string) => [...grouped].find(([, list]) => list.includes(label))![0];
+    expect(bucketOf('S1-A-1')).toBe(bucketOf('S1-A-15'));
+    expect(bucketOf('S1-A-16')).toBe(bucketOf('S1-A-31'));
+    for (const [bucket] of grouped) {
+      expect(bucket).toBeGreaterThanOrEqual(0);
+      expect(bucket).toBeLessThan(4096);
+    }
+  });
+
+  it('spreads a 100,000-seat chart so that no bucket outgrows a listpack (128 fields)', () => {
+    const labels: string[] = [];
+    for (let s = 1; s <= 10; s++) for (let r = 0; r < 100; r++) for (let n = 1; n <= 100; n++) labels.push(`S${s}-R${r}-${n}`);
+    const sizes = [...byUsedBucket(labels, usedBucketsFor(labels.length)).values()].map((list) => list.length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(128);
+  });
+});
