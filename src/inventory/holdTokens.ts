@@ -38,12 +38,8 @@ export class HoldTokens {
       createdAt: now,
       expiresAt: now + expiresInMinutes * 60_000,
     };
-    const key = holdTokenKey(token.token);
-    await this.redis
-      .multi()
-      .hset(key, { workspaceId, createdAt: token.createdAt, expiresAt: token.expiresAt })
-      .pexpireat(key, now + MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS)
-      .exec();
+    const keepUntil = now + MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS;
+    await this.scripts.createHoldToken!(1, holdTokenKey(token.token), workspaceId, token.createdAt, token.expiresAt, keepUntil);
     return token;
   }
 
@@ -59,13 +55,13 @@ export class HoldTokens {
    * in the workspace or expired. Remembers the event, so a later expiry change reaches it.
    */
   async expiryForHold(workspaceId: number, token: string, event: EventRef, now: number): Promise<number> {
-    const results = await this.redis
-      .multi()
-      .hmget(holdTokenKey(token), 'workspaceId', 'expiresAt')
-      .sadd(holdTokenEventsKey(token), `${event.tag}:${event._id}`)
-      .pexpire(holdTokenEventsKey(token), MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS)
-      .exec();
-    const [owner, expiresAt] = (results?.[0]?.[1] ?? []) as (string | null)[];
+    const [owner, expiresAt] = (await this.scripts.holdTokenForEvent!(
+      2,
+      holdTokenKey(token),
+      holdTokenEventsKey(token),
+      `${event.tag}:${event._id}`,
+      MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS,
+    )) as (string | null)[];
     if (owner !== String(workspaceId) || Number(expiresAt) <= now) {
       throw badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
     }

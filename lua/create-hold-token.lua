@@ -1,0 +1,10 @@
+-- Creates a hold token: its record and how long Redis keeps it, in one call (so it is
+-- batched with the other script calls of its event-loop turn, src/inventory/scripts.ts).
+--
+-- KEYS[1]  the token's hash (src/inventory/holdTokens.ts)
+-- ARGV     workspaceId, createdAt, expiresAt, keepUntil (ms epoch)
+-- Returns  1
+
+redis.call('HSET', KEYS[1], 'workspaceId', ARGV[1], 'createdAt', ARGV[2], 'expiresAt', ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return 1
