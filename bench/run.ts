@@ -45,7 +45,7 @@ const SCENARIOS: Record<string, Scenario> = {
   hotSeats,
   gaSellOut,
   releaseChurn,
-  // The slower routes, for scale: no Redis, one Redis MULTI, one MongoDB query per request.
+  // For scale: no Redis, one script call, one MongoDB query per request.
   health: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/health` }),
   holdTokenCreate: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/hold-tokens`, method: 'POST', headers: ctx.workspaceHeaders, body: '{}' }),
   workspaceList: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/workspaces`, headers: ctx.admin.headers }),
