@@ -27,7 +27,8 @@ export async function measure(settings: LoadSettings, options: autocannon.Option
   const bound = options.amount ? {} : { duration: settings.durationSeconds };
   const result = await autocannon({ connections: settings.connections, ...bound, ...options });
   return {
-    rps: Math.round(result.requests.average),
+    // A run bounded by `amount` lasts a second or two: its per-second samples say little.
+    rps: Math.round(options.amount ? result.requests.total / result.duration : result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

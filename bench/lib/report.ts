@@ -76,7 +76,7 @@ export function writeReport(report: BenchReport, file = 'bench/results/latest.js
 /** Each scenario's ratio to its run's ceiling, now and in `file`. */
 export function printComparison(report: BenchReport, file: string): void {
   const previous = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
-  console.log(`\ncompared with ${file} (${previous.commit.slice(0, 8)}, ${previous.mode}): ratio to ceiling now / then, rps now / then`);
+  console.log(`\ncompared with ${file} (${previous.commit}, ${previous.mode}): ratio to ceiling now / then, rps now / then`);
   for (const [name, f] of Object.entries(report.scenarios)) {
     const before = previous.scenarios[name];
     if (!before) continue;

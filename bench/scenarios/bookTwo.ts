@@ -10,7 +10,7 @@ import type { BenchContext } from './context.js';
 /** Enough events that the walk never comes back to a seat within one run. */
 export const bookTwoEventCount = (quick: boolean) => (quick ? 6 : 16);
 
-export function bookTwoRequests(labels: string[], events: BenchEvent[], headers: Record<string, string>, ledger?: SeatLedger, query = '') {
+export function bookTwoRequests(labels: string[], events: BenchEvent[], headers: Record<string, string>, ledger?: SeatLedger) {
   const pairsPerEvent = Math.floor(labels.length / 2);
   let next = 0;
   return generatedRequests({
@@ -20,7 +20,7 @@ export function bookTwoRequests(labels: string[], events: BenchEvent[], headers:
       const event = events[Math.floor(pair / pairsPerEvent) % events.length]!;
       const at = (pair % pairsPerEvent) * 2;
       const seats = [labels[at]!, labels[at + 1]!];
-      return { path: `/events/${event.key}/actions/book${query}`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
+      return { path: `/events/${event.key}/actions/book`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
     },
     onStatus: (status, { event, seats }) => {
       if (status < 300) ledger?.booked(event, seats);
@@ -28,10 +28,10 @@ export function bookTwoRequests(labels: string[], events: BenchEvent[], headers:
   });
 }
 
-/** The no-op ceiling, driven like book-2; it answers without a body, as book does (204). */
+/** The no-op ceiling, driven like book-2; it answers with an empty body, as book does (204). */
 export async function ceiling(ctx: BenchContext): Promise<Figures> {
   const fake = Array.from({ length: bookTwoEventCount(ctx.quick) }, (_, i) => ({ id: i, key: `ceiling-${i}` }));
-  return measure(ctx.settings, { url: ctx.ceilingUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, fake, ctx.workspaceHeaders, undefined, '?bytes=0') });
+  return measure(ctx.settings, { url: ctx.ceilingUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, fake, ctx.workspaceHeaders) });
 }
 
 export async function bookTwo(ctx: BenchContext): Promise<Figures> {
