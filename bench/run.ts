@@ -12,14 +12,15 @@ import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measu
 import { addRatios, gitCommit, machine, printComparison, printTable, printTargets, writeReport, type BenchReport, type Target } from './lib/report.js';
 import { bookTwo, ceiling } from './scenarios/bookTwo.js';
 import { chartUpload } from './scenarios/chartUpload.js';
-import type { BenchContext, SeededChart } from './scenarios/context.js';
+import type { BenchContext, Scale, SeededChart } from './scenarios/context.js';
 import { eventsAndMemory, processMemory } from './scenarios/eventsAndMemory.js';
 import { gaSellOut } from './scenarios/gaSellOut.js';
 import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 
-// `npm run bench [-- --quick] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --connections N]`
+// `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
+//  [-- --connections N] [-- --output FILE]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -27,13 +28,20 @@ import { releaseChurn } from './scenarios/releaseChurn.js';
 // run; figures go to stdout and bench/results/latest.json.
 
 const args = process.argv.slice(2);
-const quick = args.includes('--quick');
+const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number }> = {
+  full: { mode: 'full', durationSeconds: 15, connections: 100, bookEvents: 16, checkoutEvents: 4, eventsCreated: 50, hotSeatConnections: 1000, hotSeatRequests: 30_000, indexInOwnProcess: true },
+  quick: { mode: 'quick', durationSeconds: 4, connections: 100, bookEvents: 6, checkoutEvents: 2, eventsCreated: 10, hotSeatConnections: 1000, hotSeatRequests: 10_000, indexInOwnProcess: true },
+  // What the test suite runs (test/integration/bench.test.ts): every scenario and check, briefly.
+  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, bookEvents: 2, checkoutEvents: 1, eventsCreated: 3, hotSeatConnections: 100, hotSeatRequests: 1000, indexInOwnProcess: false },
+};
+const { durationSeconds, connections, ...scale } = SCALES[args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const compareFile = option('--compare');
 const only = option('--only')?.split(',');
 // `--profile DIR`: the server writes a V8 CPU profile there when it stops.
 const profileDir = option('--profile');
-const settings: LoadSettings = { connections: Number(option('--connections') ?? 100), durationSeconds: quick ? 4 : 15 };
+const output = option('--output') ?? 'bench/results/latest.json';
+const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
@@ -122,8 +130,8 @@ async function main(): Promise<void> {
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
   try {
-    console.log(`bench (${quick ? 'quick' : 'full'}): ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections`);
-    const upload = await chartUpload(admin);
+    console.log(`bench (${scale.mode}): ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections`);
+    const upload = await chartUpload(admin, scale.indexInOwnProcess);
     sections.charts = upload.figures;
     const charts = {
       seats100k: await seed(admin, SEATS_100K, upload.chartKey),
@@ -131,7 +139,7 @@ async function main(): Promise<void> {
       seats10kWithGa: await seed(admin, SEATS_10K_WITH_GA),
     };
     const ctx: BenchContext = {
-      quick,
+      scale,
       settings,
       serverUrl: server.url,
       ceilingUrl: ceilingServer.url,
@@ -167,7 +175,7 @@ async function main(): Promise<void> {
   const report: BenchReport = {
     date: new Date().toISOString(),
     commit: gitCommit(),
-    mode: quick ? 'quick' : 'full',
+    mode: scale.mode,
     settings: { ...settings },
     machine: machine(),
     scenarios,
@@ -177,7 +185,7 @@ async function main(): Promise<void> {
   printTable(report);
   console.log('\nevents and memory:', JSON.stringify(sections.eventsAndMemory), '\nserver memory:', JSON.stringify(sections.server));
   printTargets(report.targets as Target[]);
-  writeReport(report);
+  writeReport(report, output);
   if (compareFile) printComparison(report, compareFile);
 }
 

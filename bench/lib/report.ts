@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { dirname } from 'node:path';
 import type { Figures } from './measure.js';
 
 // The bench's output: a table on stdout and bench/results/latest.json with every figure,
@@ -16,7 +17,7 @@ export interface Target {
 export interface BenchReport {
   date: string;
   commit: string;
-  mode: 'quick' | 'full';
+  mode: 'full' | 'quick' | 'smoke';
   settings: Record<string, number>;
   machine: Record<string, string | number>;
   scenarios: Record<string, Figures>;
@@ -67,8 +68,8 @@ export function printTargets(targets: Target[]): void {
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'} ${t.what}: ${t.value} (${t.limit})`);
 }
 
-export function writeReport(report: BenchReport, file = 'bench/results/latest.json'): void {
-  mkdirSync('bench/results', { recursive: true });
+export function writeReport(report: BenchReport, file: string): void {
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   console.log(`\nwritten: ${file}`);
 }

@@ -7,9 +7,6 @@ import type { BenchContext } from './context.js';
 // event after event, so every request should succeed. The ceiling is driven by the very
 // same generator (same bodies, same per-request cost in the load generator).
 
-/** Enough events that the walk never comes back to a seat within one run. */
-export const bookTwoEventCount = (quick: boolean) => (quick ? 6 : 16);
-
 export function bookTwoRequests(labels: string[], events: BenchEvent[], headers: Record<string, string>, ledger?: SeatLedger) {
   const pairsPerEvent = Math.floor(labels.length / 2);
   let next = 0;
@@ -30,12 +27,12 @@ export function bookTwoRequests(labels: string[], events: BenchEvent[], headers:
 
 /** The no-op ceiling, driven like book-2; it answers with an empty body, as book does (204). */
 export async function ceiling(ctx: BenchContext): Promise<Figures> {
-  const fake = Array.from({ length: bookTwoEventCount(ctx.quick) }, (_, i) => ({ id: i, key: `ceiling-${i}` }));
+  const fake = Array.from({ length: ctx.scale.bookEvents }, (_, i) => ({ id: i, key: `ceiling-${i}` }));
   return measure(ctx.settings, { url: ctx.ceilingUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, fake, ctx.workspaceHeaders) });
 }
 
 export async function bookTwo(ctx: BenchContext): Promise<Figures> {
-  const events = await ctx.newEvents(ctx.charts.seats100k, bookTwoEventCount(ctx.quick));
+  const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.bookEvents);
   const ledger = new SeatLedger();
   const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, events, ctx.workspaceHeaders, ledger) });
   return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };

@@ -11,8 +11,23 @@ export interface SeededChart {
   labels: string[];
 }
 
+/** How much each scenario does: `full`, `quick` (about a minute) or `smoke` (the test suite's run). */
+export interface Scale {
+  mode: 'full' | 'quick' | 'smoke';
+  /** Events book-2 walks through: enough that it never comes back to a seat. */
+  bookEvents: number;
+  /** Events hold-then-book walks through. */
+  checkoutEvents: number;
+  /** Events created one after the other on the 100,000-seat chart. */
+  eventsCreated: number;
+  hotSeatConnections: number;
+  hotSeatRequests: number;
+  /** Whether to index the 100,000-seat chart in a process of its own (charts figures). */
+  indexInOwnProcess: boolean;
+}
+
 export interface BenchContext {
-  quick: boolean;
+  scale: Scale;
   settings: LoadSettings;
   /** The server under test (base URL) and the no-op ceiling server. */
   serverUrl: string;

@@ -23,7 +23,7 @@ const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** di
 
 export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemory> {
   const chart = ctx.charts.seats100k;
-  const count = ctx.quick ? 10 : 50;
+  const count = ctx.scale.eventsCreated;
   const memoryBefore = await ctx.state.usedMemory();
   const times: number[] = [];
   const events = [];

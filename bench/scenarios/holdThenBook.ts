@@ -18,7 +18,7 @@ interface Checkout {
 
 export async function holdThenBook(ctx: BenchContext): Promise<Figures> {
   const { labels } = ctx.charts.seats100k;
-  const events = await ctx.newEvents(ctx.charts.seats100k, ctx.quick ? 2 : 4);
+  const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.checkoutEvents);
   const perEvent = Math.floor(labels.length / SEATS);
   const ledger = new SeatLedger();
   let next = 0;

@@ -2,11 +2,11 @@ import { SeatLedger } from '../lib/ledger.js';
 import { generatedRequests, measure, type Figures } from '../lib/measure.js';
 import type { BenchContext } from './context.js';
 
-// hot seats: 1,000 connections all after the same 100 seats of a fresh event, one seat per
-// request, every seat asked for many times. Exactly 100 requests may succeed; every other
-// one must be refused with 400, and the final state must hold exactly those 100 bookings.
+// hot seats: 1,000 connections (100 in the smoke run) all after the same 100 seats of a
+// fresh event, one seat per request, every seat asked for many times. Exactly 100 requests
+// may succeed; every other one must be refused with 400, and the final state must hold
+// exactly those 100 bookings.
 
-const CONNECTIONS = 1000;
 const HOT_SEATS = 100;
 
 export async function hotSeats(ctx: BenchContext): Promise<Figures> {
@@ -17,8 +17,8 @@ export async function hotSeats(ctx: BenchContext): Promise<Figures> {
   let next = 0;
   const figures = await measure(ctx.settings, {
     url: ctx.serverUrl,
-    connections: CONNECTIONS,
-    amount: ctx.quick ? 10_000 : 30_000,
+    connections: ctx.scale.hotSeatConnections,
+    amount: ctx.scale.hotSeatRequests,
     requests: generatedRequests({
       headers: ctx.workspaceHeaders,
       next: () => {

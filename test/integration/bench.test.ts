@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// The benchmark suite's smoke run (`node dist/bench/run.js --smoke`): every scenario against
+// the server on its embedded defaults, briefly and at low load. What is asserted are the
+// report's shape and the correctness checks each scenario makes against the final state in
+// Redis; no timing (the figures are ratios for people to read, see README "Benchmarks").
+
+const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'health', 'holdTokenCreate', 'workspaceList'];
+
+describe('npm run bench -- --smoke', () => {
+  it('runs every scenario; no seat sold twice or lost, no GA place oversold, exactly 100 hot seats sold', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const output = join(dir, 'smoke.json');
+      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--output', output], { timeout: 240_000 });
+      const report = JSON.parse(readFileSync(output, 'utf8'));
+      expect(report.mode).toBe('smoke');
+      expect(report.machine).toMatchObject({ cores: expect.any(Number), memoryBytes: expect.any(Number), node: process.version });
+      expect(report.machine.redis).toMatch(/^\d+\.\d+/);
+      expect(report.commit).toMatch(/^[0-9a-f]{40}$|^unknown$/);
+      expect(Object.keys(report.scenarios)).toEqual(SCENARIOS);
+      for (const name of SCENARIOS) {
+        const figures = report.scenarios[name];
+        expect(figures, name).toMatchObject({ rps: expect.any(Number), p50Ms: expect.any(Number), p99Ms: expect.any(Number), non2xx: expect.any(Number) });
+        expect(figures.rps, name).toBeGreaterThan(0);
+        expect(figures.ratioToCeiling, name).toBeGreaterThan(0);
+        expect(figures.errors, name).toBe(0);
+      }
+      const { book2, holdThenBook, hotSeats, gaSellOut, releaseChurn } = report.scenarios;
+      for (const figures of [book2, holdThenBook, releaseChurn]) expect(figures.non2xx).toBe(0);
+      for (const figures of [book2, holdThenBook, hotSeats]) expect([figures.doubleBookings, figures.lostBookings]).toEqual([0, 0]);
+      expect(book2.seatsBooked).toBeGreaterThan(0);
+      expect(hotSeats).toMatchObject({ successes: 100, refused400: 900, otherAnswers: 0, seatsBookedInState: 100, strayBookings: 0 });
+      expect(gaSellOut).toMatchObject({ placesSold: gaSellOut.capacity, placesBookedInState: gaSellOut.capacity, oversold: 0, lostPlaces: 0 });
+      expect(releaseChurn.strayBookings).toBe(0);
+      expect(releaseChurn.cycles).toBeGreaterThan(0);
+      expect(report.eventsAndMemory).toMatchObject({ freeSeatBytes: 0, seatsBooked: 100_000 });
+      expect(report.eventsAndMemory.bookedSeatBytes).toBeGreaterThan(0);
+      expect(report.targets.map((t: { what: string }) => t.what)).toContain('Redis bytes per booked seat');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
