@@ -68,11 +68,6 @@ export class EventCatalog {
     return found;
   }
 
-  /** The object index of a chart's published version. */
-  index(chart: ChartDoc): Promise<ObjectIndex> {
-    return this.charts.index(chart.key, chart.published);
-  }
-
   /** Called by the admin route that changed or deleted an event (pass every key it had). */
   async changed(workspaceId: number, ...keys: string[]): Promise<void> {
     for (const key of keys) {
@@ -93,7 +88,7 @@ export class EventCatalog {
     if (!event) return null;
     const chart = await this.repos.charts.findById(event.chartId);
     if (!chart) return null;
-    return { event, chart, index: await this.index(chart), keys: eventKeys(event) };
+    return { event, chart, index: await this.charts.index(chart.key, chart.published), keys: eventKeys(event) };
   }
 
   private dropChart(chartId: number): void {

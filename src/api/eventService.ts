@@ -9,10 +9,10 @@ import { untilWritten } from '../metadata/conditionalWrite.js';
 import { isDuplicateKey } from '../metadata/counters.js';
 import type { EventChange, EventDoc, NewEvent } from '../metadata/events.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import { usedBucketsFor } from '../inventory/usage.js';
 import type { ChartService } from './chartService.js';
 import type { ApiDeps } from './deps.js';
 import { eventNotFound, type EventCatalog } from './eventCatalog.js';
-import { usedBucketsFor } from '../inventory/usage.js';
 
 // How events change, between the admin routes and the stores:
 // - MongoDB holds the event; every change is a conditional write on its version, retried
@@ -58,7 +58,7 @@ export class EventService {
     const chart = await this.deps.repos.charts.findById(event.chartId);
     // Charts are never deleted; a missing one is a broken store, not a client error.
     if (!chart) throw new Error(`chart ${event.chartId} of event ${event._id} is missing`);
-    return { chart, index: await this.catalog.index(chart) };
+    return { chart, index: await this.charts.index(chart.key, chart.published) };
   }
 
   /** The chart and its index, for a new event: 404 if unknown, 400 if its validation has errors. */
@@ -70,7 +70,7 @@ export class EventService {
         data: { failedValidations: errors },
       });
     }
-    return { chart, index: await this.catalog.index(chart) };
+    return { chart, index: await this.charts.index(chart.key, chart.published) };
   }
 
   /**

@@ -11,6 +11,8 @@ import type { ScriptCall } from './scripts.js';
 export const MAX_HOLD_TOKEN_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Kept a while past its maximum life so a late request gets "expired", not a reused id. */
 const RETENTION_AFTER_MAX_LIFETIME_MS = 60 * 60 * 1000;
+/** How long Redis keeps a token's keys after its creation. */
+const KEPT_FOR_MS = MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS;
 
 export interface HoldToken {
   token: string;
@@ -38,8 +40,7 @@ export class HoldTokens {
       createdAt: now,
       expiresAt: now + expiresInMinutes * 60_000,
     };
-    const keepUntil = now + MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS;
-    await this.scripts.createHoldToken!(1, holdTokenKey(token.token), workspaceId, token.createdAt, token.expiresAt, keepUntil);
+    await this.scripts.createHoldToken!(1, holdTokenKey(token.token), workspaceId, token.createdAt, token.expiresAt, now + KEPT_FOR_MS);
     return token;
   }
 
@@ -60,7 +61,7 @@ export class HoldTokens {
       holdTokenKey(token),
       holdTokenEventsKey(token),
       `${event.tag}:${event._id}`,
-      MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS,
+      KEPT_FOR_MS,
     )) as (string | null)[];
     if (owner !== String(workspaceId) || Number(expiresAt) <= now) {
       throw badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);

@@ -49,8 +49,9 @@ interface PendingCall {
  * write. Unlike ioredis's auto-pipelining, a batch does not wait for the replies of the one
  * before: Redis runs the next batch while the server handles the last one's answers, where
  * auto-pipelining kept the two taking turns (book-2, two pairs of 15 s runs: 11,803 and
- * 10,919 requests per second against 11,007 and 9,685 with auto-pipelining). Each call still gets its own reply or error. Standalone Redis only: on
- * Redis Cluster a pipeline must stay within one slot, so calls would be grouped per node.
+ * 10,919 requests per second against 11,007 and 9,685 with auto-pipelining). Each call
+ * still gets its own reply or error. Standalone Redis only: on Redis Cluster a pipeline
+ * must stay within one slot, so calls would have to be grouped per node.
  */
 function batched(redis: Redis, name: string): ScriptCall {
   let queue: PendingCall[] = [];

@@ -84,12 +84,15 @@ export async function applyStatusChanges(
     if (change.op !== 'release') for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
   }
   const usedBuckets = events.map((event) => event.usedBuckets ?? 1);
-  const used = events.map((event, i) =>
-    [...byUsedBucket(usedLabels[i]!, usedBuckets[i]!)].map(([bucket, labels]) => {
+  const used: [number, string[]][][] = [];
+  events.forEach((event, i) => {
+    const buckets: [number, string[]][] = [];
+    for (const [bucket, labels] of byUsedBucket(usedLabels[i]!, usedBuckets[i]!)) {
       keys.push(usedBucketKey(event, month, bucket));
-      return [keys.length, labels];
-    }),
-  );
+      buckets.push([keys.length, labels]); // the bucket key's position in KEYS
+    }
+    used.push(buckets);
+  });
   const payload = {
     expand,
     used,
