@@ -17,22 +17,15 @@ export class FinalState {
     this.redis = new Redis(url, { maxRetriesPerRequest: 1 });
   }
 
-  /** The status of every object that has a record (free objects have none). */
-  async statuses(event: BenchEvent): Promise<Map<string, string>> {
-    const records = await this.redis.hgetall(keysOf(event).objects);
-    const now = Date.now();
-    const tokenExpiry = await this.redis.hgetall(keysOf(event).holdTokens);
-    const statuses = new Map<string, string>();
-    for (const [label, record] of Object.entries(records)) {
-      statuses.set(label, objectState(record, (token) => Number(tokenExpiry[token] ?? 0), now).status);
-    }
-    return statuses;
-  }
-
-  /** The labels booked in the event. */
+  /** The labels booked in the event (free objects have no record; expired holds read as free). */
   async booked(event: BenchEvent): Promise<Set<string>> {
+    const records = await this.redis.hgetall(keysOf(event).objects);
+    const tokenExpiry = await this.redis.hgetall(keysOf(event).holdTokens);
+    const now = Date.now();
     const booked = new Set<string>();
-    for (const [label, status] of await this.statuses(event)) if (status === 'booked') booked.add(label);
+    for (const [label, record] of Object.entries(records)) {
+      if (objectState(record, (token) => Number(tokenExpiry[token] ?? 0), now).status === 'booked') booked.add(label);
+    }
     return booked;
   }
 

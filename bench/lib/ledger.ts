@@ -15,20 +15,14 @@ export class SeatLedger {
     for (const label of labels) entry.seats.set(label, (entry.seats.get(label) ?? 0) + 1);
   }
 
-  /** Forgets that `labels` are booked (a release was told 2xx). */
-  released(event: BenchEvent, labels: readonly string[]): void {
-    const seats = this.told.get(event.key)?.seats;
-    if (seats) for (const label of labels) seats.set(label, (seats.get(label) ?? 0) - 1);
-  }
-
   get seatsBooked(): number {
     let count = 0;
-    for (const { seats } of this.told.values()) for (const n of seats.values()) if (n > 0) count++;
+    for (const { seats } of this.told.values()) count += seats.size;
     return count;
   }
 
   /**
-   * doubleBookings: seats more than one request was told it booked (without a release between).
+   * doubleBookings: seats more than one request was told it booked.
    * lostBookings: seats told booked that the final state does not have booked.
    * Seats booked in the final state that nobody was told about are requests still in flight
    * when the load stopped, not errors.
@@ -40,7 +34,7 @@ export class SeatLedger {
       const booked = await state.booked(event);
       for (const [label, n] of seats) {
         if (n > 1) doubleBookings += n - 1;
-        if (n > 0 && !booked.has(label)) lostBookings++;
+        if (!booked.has(label)) lostBookings++;
       }
     }
     return { doubleBookings, lostBookings };

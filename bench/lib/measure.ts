@@ -44,14 +44,13 @@ export async function measure(settings: LoadSettings, options: autocannon.Option
  * so the context carries a request's own data to its answer.
  */
 export function generatedRequests<T>(options: {
-  method?: 'POST' | 'GET';
   headers: Record<string, string>;
   next: () => { path: string; body?: string; data: T };
   onStatus?: (status: number, data: T) => void;
 }): autocannon.Request[] {
   return [
     {
-      method: options.method ?? 'POST',
+      method: 'POST',
       headers: options.headers,
       setupRequest: (request, context: { data?: T }) => {
         const made = options.next();

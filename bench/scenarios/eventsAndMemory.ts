@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { BenchContext } from './context.js';
 
 // Event creation on the 100,000-seat chart (time per event) and what inventory costs in
@@ -49,11 +48,4 @@ export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemor
     seatsBooked: chart.labels.length,
     bookedSeatBytes: round((memoryAfterBooking - memoryAfterEvents) / chart.labels.length),
   };
-}
-
-/** Resident and peak memory of a process, from /proc (Linux). */
-export function processMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
 }

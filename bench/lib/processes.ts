@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 
-// Where a scenario's CPU went: the server, redis-server and the load generator (this
-// process, where autocannon runs), as percent of one core over the scenario's wall time.
-// On a 2-core machine the three share 200 %, which is what limits the figures.
+// What the processes of a run use, from /proc (Linux): where a scenario's CPU went (the
+// server, redis-server and the load generator, i.e. this process, where autocannon runs),
+// as percent of one core over the scenario's wall time, and the server's memory. On a
+// 2-core machine the three share 200 %, which is what limits the figures.
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -51,4 +52,11 @@ export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
       generatorCpuPct: pct(ownCpuSeconds() - own),
     };
   };
+}
+
+/** Resident and peak memory of a process, from /proc (Linux). */
+export function processMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
 }
