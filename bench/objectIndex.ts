@@ -1,4 +1,4 @@
-import { describeVersion } from '../src/api/chartService.js';
+import { describeVersion } from '../src/domain/chart.js';
 import { checkDrawing } from '../src/domain/drawing.js';
 import { buildObjectIndex, type ObjectIndex } from '../src/domain/objectIndex.js';
 import { renderThumbnail } from '../src/rendering/thumbnail.js';

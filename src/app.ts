@@ -1,24 +1,20 @@
 import type { Logger } from 'pino';
+import { compose, type AppParts } from './compose.js';
 import type { Config } from './config.js';
-import type { ApiDeps } from './api/deps.js';
-import { Metrics } from './http/metrics.js';
-import { buildRoutes } from './http/router.js';
+import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
-import { HoldTokens } from './inventory/holdTokens.js';
 import { closeRedis, connectRedis } from './inventory/redis.js';
-import { defineScripts } from './inventory/scripts.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
-import { repositories } from './metadata/repositories.js';
-import { TenantCache } from './metadata/tenantCache.js';
+import { settleWithin, withTimeout } from './util/timeout.js';
 
-// Wires the server together: connections, caches, routes, the HTTP listener. main.ts,
-// the dev launcher and the tests all start the server through startApp.
+// Starts the server: connections, the parts composed in compose.ts, the HTTP listener;
+// and stops it again. main.ts, the dev launcher and the tests all start it through startApp.
 
 export interface RunningApp {
   port: number;
-  deps: ApiDeps;
+  parts: AppParts;
   /** Stops accepting, lets in-flight requests finish, closes every connection. True if none was cut. */
   shutdown(timeoutMs: number): Promise<boolean>;
 }
@@ -29,18 +25,6 @@ const CLOSE_TIMEOUT_MS = 2_000;
 const ACCEPT_QUIET_MS = 100;
 const ACCEPT_DRAIN_MAX_MS = 1_000;
 
-async function within<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${STARTUP_TIMEOUT_MS / 1000} s`)), STARTUP_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();
 
@@ -48,8 +32,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
   let metadata;
   try {
-    await within(redis.ping(), `Redis at ${config.redisUrl}`);
-    metadata = await within(connectMongo(config.mongodbUrl, config.mongodbDb), `MongoDB at ${config.mongodbUrl}`);
+    await withTimeout(redis.ping(), STARTUP_TIMEOUT_MS, `Redis at ${config.redisUrl}`);
+    metadata = await withTimeout(connectMongo(config.mongodbUrl, config.mongodbDb), STARTUP_TIMEOUT_MS, `MongoDB at ${config.mongodbUrl}`);
   } catch (error) {
     redis.disconnect();
     subscriber.disconnect();
@@ -58,41 +42,22 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
 
   const bus = new InvalidationBus(redis, subscriber);
   await bus.start();
-  const repos = repositories(metadata.db);
-  const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
-  const metrics = new Metrics();
-
-  let server: HttpServer | undefined;
-  const scripts = defineScripts(redis);
-  const holdTokens = new HoldTokens(redis, scripts);
-  const deps: ApiDeps = {
-    repos,
-    tenants,
-    bus,
-    redis,
-    db: metadata.db,
-    metrics,
-    holdTokens,
-    scripts,
-    publicUrl: config.publicUrl,
-    inFlightRequests: () => server?.inFlightRequests ?? 0,
-    isDraining: () => server?.isDraining ?? false,
-  };
-  server = new HttpServer({
+  const parts = compose({ redis, db: metadata.db, bus }, config);
+  const http = new HttpServer({
     uws,
-    routes: buildRoutes(deps),
-    tenants,
-    metrics,
+    routes: routeTableOf(parts.routes),
+    status: parts.status,
+    tenants: parts.tenants,
+    metrics: parts.metrics,
     logger,
     maxBodyBytes: config.maxBodyBytes,
     systemApiSecret: config.systemApiSecret,
   });
-  const port = await server.listen(config.host, config.port);
-  const http = server;
+  const port = await http.listen(config.host, config.port);
 
   return {
     port,
-    deps,
+    parts,
     async shutdown(timeoutMs: number): Promise<boolean> {
       const started = Date.now();
       await http.drainAccepted(ACCEPT_QUIET_MS, Math.min(ACCEPT_DRAIN_MAX_MS, timeoutMs));
@@ -103,7 +68,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       http.closeConnections();
       await Promise.all([closeRedis(redis, CLOSE_TIMEOUT_MS), closeRedis(subscriber, CLOSE_TIMEOUT_MS)]);
       // Like QUIT, closing MongoDB can wait on a server that is gone: bound it too.
-      await Promise.race([metadata.client.close(true), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
+      await settleWithin(metadata.client.close(true), CLOSE_TIMEOUT_MS);
       return drained;
     },
   };

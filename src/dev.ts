@@ -52,7 +52,7 @@ try {
 
   const config = loadConfig(env);
   const app = await startApp(config, createLogger(config.logLevel));
-  const { repos } = app.deps;
+  const { repos } = app.parts;
   let company = await repos.companies.findFirst();
   if (!company) company = (await createCompany(repos, 'Development company')).company;
   const workspace = await repos.workspaces.findById(company.defaultWorkspaceId);

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { areaState, objectState, type AreaState } from '../../src/domain/objectRecords.js';
+import { areaState, objectState, type AreaState } from '../../src/domain/objectStates.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
 import type { BenchEvent } from './admin.js';
 

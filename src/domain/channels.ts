@@ -2,7 +2,7 @@ import { isCssColor } from './cssColors.js';
 import { badRequest, notFound } from './errors.js';
 import type { ObjectIndex } from './objectIndex.js';
 import { knownAreaPlaces, knownLabels } from './objectLabels.js';
-import type { Channel } from '../metadata/events.js';
+import type { Channel } from './event.js';
 
 // The channels of an event (api-spec "Channel", compat-notes §3): every change builds the
 // new list from the old one and the input, then checks the list as a whole. Pure: the

@@ -1,7 +1,7 @@
-import type { EventDoc } from '../metadata/events.js';
-import { categoryOf, channelOf, notForSalePlaces } from './eventObjects.js';
+import type { EventDoc } from './event.js';
+import { categoryOf, channelOf, notForSalePlaces } from './eventObjectRules.js';
 import { describeObject, type ChartObject, type ObjectIndex } from './objectIndex.js';
-import { HELD, type AreaState, type ObjectState } from './objectRecords.js';
+import { HELD, type AreaState, type ObjectState } from './objectStates.js';
 
 // An object of an event as clients see it (compat-notes §3b EventObjectInfo): the chart's
 // description of the object, the event's category and sale settings, and its state.

@@ -1,10 +1,10 @@
 import { newCategories, type CategoryInput } from './categories.js';
 import type { CategoryKey } from './drawing.js';
 import { badRequest } from './errors.js';
-import { eventCategories } from './eventObjects.js';
+import { eventCategories } from './eventObjectRules.js';
 import { categoryId, indexCategory, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
 import { knownObject } from './objectLabels.js';
-import type { EventChange, EventDoc, TableBooking, TableBookingConfig, TableBookingMode } from '../metadata/events.js';
+import type { EventChange, EventDoc, TableBooking, TableBookingConfig, TableBookingMode } from './event.js';
 
 // The settings of an event as create and update take them (api-spec "POST /events" and
 // "POST /events/{eventKey}"): date, table booking, event-level categories and the object

@@ -1,7 +1,7 @@
 import { badRequest } from './errors.js';
 import { categoryId, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
 import { checkPlaces, generalAdmissionArea, knownAreaPlaces, knownLabels, knownObject } from './objectLabels.js';
-import type { ForSaleConfig } from '../metadata/events.js';
+import type { ForSaleConfig } from './event.js';
 
 // The for-sale config of an event (api-spec "mark-as-for-sale", compat-notes §3): a list of
 // objects, GA places and categories that are the only ones for sale (`forSale: true`) or

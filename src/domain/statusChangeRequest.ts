@@ -1,8 +1,8 @@
-import type { EventDoc } from '../metadata/events.js';
+import type { EventDoc } from './event.js';
 import { badRequest } from './errors.js';
-import { bookableObject } from './eventObjects.js';
+import { bookableObject } from './eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from './objectIndex.js';
-import { HELD } from './objectRecords.js';
+import { HELD } from './objectStates.js';
 
 // A status-changing request (spec "Common request parameters", compat-notes §3a) checked
 // against an event's chart and turned into what the script needs, without I/O. Everything

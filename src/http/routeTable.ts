@@ -101,3 +101,10 @@ function safeDecode(segment: string): string {
     return segment;
   }
 }
+
+/** The table of every route, by method and path; a path registered twice for one method throws. */
+export function routeTableOf<T extends { method: string; path: string }>(routes: T[]): RouteTable<T> {
+  const table = new RouteTable<T>();
+  for (const route of routes) table.add(route.method, route.path, route);
+  return table;
+}

@@ -10,6 +10,7 @@ import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
 import { checkAgainst, type Reply, type RequestHeaders, type RouteDef, type WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
+import type { ServerStatus } from './serverStatus.js';
 import type { UwsModule } from './uws.js';
 
 // The uWebSockets.js glue. Per request: capture headers synchronously (uWS frees the
@@ -22,6 +23,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 export interface HttpServerOptions {
   uws: UwsModule;
   routes: RouteTable<RouteDef>;
+  status: ServerStatus;
   tenants: TenantCache;
   metrics: Metrics;
   logger: Logger;
@@ -46,8 +48,6 @@ interface Exchange {
 export class HttpServer {
   private readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | undefined;
-  private inFlight = 0;
-  private draining = false;
   private lastRequestAt = 0;
   private idleWaiters: (() => void)[] = [];
   private readonly idPrefix = randomBytes(4).toString('hex');
@@ -69,11 +69,7 @@ export class HttpServer {
   }
 
   get inFlightRequests(): number {
-    return this.inFlight;
-  }
-
-  get isDraining(): boolean {
-    return this.draining;
+    return this.options.status.inFlight;
   }
 
   /**
@@ -83,7 +79,7 @@ export class HttpServer {
    * uWS had not picked up yet: requests the client sees as sent, lost without an answer.
    */
   async drainAccepted(quietMs: number, maxMs: number): Promise<void> {
-    this.draining = true;
+    this.options.status.draining = true;
     const deadline = performance.now() + maxMs;
     this.lastRequestAt = Math.max(this.lastRequestAt, performance.now());
     for (;;) {
@@ -96,14 +92,14 @@ export class HttpServer {
 
   /** Stops accepting connections; requests already received run to their end. */
   stopAccepting(): void {
-    this.draining = true;
+    this.options.status.draining = true;
     if (this.listenSocket) this.options.uws.us_listen_socket_close(this.listenSocket);
     this.listenSocket = undefined;
   }
 
   /** Resolves true when no request is in flight, false if `timeoutMs` passes first. */
   waitForIdle(timeoutMs: number): Promise<boolean> {
-    if (this.inFlight === 0) return Promise.resolve(true);
+    if (this.options.status.inFlight === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), timeoutMs);
       this.idleWaiters.push(() => {
@@ -143,7 +139,7 @@ export class HttpServer {
       aborted: false,
       finished: false,
     };
-    this.inFlight++;
+    this.options.status.inFlight++;
     res.onAborted(() => {
       ex.aborted = true;
       this.finish(ex, 499);
@@ -275,7 +271,7 @@ export class HttpServer {
     encoding: { gzipped: boolean; varies: boolean },
   ): void {
     if (ex.aborted || ex.finished) return;
-    const close = closeConnection || this.draining;
+    const close = closeConnection || this.options.status.draining;
     ex.res.cork(() => {
       ex.res.writeStatus(statusLine(status));
       ex.res.writeHeader('X-Request-Id', ex.requestId);
@@ -303,8 +299,8 @@ export class HttpServer {
       { requestId: ex.requestId, method: ex.method, path: ex.path, route: ex.route, status, ms: Math.round(seconds * 1e4) / 10 },
       'request',
     );
-    this.inFlight--;
-    if (this.inFlight === 0 && this.idleWaiters.length > 0) {
+    this.options.status.inFlight--;
+    if (this.options.status.inFlight === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const wake of waiters) wake();

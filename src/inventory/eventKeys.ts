@@ -53,14 +53,3 @@ export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(ev
 
 /** hash: one bucket of those objects, label -> ''. */
 export const usedBucketKey = (event: EventRef, month: string, bucket: number) => `${usedObjectsKey(event, month)}:${bucket}`;
-
-/** The UTC month `YYYY-MM` of a time. Every status change asks, so the last answer is kept. */
-let lastMonth = { from: 0, to: -1, month: '' };
-export function monthOf(time: number): string {
-  if (time >= lastMonth.from && time < lastMonth.to) return lastMonth.month;
-  const date = new Date(time);
-  const from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-  const to = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
-  lastMonth = { from, to, month: date.toISOString().slice(0, 7) };
-  return lastMonth.month;
-}

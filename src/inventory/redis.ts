@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { settleWithin } from '../util/timeout.js';
 
 /**
  * A Redis connection for commands. `maxRetriesPerRequest: null` keeps commands queued
@@ -24,8 +25,6 @@ export async function pingRedis(redis: Redis): Promise<void> {
 
 /** QUIT waits for queued commands; if Redis is gone they never finish, so cut it after `ms`. */
 export async function closeRedis(redis: Redis, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([redis.quit().catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
+  await settleWithin(redis.quit(), ms);
   redis.disconnect();
 }

@@ -3,12 +3,25 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
-// Loads lua/*.lua once per connection as ioredis commands (EVALSHA with EVAL fallback).
-// A file `change-hold-token-expiry.lua` becomes the command `changeHoldTokenExpiry`; the
-// number of KEYS is passed per call, so one loader fits every script.
+// The Lua scripts of lua/, one typed function each. A script's file name carries its
+// number of KEYS (`create-hold-token-1.lua` takes 1 key, the convention BullMQ uses); a
+// file without a number takes a number of keys that varies per call. The function's name
+// is the file's name in camelCase without the number (`createHoldToken`). Each script is
+// loaded once per connection with ioredis `defineCommand` (EVALSHA, EVAL after a restart).
+
+const SCRIPT_FILES = {
+  changeObjectStatus: 'change-object-status.lua',
+  createHoldToken: 'create-hold-token-1.lua',
+  holdTokenForEvent: 'hold-token-for-event-2.lua',
+  changeHoldTokenExpiry: 'change-hold-token-expiry-1.lua',
+  retimeHoldToken: 'retime-hold-token-2.lua',
+} as const;
+
+type ScriptName = keyof typeof SCRIPT_FILES;
+type Arg = string | number;
 
 /** The lua/ folder of the project, found from both src/ (tests) and dist/src/ (built). */
-function luaDir(): string {
+export function luaDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, 'lua');
@@ -19,27 +32,76 @@ function luaDir(): string {
   }
 }
 
-function withIncludes(source: string, dir: string): string {
-  return source.replace(/^--#include\s+(\S+)\s*$/gm, (_, name: string) => readFileSync(join(dir, 'includes', name), 'utf8'));
+/** A script's source with its `--#include name.lua` lines replaced by lua/includes/name.lua. */
+export function scriptSource(file: string, dir = luaDir()): string {
+  return readFileSync(join(dir, file), 'utf8').replace(/^--#include\s+(\S+)\s*$/gm, (_, name: string) =>
+    readFileSync(join(dir, 'includes', name), 'utf8'),
+  );
 }
 
-const commandName = (file: string) => file.replace(/\.lua$/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+/** The number of KEYS in a script's file name, or undefined when it varies per call. */
+export function keyCount(file: string): number | undefined {
+  const match = /-(\d+)\.lua$/.exec(file);
+  return match ? Number(match[1]) : undefined;
+}
 
-export type ScriptCall = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
+export class Scripts {
+  private readonly calls = new Map<ScriptName, (keys: Arg[], args: Arg[]) => Promise<unknown>>();
 
-export function defineScripts(redis: Redis): Record<string, ScriptCall> {
-  const dir = luaDir();
-  const calls: Record<string, ScriptCall> = {};
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
-    const name = commandName(file);
-    redis.defineCommand(name, { lua: withIncludes(readFileSync(join(dir, file), 'utf8'), dir) });
-    calls[name] = batched(redis, name);
+  constructor(redis: Redis) {
+    const dir = luaDir();
+    const declared = new Set<string>(Object.values(SCRIPT_FILES));
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
+      if (!declared.has(file)) throw new Error(`lua/${file} has no typed function in src/inventory/scripts.ts`);
+    }
+    for (const [name, file] of Object.entries(SCRIPT_FILES) as [ScriptName, string][]) {
+      redis.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
+      this.calls.set(name, batched(redis, name, keyCount(file)));
+    }
   }
-  return calls;
+
+  /**
+   * lua/change-object-status.lua: every object of every change of a request, all or
+   * nothing. Keys: per event its keys, then the used-object bucket keys (statusChanges.ts).
+   */
+  changeObjectStatus(keys: string[], now: number, request: string): Promise<unknown[]> {
+    return this.call('changeObjectStatus', keys, [now, request]) as Promise<unknown[]>;
+  }
+
+  /** lua/create-hold-token-1.lua: the token's record and how long Redis keeps it. */
+  createHoldToken(tokenKey: string, workspaceId: number, createdAt: number, expiresAt: number, keepUntil: number): Promise<number> {
+    return this.call('createHoldToken', [tokenKey], [workspaceId, createdAt, expiresAt, keepUntil]) as Promise<number>;
+  }
+
+  /** lua/hold-token-for-event-2.lua: the token's owner and expiry; remembers the event it holds in. */
+  holdTokenForEvent(tokenKey: string, eventsKey: string, event: string, keepMs: number): Promise<(string | null)[]> {
+    return this.call('holdTokenForEvent', [tokenKey, eventsKey], [event, keepMs]) as Promise<(string | null)[]>;
+  }
+
+  /** lua/change-hold-token-expiry-1.lua: {1, createdAt, expiresAt}, {0} unknown or expired, {-1, latest}. */
+  changeHoldTokenExpiry(
+    tokenKey: string,
+    workspaceId: number,
+    now: number,
+    requested: number,
+    maxLifetimeMs: number,
+    retentionMs: number,
+  ): Promise<number[]> {
+    return this.call('changeHoldTokenExpiry', [tokenKey], [workspaceId, now, requested, maxLifetimeMs, retentionMs]) as Promise<number[]>;
+  }
+
+  /** lua/retime-hold-token-2.lua: moves a token's holds in one event to its new expiry. */
+  retimeHoldToken(holdTokensKey: string, gaHoldExpiryKey: string, token: string, expiresAt: number): Promise<number> {
+    return this.call('retimeHoldToken', [holdTokensKey, gaHoldExpiryKey], [token, expiresAt]) as Promise<number>;
+  }
+
+  private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {
+    return this.calls.get(name)!(keys, args);
+  }
 }
 
 interface PendingCall {
-  args: (string | number)[];
+  args: Arg[];
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -48,26 +110,31 @@ interface PendingCall {
  * Calls of a script made in one turn of the event loop go to Redis as one pipeline, in one
  * write. Unlike ioredis's auto-pipelining, a batch does not wait for the replies of the one
  * before: Redis runs the next batch while the server handles the last one's answers, where
- * auto-pipelining kept the two taking turns (book-2, two pairs of 15 s runs: 11,803 and
- * 10,919 requests per second against 11,007 and 9,685 with auto-pipelining). Each call
- * still gets its own reply or error. Standalone Redis only: on Redis Cluster a pipeline
- * must stay within one slot, so calls would have to be grouped per node.
+ * auto-pipelining kept the two taking turns (the bench baselines show the difference).
+ * Each call still gets its own reply or error. Standalone Redis only: on Redis Cluster a
+ * pipeline must stay within one slot, so calls would have to be grouped per node.
  */
-function batched(redis: Redis, name: string): ScriptCall {
+function batched(redis: Redis, name: ScriptName, fixedKeys: number | undefined): (keys: Arg[], args: Arg[]) => Promise<unknown> {
   let queue: PendingCall[] = [];
   const flush = () => {
     const batch = queue;
     queue = [];
-    const pipeline = redis.pipeline() as unknown as Record<string, (...args: (string | number)[]) => unknown> & ReturnType<Redis['pipeline']>;
+    const pipeline = redis.pipeline() as unknown as Record<string, (...args: Arg[]) => unknown> & ReturnType<Redis['pipeline']>;
     for (const call of batch) pipeline[name]!(...call.args);
     pipeline.exec().then(
       (results) => results!.forEach(([error, value], i) => (error ? batch[i]!.reject(error) : batch[i]!.resolve(value))),
       (error: unknown) => batch.forEach((call) => call.reject(error)),
     );
   };
-  return (...args) =>
-    new Promise((resolve, reject) => {
+  return (keys, args) => {
+    if (fixedKeys !== undefined && keys.length !== fixedKeys) {
+      return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
+    }
+    // A script whose key count varies gets it as its first argument (EVALSHA numkeys).
+    const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
+    return new Promise((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ args, resolve, reject });
+      queue.push({ args: callArgs, resolve, reject });
     });
+  };
 }

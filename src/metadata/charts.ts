@@ -1,8 +1,7 @@
 import { promisify } from 'node:util';
 import { gunzip as gunzipCallback, gzip as gzipCallback } from 'node:zlib';
 import { Binary, type Collection, type Db, type Filter } from 'mongodb';
-import type { ChartValidator } from '../domain/companySettings.js';
-import type { ChartVenueType, Zone } from '../domain/objectIndex.js';
+import type { ChartChange, ChartDoc } from '../domain/chart.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import { insertWithNewId } from './counters.js';
 import { setIfUnchanged } from './conditionalWrite.js';
@@ -16,33 +15,6 @@ import { containsFilter, paginate } from './paginate.js';
 //   writes a new drawing document and then points the chart at it, so a drawing id names
 //   one version forever: caches of indexes and thumbnails key on it and never go stale.
 
-export interface ChartVersion {
-  drawingId: string;
-  name: string;
-  venueType: ChartVenueType;
-  zones: Zone[];
-  failedValidators: ChartValidator[];
-  /** A focal point exists (best available works). */
-  hasFocalPoint: boolean;
-}
-
-export interface ChartDoc {
-  _id: number;
-  workspaceId: number;
-  key: string;
-  /** Name of the published version, kept here for the name filter. */
-  name: string;
-  tags: string[];
-  archived: boolean;
-  published: ChartVersion;
-  draft: ChartVersion | null;
-  /** Set once an event uses the chart; from then on edits go to a draft. */
-  hasEvents: boolean;
-  createdOn: Date;
-  /** Bumped on every change; writes are conditional on it. */
-  version: number;
-}
-
 interface DrawingDoc {
   _id: string;
   gzipped: Binary;
@@ -50,7 +22,6 @@ interface DrawingDoc {
   createdOn: Date;
 }
 
-export type ChartChange = Partial<Pick<ChartDoc, 'name' | 'tags' | 'archived' | 'published' | 'draft' | 'hasEvents'>>;
 
 export interface ChartListFilter {
   archived: boolean;

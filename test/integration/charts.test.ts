@@ -855,7 +855,7 @@ describe('charts', () => {
     // Runs last: after every success and failure above, each stored drawing is the published
     // or draft version of a chart (failed and lost-race writes leave nothing behind).
     it('keeps no drawing that no chart version points at', async () => {
-      const db = ctx.server.app.deps.db;
+      const db = ctx.server.app.parts.db;
       const charts = await db.collection('charts').find({}).toArray();
       const referenced = new Set(charts.flatMap((c) => [c.published.drawingId, ...(c.draft ? [c.draft.drawingId] : [])]));
       const stored = (await db.collection('chartDrawings').find({}, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id));

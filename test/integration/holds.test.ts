@@ -242,7 +242,7 @@ describe('hold token expiry', () => {
     expect(infos.GA1).toMatchObject({ numHeld: 3, numFree: 97, holds: { [short]: { NO_TICKET_TYPE: 3 } } });
     // What the scripts read the expiry from follows the token.
     const keys = await keysOf(event);
-    const { redis } = ctx.server.app.deps;
+    const { redis } = ctx.server.app.parts;
     expect(Number(await redis.hget(keys.holdTokens, short))).toBe(expiresAt);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, `GA1\u001f${short}`))).toBe(expiresAt);
 
@@ -259,7 +259,7 @@ describe('hold token expiry', () => {
     await done(ctx.api, event, 'hold', { objects: ['A-2', { objectId: 'GA1', quantity: 1 }], holdToken: token });
     const expiresAt = await tokenExpiresAt(token);
     const keys = await keysOf(event);
-    const { redis } = ctx.server.app.deps;
+    const { redis } = ctx.server.app.parts;
     expect(Number(await redis.hget(keys.holdTokens, token))).toBe(expiresAt);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, `GA1\u001f${token}`))).toBe(expiresAt);
     await expireIn(ctx.api, token, 0);

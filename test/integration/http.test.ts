@@ -169,7 +169,7 @@ describe('HTTP layer', () => {
     });
     await new Promise((r) => setTimeout(r, 50));
     expect((await admin.get('/health')).status).toBe(200);
-    expect(server.app.deps.inFlightRequests()).toBe(0);
+    expect(server.app.parts.status.inFlight).toBe(0);
   });
 
   it('answers 204 without a body length clients would wait for', async () => {

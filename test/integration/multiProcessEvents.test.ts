@@ -5,7 +5,7 @@ import { createEvent } from '../support/events.js';
 import { client, createTestCompany, eventually, newDatabaseName, startTestServer, type Api, type TestServer } from '../support/harness.js';
 
 // Two servers sharing Redis and one MongoDB database. The sales flow serves events from
-// each process's memory (src/api/eventCatalog.ts): a change made through A must reach B's
+// each process's memory (src/services/eventCatalog.ts): a change made through A must reach B's
 // sales flow through the invalidation bus within a second, never a stale answer after that.
 
 const PROPAGATION_MS = 1000;

@@ -228,7 +228,7 @@ describe('draining before the listener closes', () => {
     socket.on('error', () => undefined);
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.write(`POST /workspaces HTTP/1.1\r\nHost: t\r\nAuthorization: ${basic(company.adminKey)}\r\nContent-Type: application/json\r\nContent-Length: 20\r\n\r\n{`);
-    await eventually(async () => server.app.deps.inFlightRequests() === 1, 2_000);
+    await eventually(async () => server.app.parts.status.inFlight === 1, 2_000);
 
     const stopped = server.app.shutdown(5_000);
     const ready = await fetch(`${server.url}/ready`);

@@ -248,7 +248,7 @@ describe('hold token expiry under concurrent holds', () => {
   // process the microtask ordering hides this, so the interleaving is replayed here step
   // by step with the server's own modules, exactly as StatusChangeService.apply runs them.
   async function holdWithStaleExpiry(change: (token: string) => Promise<void>) {
-    const { deps } = ctx.server.app;
+    const deps = ctx.server.app.parts;
     const eventKey = await createEvent(ctx.api, gaChart);
     const event = (await deps.repos.events.findByKey(ctx.company.workspace.id, eventKey))!;
     const index = buildObjectIndex(rowsWithoutSections);
@@ -262,7 +262,7 @@ describe('hold token expiry under concurrent holds', () => {
     const planned = planChange(event, index, 'hold', 'reservedByToken', ['A-1', { objectId: 'GA1', quantity: 2 }], { holdToken: token });
     // Refusing the late hold is a right answer too: when the expiry change lands in the same
     // millisecond as `now`, the script sees the token expired and holds nothing.
-    await applyStatusChanges(deps.scripts.changeObjectStatus!, [{ event, change: planned, tokenExpiry }], now, false).catch((error) => {
+    await applyStatusChanges(deps.scripts, [{ event, change: planned, tokenExpiry }], now, false).catch((error) => {
       if (!(error instanceof ApiError && error.errors[0]?.code === 'HOLD_TOKEN_EXPIRED')) throw error;
     });
     const expiresAt = Date.parse((await ctx.api.get(`/hold-tokens/${token}`)).body.expiresAt ?? '0');
@@ -285,8 +285,8 @@ describe('hold token expiry under concurrent holds', () => {
     });
     expect(expiresAt).toBeGreaterThan(Date.now() + 59 * 60_000);
     // The expiry the scripts read for this event (seat holds) and for the GA hold.
-    const keys = eventKeys((await ctx.server.app.deps.repos.events.findByKey(ctx.company.workspace.id, eventKey))!);
-    const { redis } = ctx.server.app.deps;
+    const keys = eventKeys((await ctx.server.app.parts.repos.events.findByKey(ctx.company.workspace.id, eventKey))!);
+    const { redis } = ctx.server.app.parts;
     expect(Number(await redis.hget(keys.holdTokens, token))).toBe(expiresAt);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, `GA1\u001f${token}`))).toBe(expiresAt);
   });

@@ -4,7 +4,7 @@ import { done, eventPath, holdToken, newEvent, type TestEvent } from '../support
 import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
 import { secondWorkspace, thisMonth } from '../support/usage.js';
 import { usedBucketKey, usedObjectsKey } from '../../src/inventory/eventKeys.js';
-import { usedBucketsFor } from '../../src/inventory/usage.js';
+import { usedBucketsFor } from '../../src/domain/usedBuckets.js';
 
 // Used objects (api-spec "Pricing note", compat-notes §6 usage, §11): the distinct objects
 // of each event passed to book, hold or change-object-status, per month; usage reports for
@@ -114,7 +114,7 @@ describe('used objects at scale', () => {
     expect(await usedCount(admin, event)).toBe(10_000);
     expect(await usedLabels(admin, event)).toEqual([...labels].sort());
     // Every bucket stays small enough for Redis's compact listpack encoding.
-    const { redis } = ctx.server.app.deps;
+    const { redis } = ctx.server.app.parts;
     const month = thisMonth();
     const ref = { _id: event.id, tag: String(event.id) };
     const buckets = Number(await redis.hget(usedObjectsKey(ref, month), 'b'));

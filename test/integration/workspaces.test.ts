@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceRecord } from '../../src/api/records.js';
+import type { WorkspaceRecord } from '../../src/routes/accountRecords.js';
 import { client, expectError as expectErrorBody, useServerWithCompany, type Api, type Response } from '../support/harness.js';
 import { expectCursorWalk, expectPageEndingBefore } from '../support/pagination.js';
 

@@ -80,7 +80,7 @@ export async function setValidatorLevel(admin: Api, validator: string, level: 'O
  * validation findings, which POST /events would refuse. Returns the event's key.
  */
 export async function putInUse(server: TestServer, workspaceId: number, chart: ChartRecord, key: string = randomUUID()): Promise<string> {
-  await server.app.deps.repos.events.create({
+  await server.app.parts.repos.events.create({
     workspaceId,
     chartId: chart.id,
     chartKey: chart.key,
@@ -94,7 +94,7 @@ export async function putInUse(server: TestServer, workspaceId: number, chart: C
     forSaleConfig: null,
     isInThePast: false,
   });
-  await server.app.deps.repos.charts.markUsed(chart.id);
+  await server.app.parts.repos.charts.markUsed(chart.id);
   return key;
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
-import type { Channel, EventDoc, ForSaleConfig } from '../../src/metadata/events.js';
+import type { Channel, EventDoc, ForSaleConfig } from '../../src/domain/event.js';
 import { eventPath } from './events.js';
 import type { Api, TestServer } from './harness.js';
 
@@ -38,14 +38,14 @@ export async function retrieveEvent(api: Api, key: string): Promise<EventRecord>
 
 /** The stored event, for the hash tag its inventory keys carry. */
 export async function storedEvent(server: TestServer, workspaceId: number, key: string): Promise<EventDoc> {
-  const doc = await server.app.deps.repos.events.findByKey(workspaceId, key);
+  const doc = await server.app.parts.repos.events.findByKey(workspaceId, key);
   if (!doc) throw new Error(`event ${key} is not stored`);
   return doc;
 }
 
 /** The channel and for-sale fields the sales flow reads for the event (saleConfigFields). */
 export async function saleConfigOf(server: TestServer, workspaceId: number, key: string): Promise<Record<string, string>> {
-  return server.app.deps.redis.hgetall(eventKeys(await storedEvent(server, workspaceId, key)).saleConfig);
+  return server.app.parts.redis.hgetall(eventKeys(await storedEvent(server, workspaceId, key)).saleConfig);
 }
 
 /** Every Redis key of the event's hash tag (SCAN, so a big keyspace is not blocked). */
@@ -54,8 +54,8 @@ export async function redisKeysOf(server: TestServer, event: Pick<EventDoc, 'tag
   let cursor = '0';
   do {
     // SCAN patterns are not prefixed by ioredis (REDIS_KEY_PREFIX), the returned keys are.
-    const prefix = server.app.deps.redis.options.keyPrefix ?? '';
-    const [next, keys] = await server.app.deps.redis.scan(cursor, 'MATCH', `${prefix}inv:{${event.tag}}*`, 'COUNT', 1000);
+    const prefix = server.app.parts.redis.options.keyPrefix ?? '';
+    const [next, keys] = await server.app.parts.redis.scan(cursor, 'MATCH', `${prefix}inv:{${event.tag}}*`, 'COUNT', 1000);
     found.push(...keys);
     cursor = next;
   } while (cursor !== '0');

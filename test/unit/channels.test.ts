@@ -11,7 +11,7 @@ import {
 } from '../../src/domain/channels.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import type { Channel } from '../../src/metadata/events.js';
+import type { Channel } from '../../src/domain/event.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 
 // Channel list changes: each builds the new list and checks it as a whole (unique keys

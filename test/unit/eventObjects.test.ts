@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeEventObject } from '../../src/domain/eventObjectInfo.js';
-import { bookableObjects, categoryOf, eventCategories, saleConfigFields } from '../../src/domain/eventObjects.js';
+import { bookableObjects, categoryOf, eventCategories, saleConfigFields } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import { areaState, heldByTicketType, objectState } from '../../src/domain/objectRecords.js';
-import type { EventDoc } from '../../src/metadata/events.js';
+import { areaState, heldByTicketType, objectState } from '../../src/domain/objectStates.js';
+import type { EventDoc } from '../../src/domain/event.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 
 // What an event makes of its chart: categories, bookable objects, the sale-config fields

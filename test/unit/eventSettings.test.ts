@@ -10,7 +10,7 @@ import {
 } from '../../src/domain/eventSettings.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { checkPlaces, generalAdmissionArea, knownAreaPlaces, knownLabels } from '../../src/domain/objectLabels.js';
-import type { EventDoc } from '../../src/metadata/events.js';
+import type { EventDoc } from '../../src/domain/event.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 
 // Event settings as create and update take them: dates, table booking, event-level

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { countsAgainstLimit, editForSaleConfig, newForSaleConfig } from '../../src/domain/forSaleConfig.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import type { ForSaleConfig } from '../../src/metadata/events.js';
+import type { ForSaleConfig } from '../../src/domain/event.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 
 // The for-sale config: replacing it whole and editing it object by object, in both

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { MAX_OBJECTS_PER_REQUEST, operationFor, planChange, planObjects, type ObjectInput } from '../../src/domain/statusChangeRequest.js';
-import type { TableBookingConfig } from '../../src/metadata/events.js';
+import type { TableBookingConfig } from '../../src/domain/event.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 
 // Requests checked against the chart before any I/O: each refusal has its own code.

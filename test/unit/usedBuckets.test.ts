@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byUsedBucket, usedBucketsFor } from '../../src/inventory/usage.js';
+import { byUsedBucket, usedBucketsFor } from '../../src/domain/usedBuckets.js';
 
 // How used objects are spread over bucket keys (src/inventory/usage.ts): small enough
 // buckets for Redis's compact encoding, and a few neighbouring seats in one bucket.

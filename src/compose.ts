@@ -1,0 +1,118 @@
+import type { Redis } from 'ioredis';
+import type { Db } from 'mongodb';
+import type { Config } from './config.js';
+import { Metrics } from './http/metrics.js';
+import type { RouteDef } from './http/route.js';
+import { ServerStatus } from './http/serverStatus.js';
+import { EventConfigStore } from './inventory/eventConfigStore.js';
+import { EventObjectStore } from './inventory/eventObjectStore.js';
+import { HoldTokenStore } from './inventory/holdTokenStore.js';
+import { Scripts } from './inventory/scripts.js';
+import { UsedObjects } from './inventory/usedObjects.js';
+import type { InvalidationBus } from './metadata/invalidationBus.js';
+import { repositories, type Repositories } from './metadata/repositories.js';
+import { TenantCache } from './metadata/tenantCache.js';
+import { accountRoutes } from './routes/accounts.js';
+import { chartCategoryRoutes } from './routes/chartCategories.js';
+import { chartRoutes } from './routes/charts.js';
+import { chartVersionRoutes } from './routes/chartVersions.js';
+import { eventChannelRoutes } from './routes/eventChannels.js';
+import { eventForSaleRoutes } from './routes/eventForSale.js';
+import { eventObjectRoutes } from './routes/eventObjects.js';
+import { eventReportRoutes } from './routes/eventReports.js';
+import { eventRoutes } from './routes/events.js';
+import { holdTokenRoutes } from './routes/holdTokens.js';
+import { objectStatusRoutes } from './routes/objectStatus.js';
+import { operationRoutes } from './routes/operations.js';
+import { systemRoutes } from './routes/system.js';
+import { usageRoutes } from './routes/usageReports.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+import { ChartService } from './services/chartService.js';
+import { EventCatalog } from './services/eventCatalog.js';
+import { EventService } from './services/eventService.js';
+import { HealthChecks } from './services/healthChecks.js';
+import { ObjectIndexes } from './services/objectIndexes.js';
+import { ObjectInfoService } from './services/objectInfoService.js';
+import { SaleConfigSync } from './services/saleConfigSync.js';
+import { StatusChangeService } from './services/statusChangeService.js';
+import { UsageService } from './services/usageService.js';
+
+// The composition root: every store, cache, service and route of the server is built here,
+// once, and handed what it uses through its constructor. To find where a request goes,
+// follow its route module from the list at the end; to find what a service uses, read
+// its constructor call here.
+
+export interface Connections {
+  /** Commands (scripts, reads, writes) on the inventory Redis. */
+  redis: Redis;
+  /** The metadata database. */
+  db: Db;
+  /** Cache invalidation between server processes. */
+  bus: InvalidationBus;
+}
+
+/** What the server is made of; tests reach in here for white-box checks. */
+export interface AppParts extends Connections {
+  repos: Repositories;
+  tenants: TenantCache;
+  metrics: Metrics;
+  status: ServerStatus;
+  scripts: Scripts;
+  holdTokens: HoldTokenStore;
+  charts: ChartService;
+  events: EventService;
+  statusChanges: StatusChangeService;
+  /** Every route, by resource. */
+  routes: RouteDef[];
+}
+
+export function compose(connections: Connections, config: Pick<Config, 'publicUrl'>): AppParts {
+  const { redis, db, bus } = connections;
+
+  // Stores: MongoDB repositories and Redis inventory.
+  const repos = repositories(db);
+  const scripts = new Scripts(redis);
+  const holdTokens = new HoldTokenStore(redis, scripts);
+  const eventObjects = new EventObjectStore(redis);
+  const eventConfig = new EventConfigStore(redis);
+  const usedObjects = new UsedObjects(redis);
+
+  // Caches kept coherent across processes through the bus.
+  const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
+  const indexes = new ObjectIndexes(repos.charts);
+  const catalog = new EventCatalog(repos, indexes, bus);
+
+  // Services.
+  const saleConfig = new SaleConfigSync(repos.events, repos.charts, indexes, eventConfig);
+  const charts = new ChartService(repos.charts, repos.events, indexes, async (chartId) => {
+    await catalog.chartChanged(chartId);
+    await saleConfig.chartPublished(chartId);
+  });
+  const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
+  const statusChanges = new StatusChangeService(catalog, holdTokens, scripts, usedObjects, eventObjects);
+  const objectInfo = new ObjectInfoService(catalog, eventObjects);
+  const usage = new UsageService(usedObjects, repos.events);
+  const health = new HealthChecks(redis, db);
+  const metrics = new Metrics();
+  const status = new ServerStatus();
+
+  const routes = [
+    ...operationRoutes(health, status, metrics),
+    ...systemRoutes(repos),
+    ...accountRoutes(repos.companies, tenants),
+    ...workspaceRoutes(repos.workspaces, repos.companies, tenants),
+    ...holdTokenRoutes(holdTokens),
+    ...chartRoutes(charts, repos.workspaces, config.publicUrl),
+    ...chartVersionRoutes(charts),
+    ...chartCategoryRoutes(charts),
+    ...eventRoutes(events),
+    ...eventChannelRoutes(events),
+    ...eventForSaleRoutes(events),
+    ...objectStatusRoutes(statusChanges),
+    ...eventObjectRoutes(objectInfo),
+    ...eventReportRoutes(objectInfo),
+    ...usageRoutes(usage),
+  ];
+
+  return { ...connections, repos, tenants, metrics, status, scripts, holdTokens, charts, events, statusChanges, routes };
+}

@@ -1,0 +1,110 @@
+import { badRequest } from './errors.js';
+import { knownObject } from './objectLabels.js';
+import { categoryId, type ChartObject, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
+import type { EventDoc } from './event.js';
+
+// What an event makes of its chart's objects, without I/O: which category an object has
+// (event overrides), whether a table is booked as a whole or by its seats, and which
+// objects are in a channel or not for sale, as the fields the scripts read.
+
+type EventSettings = Pick<EventDoc, 'objectCategories' | 'categories' | 'tableBookingConfig' | 'channels' | 'forSaleConfig'>;
+
+/** The chart's categories followed by the event's own (spec: the event's `categories`). */
+export function eventCategories(event: Pick<EventDoc, 'categories'>, index: ObjectIndex): IndexedCategory[] {
+  const own = new Set(event.categories.map((c) => categoryId(c.key)));
+  return [...index.categories.filter((c) => !own.has(categoryId(c.key))), ...event.categories];
+}
+
+/** The object's category in this event: `objectCategories` wins over the drawing. */
+export function categoryOf(event: EventSettings, index: ObjectIndex, object: ChartObject): IndexedCategory | null {
+  const override = event.objectCategories[object.label];
+  if (override === undefined) return object.category;
+  const id = categoryId(override);
+  return eventCategories(event, index).find((c) => categoryId(c.key) === id) ?? object.category;
+}
+
+/** Whether a table is booked as a whole in this event (spec: tableBookingConfig). */
+export function bookedAsAWhole(event: Pick<EventDoc, 'tableBookingConfig'>, table: ChartObject): boolean {
+  const { mode, tables } = event.tableBookingConfig;
+  if (mode === 'ALL_BY_TABLE') return true;
+  if (mode === 'ALL_BY_SEAT') return false;
+  if (mode === 'CUSTOM' && tables?.[table.label]) return tables[table.label] === 'BY_TABLE';
+  return table.bookAsAWhole;
+}
+
+/**
+ * The object a label names, if clients may book it in this event: a table booked by its
+ * seats is not, nor is a seat of a table booked as a whole. 400 otherwise.
+ */
+export function bookableObject(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, label: string): ChartObject {
+  const object = knownObject(index, label);
+  if (object.objectType === 'table' && !bookedAsAWhole(event, object)) {
+    throw badRequest('OBJECT_NOT_BOOKABLE', `Table ${label} is booked by seat in this event; book its seats instead`);
+  }
+  if (object.table >= 0 && bookedAsAWhole(event, index.objects[object.table]!)) {
+    throw badRequest('OBJECT_NOT_BOOKABLE', `Seat ${label} is at a table booked as a whole in this event; book the table instead`);
+  }
+  return object;
+}
+
+/** The objects clients book in this event: tables by their mode, GA areas, booths and free-standing seats. */
+export function bookableObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex): ChartObject[] {
+  return index.objects.filter((object) => {
+    if (object.objectType === 'table') return bookedAsAWhole(event, object);
+    return object.table < 0 || !bookedAsAWhole(event, index.objects[object.table]!);
+  });
+}
+
+/** Does a for-sale config category entry (key or label, labels case-insensitive) name this category? */
+function matchesCategory(entries: (string | number)[], category: IndexedCategory | null): boolean {
+  if (!category) return false;
+  const id = categoryId(category.key);
+  const label = category.label.toLowerCase();
+  return entries.some((entry) => categoryId(entry) === id || String(entry).toLowerCase() === label);
+}
+
+/** The key of the channel an object is in, if any. */
+export function channelOf(event: Pick<EventDoc, 'channels'>, label: string): string | null {
+  return event.channels.find((channel) => channel.objects.includes(label))?.key ?? null;
+}
+
+/** How many of an object's places the for-sale config takes off sale (0 when all are for sale). */
+export function notForSalePlaces(event: EventSettings, index: ObjectIndex, object: ChartObject): number {
+  const config = event.forSaleConfig;
+  if (!config) return 0;
+  const inList = config.objects.includes(object.label) || matchesCategory(config.categories, categoryOf(event, index, object));
+  const areaPlaces = config.areaPlaces[object.label];
+  const places = object.objectType === 'generalAdmission' ? object.capacity : 1;
+  if (config.forSale) {
+    // Only what is listed is for sale; area places listed are the places for sale.
+    return inList ? 0 : areaPlaces !== undefined ? Math.max(0, object.capacity - areaPlaces) : places;
+  }
+  return inList ? places : areaPlaces !== undefined ? Math.min(object.capacity, areaPlaces) : 0;
+}
+
+/**
+ * The event's channels and for-sale config as the scripts read them, one hash:
+ * - `c:<label>` = the key of the channel the object is in;
+ * - `a:<label>` = the places of a GA area assigned to channels (areaPlaces):
+ *   `channel \x1f places \x1f channel \x1f places ...`;
+ * - `n:<label>` = how many of its places are not for sale (1 for a seat, table or booth;
+ *   up to the capacity for a GA area).
+ * Objects in neither have no field, so an event with neither has an empty hash.
+ */
+export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<string, string> {
+  const fields = new Map<string, string>();
+  const allotments = new Map<string, string[]>();
+  for (const channel of event.channels) {
+    for (const label of channel.objects) fields.set(`c:${label}`, channel.key);
+    for (const [label, places] of Object.entries(channel.areaPlaces ?? {})) {
+      allotments.set(label, [...(allotments.get(label) ?? []), channel.key, String(places)]);
+    }
+  }
+  for (const [label, entries] of allotments) fields.set(`a:${label}`, entries.join('\u001f'));
+  if (!event.forSaleConfig) return fields;
+  for (const object of index.objects) {
+    const notForSale = notForSalePlaces(event, index, object);
+    if (notForSale > 0) fields.set(`n:${object.label}`, String(notForSale));
+  }
+  return fields;
+}

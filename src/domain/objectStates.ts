@@ -1,0 +1,81 @@
+// The object records of an event's `objects` hash, read back in TypeScript. The format is
+// defined by lua/includes/records.lua (the scripts write it); keep the two in step.
+
+const SEP = '\u001f';
+export const HELD = 'reservedByToken';
+
+/** A seat, table or booth as it stands now. */
+export interface ObjectState {
+  status: string;
+  holdToken: string | null;
+  orderId: string | null;
+  ticketType: string | null;
+}
+
+/** The places held in a GA area: token -> ticket type ('' for none) -> places. */
+export type AreaHolds = Map<string, Map<string, number>>;
+
+/** A GA area as it stands now. */
+export interface AreaState {
+  /** Places booked or in a custom status. */
+  nonFree: number;
+  /** Places held. */
+  held: number;
+  /** Places held by unexpired tokens, when read with them (object info). */
+  holds: AreaHolds | null;
+  /** The last status set on the area (shown once it is full). */
+  status: string;
+}
+
+export const FREE_OBJECT: ObjectState = { status: 'free', holdToken: null, orderId: null, ticketType: null };
+
+const orNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+
+/**
+ * A seat, table or booth from its record. A hold whose token expired by `now` is what the
+ * object was before it (free, or resale), exactly as the scripts see it.
+ */
+export function objectState(record: string | null | undefined, tokenExpiry: (token: string) => number, now: number): ObjectState {
+  if (!record) return FREE_OBJECT;
+  const [status = 'free', token, orderId, ticketType, previous] = record.split(SEP);
+  if (status === HELD && tokenExpiry(token ?? '') <= now) {
+    return { status: orNull(previous) ?? 'free', holdToken: null, orderId: orNull(orderId), ticketType: orNull(ticketType) };
+  }
+  return { status, holdToken: status === HELD ? orNull(token) : null, orderId: orNull(orderId), ticketType: orNull(ticketType) };
+}
+
+/**
+ * A GA area from its record. With `holds` (its unexpired holds by token) the held places
+ * are counted from them; without, the record's count is used, which is exact right after a
+ * script touched the area (scripts clean up expired holds first).
+ */
+export function areaState(record: string | null | undefined, holds: AreaHolds | null = null): AreaState {
+  const [nonFree = '0', held = '0', status = 'free'] = record ? record.split(SEP) : [];
+  let heldPlaces = Number(held);
+  if (holds) {
+    heldPlaces = 0;
+    for (const byTicketType of holds.values()) for (const places of byTicketType.values()) heldPlaces += places;
+  }
+  return { nonFree: Number(nonFree), held: heldPlaces, holds, status };
+}
+
+/**
+ * The places one token holds in one GA area, by ticket type ('' for none), from its entry
+ * in the event's gaHolds hash: `channel \x1f ticketType \x1f places`, repeated.
+ */
+export function heldByTicketType(entry: string | null | undefined): Map<string, number> {
+  const held = new Map<string, number>();
+  if (!entry) return held;
+  const fields = entry.split(SEP);
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const places = Number(fields[i + 2]);
+    if (places > 0) held.set(fields[i + 1]!, (held.get(fields[i + 1]!) ?? 0) + places);
+  }
+  return held;
+}
+
+/** Splits a GA hold member `label\x1ftoken`. */
+export function holdMember(member: string): { label: string; token: string } {
+  const at = member.indexOf(SEP);
+  return { label: member.slice(0, at), token: member.slice(at + 1) };
+}

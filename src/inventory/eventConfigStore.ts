@@ -1,0 +1,38 @@
+import type { Redis } from 'ioredis';
+import { dayOf, FOR_SALE_EDITS_PER_DAY, limitInfo, type RateLimitInfo } from '../domain/forSaleLimit.js';
+import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, type EventRef } from './eventKeys.js';
+
+// The parts of an event's inventory that admin routes write: the channel and for-sale
+// fields the scripts check, the daily limit on for-sale changes, and removal with the event.
+
+export class EventConfigStore {
+  constructor(private readonly redis: Redis) {}
+
+  /** Replaces the event's channel and for-sale fields (see saleConfigFields) in one step. */
+  async writeSaleConfig(event: EventRef, fields: Map<string, string>): Promise<void> {
+    const key = eventKeys(event).saleConfig;
+    const multi = this.redis.multi().del(key);
+    if (fields.size > 0) multi.hset(key, fields);
+    await multi.exec();
+  }
+
+  /** Removes every inventory key of a deleted event. Used-object sets stay: they are billing records. */
+  async deleteInventory(event: EventRef): Promise<void> {
+    const keys = eventKeys(event);
+    await this.redis.del(...EVENT_KEY_NAMES.map((name) => keys[name]));
+  }
+
+  /** Counts one for-sale change of the event today; `allowed` false past the daily limit. */
+  async countForSaleEdit(event: EventRef, now: number): Promise<RateLimitInfo> {
+    const { day, reset } = dayOf(now);
+    const key = forSaleEditsKey(event, day);
+    const results = await this.redis.multi().incr(key).pexpireat(key, reset.getTime()).exec();
+    return limitInfo(Number(results?.[0]?.[1] ?? FOR_SALE_EDITS_PER_DAY + 1), reset, true);
+  }
+
+  /** Today's count without counting (free calls, and checking a batch before counting any of it). */
+  async forSaleEditsLeft(event: EventRef, now: number): Promise<RateLimitInfo> {
+    const { day, reset } = dayOf(now);
+    return limitInfo(Number((await this.redis.get(forSaleEditsKey(event, day))) ?? 0), reset, false);
+  }
+}

@@ -1,0 +1,38 @@
+import Type from 'typebox';
+import { settingChange, validateHoldPeriod, type SettingChange } from '../domain/companySettings.js';
+import { companyRoute, noContent, ok, type CompanyContext, type RouteDef } from '../http/route.js';
+import type { Companies } from '../metadata/companies.js';
+import type { TenantCache } from '../metadata/tenantCache.js';
+import { accountRecord } from './accountRecords.js';
+
+const SettingBody = Type.Object({ key: Type.String({ minLength: 1 }), value: Type.Unknown() });
+const HoldPeriodBody = Type.Object({ holdPeriodInMinutes: Type.Integer() });
+
+export function accountRoutes(companies: Companies, tenants: TenantCache): RouteDef[] {
+  async function save(ctx: CompanyContext, change: SettingChange) {
+    const companyId = ctx.tenant.company._id;
+    await companies.saveSetting(companyId, change);
+    await tenants.changed(companyId);
+    return noContent();
+  }
+
+  return [
+    companyRoute({
+      method: 'GET',
+      path: '/accounts/me',
+      handler: (ctx) => ok(accountRecord(ctx.tenant.company, ctx.tenant.workspacesById.get(ctx.tenant.company.defaultWorkspaceId))),
+    }),
+    companyRoute({
+      method: 'POST',
+      path: '/accounts/me/settings',
+      body: SettingBody,
+      handler: (ctx) => save(ctx, settingChange(ctx.body.key, ctx.body.value)),
+    }),
+    companyRoute({
+      method: 'POST',
+      path: '/accounts/me/actions/change-hold-period',
+      body: HoldPeriodBody,
+      handler: (ctx) => save(ctx, { path: 'holdPeriodInMinutes', value: validateHoldPeriod(ctx.body.holdPeriodInMinutes) }),
+    }),
+  ];
+}

@@ -1,0 +1,75 @@
+import Type from 'typebox';
+import { addCategory, findCategory, updateCategory } from '../domain/categories.js';
+import { notFound } from '../domain/errors.js';
+import { indexCategory } from '../domain/objectIndex.js';
+import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
+import type { ChartService } from '../services/chartService.js';
+import { CategorySchema } from './chartSchemas.js';
+
+// The categories of a chart (compat-notes §2). They live in the drawing, so changing one
+// follows the drawing's rules: in place without events, else in the draft.
+
+const UpdateBody = Type.Object({
+  label: Type.Optional(Type.String({ maxLength: 200 })),
+  color: Type.Optional(Type.String({ maxLength: 100 })),
+  accessible: Type.Optional(Type.Boolean()),
+});
+
+const missing = (chartKey: string, categoryKey: string) =>
+  notFound('CATEGORY_NOT_FOUND', `Chart ${chartKey} has no category with key ${categoryKey}`);
+
+export function chartCategoryRoutes(service: ChartService): RouteDef[] {
+  return [
+    workspaceRoute({
+      method: 'GET',
+      path: '/charts/:key/categories',
+      handler: async (ctx) => {
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, 'published');
+        const drawing = await service.parsedDrawing(ctx.params.key!, version);
+        return ok({ categories: drawing.categories.list.map(indexCategory) });
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/charts/:key/categories',
+      body: CategorySchema,
+      handler: async (ctx) => {
+        await service.editDrawing(ctx.workspace, ctx.params.key!, (drawing) => {
+          drawing.categories = { ...drawing.categories, list: addCategory(drawing.categories.list, ctx.body) };
+        });
+        return noContent();
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/charts/:key/categories/:categoryKey',
+      body: UpdateBody,
+      handler: async (ctx) => {
+        const { key, categoryKey } = ctx.params as { key: string; categoryKey: string };
+        await service.editDrawing(ctx.workspace, key, (drawing) => {
+          const current = findCategory(drawing.categories.list, categoryKey);
+          if (!current) throw missing(key, categoryKey);
+          const changed = updateCategory(current, ctx.body);
+          drawing.categories = { ...drawing.categories, list: drawing.categories.list.map((c) => (c === current ? changed : c)) };
+        });
+        return noContent();
+      },
+    }),
+
+    workspaceRoute({
+      method: 'DELETE',
+      path: '/charts/:key/categories/:categoryKey',
+      handler: async (ctx) => {
+        const { key, categoryKey } = ctx.params as { key: string; categoryKey: string };
+        await service.editDrawing(ctx.workspace, key, (drawing) => {
+          const current = findCategory(drawing.categories.list, categoryKey);
+          if (!current) throw missing(key, categoryKey);
+          drawing.categories = { ...drawing.categories, list: drawing.categories.list.filter((c) => c !== current) };
+        });
+        return noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,76 @@
+import { classifyFailures } from '../domain/chartValidation.js';
+import { notFound } from '../domain/errors.js';
+import { Lru, memoize } from '../util/lru.js';
+import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import { renderThumbnail } from '../rendering/thumbnail.js';
+import { VERSION_NAMES, type VersionName } from '../domain/chart.js';
+import type { ChartService } from '../services/chartService.js';
+
+// The versions of a chart (spec "Chart versions and status", compat-notes §2): the raw
+// drawings, their thumbnails, validation, publishing and discarding the draft.
+
+const THUMBNAIL_CACHE_ENTRIES = 256;
+
+function versionName(ctx: WorkspaceContext): VersionName {
+  const which = ctx.params.version!;
+  if (!(VERSION_NAMES as readonly string[]).includes(which)) {
+    throw notFound('NOT_FOUND', `A chart has a published and a draft version, not "${which}"`);
+  }
+  return which as VersionName;
+}
+
+export function chartVersionRoutes(service: ChartService): RouteDef[] {
+  // Drawing ids are immutable, so a thumbnail rendered once for one is right forever.
+  const thumbnails = new Lru<string, Promise<Buffer>>(THUMBNAIL_CACHE_ENTRIES);
+
+  return [
+    workspaceRoute({
+      method: 'GET',
+      path: '/charts/:key/version/:version',
+      handler: async (ctx) => {
+        const { json } = await service.drawingText(ctx.workspace, ctx.params.key!, versionName(ctx));
+        return { status: 200, body: json, contentType: 'application/json' };
+      },
+    }),
+
+    workspaceRoute({
+      method: 'GET',
+      path: '/charts/:key/version/:version/thumbnail',
+      handler: async (ctx) => {
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
+        const etag = `"${version.drawingId}"`;
+        const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
+        if (ctx.headers.ifNoneMatch === etag) return { status: 304, headers };
+        const png = await memoize(thumbnails, version.drawingId, async () => renderThumbnail(await service.parsedDrawing(ctx.params.key!, version)));
+        return { status: 200, body: png, contentType: 'image/png', headers };
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/charts/:key/version/:version/actions/validate',
+      handler: async (ctx) => {
+        const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
+        return ok(classifyFailures(version.failedValidators, ctx.tenant.company.settings.chartValidation));
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/charts/:key/version/draft/actions/publish',
+      handler: async (ctx) => {
+        await service.publish(ctx.workspace, ctx.params.key!, ctx.tenant.company.settings.chartValidation);
+        return noContent();
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/charts/:key/version/draft/actions/discard',
+      handler: async (ctx) => {
+        await service.discard(ctx.workspace, ctx.params.key!);
+        return noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,116 @@
+import Type from 'typebox';
+import { ApiError } from '../domain/errors.js';
+import { eventCategories } from '../domain/eventObjectRules.js';
+import { countsAgainstLimit, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
+import type { RateLimitInfo } from '../domain/forSaleLimit.js';
+import type { EventChange, EventDoc } from '../domain/event.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
+import { ForSaleFields, Label } from './eventSchemas.js';
+import type { EventChart, EventService } from '../services/eventService.js';
+
+// The for-sale config of an event (api-spec "mark-as-for-sale and /mark-as-not-for-sale",
+// "Limits", compat-notes §3). Taking objects off sale is limited to 10 calls per event per
+// UTC day; a call is counted only after its input was found valid, so a 400 costs nothing,
+// and over the limit nothing changes (429 with Retry-After). Opening up is free.
+
+const MAX_EDITS = 10_000;
+const MAX_EVENTS_PER_EDIT = 100;
+
+const Edit = Type.Object({ object: Label, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])) });
+const Edits = Type.Union([Type.Array(Edit, { maxItems: MAX_EDITS }), Type.Null()]);
+const EditsFields = { forSale: Type.Optional(Edits), notForSale: Type.Optional(Edits) };
+const MarkBody = Type.Object(ForSaleFields);
+const EditBody = Type.Object(EditsFields);
+const EditManyBody = Type.Object({
+  events: Type.Record(Type.String(), Type.Object(EditsFields), { minProperties: 1, maxProperties: MAX_EVENTS_PER_EDIT }),
+});
+
+type Decide = (event: EventDoc, at: EventChart) => EventChange;
+
+/** The wire form of the limit (compat-notes §3 `rateLimitInfo`). */
+const rateLimitInfo = (info: RateLimitInfo) => ({
+  rateLimitRemainingCalls: info.rateLimitRemainingCalls,
+  rateLimitResetDate: info.rateLimitResetDate.toISOString(),
+});
+
+function rateLimitExceeded(info: RateLimitInfo, now: number): ApiError {
+  const seconds = Math.max(1, Math.ceil((info.rateLimitResetDate.getTime() - now) / 1000));
+  return new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { headers: { 'Retry-After': String(seconds) } });
+}
+
+const edited =
+  (edits: ForSaleEdits): Decide =>
+  (event, at) => ({ forSaleConfig: editForSaleConfig(event.forSaleConfig, edits, at.index) });
+
+const replaced =
+  (forSale: boolean, body: ForSaleInput): Decide =>
+  (event, at) => ({ forSaleConfig: newForSaleConfig(forSale, body, at.index, eventCategories(event, at.index)) });
+
+export function eventForSaleRoutes(events: EventService): RouteDef[] {
+  /** Validates, then counts the call (if `counted`), then changes: a refused call changes nothing. */
+  async function limitedChange(workspace: WorkspaceDoc, key: string, counted: boolean, decide: Decide) {
+    const event = await events.preview(workspace, key, decide);
+    const now = Date.now();
+    const info = counted ? await events.countForSaleEdit(event, now) : await events.forSaleEditsLeft(event, now);
+    if (counted && !info.allowed) throw rateLimitExceeded(info, now);
+    const changed = await events.change(workspace, key, decide);
+    return { forSaleConfig: changed.forSaleConfig, rateLimitInfo: rateLimitInfo(info) };
+  }
+
+  const mark = (forSale: boolean) =>
+    workspaceRoute({
+      method: 'POST',
+      path: `/events/:key/actions/${forSale ? 'mark-as-for-sale' : 'mark-as-not-for-sale'}`,
+      body: MarkBody,
+      handler: async (ctx) => {
+        const result = await limitedChange(ctx.workspace, ctx.params.key!, true, replaced(forSale, ctx.body));
+        return ok(result.rateLimitInfo);
+      },
+    });
+
+  return [
+    mark(true),
+    mark(false),
+
+    // Only opens up: free, and answers without a body like the SDKs expect.
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/:key/actions/mark-everything-as-for-sale',
+      handler: async (ctx) => {
+        await events.change(ctx.workspace, ctx.params.key!, () => ({ forSaleConfig: null }));
+        return noContent();
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/:key/actions/edit-for-sale-config',
+      body: EditBody,
+      handler: async (ctx) => ok(await limitedChange(ctx.workspace, ctx.params.key!, countsAgainstLimit(ctx.body), edited(ctx.body))),
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/actions/edit-for-sale-config',
+      body: EditManyBody,
+      handler: async (ctx) => {
+        const entries = Object.entries(ctx.body.events);
+        // Every event's input is checked, and every counted event must have a call left,
+        // before any call is counted or any config changed.
+        const now = Date.now();
+        for (const [key, edits] of entries) {
+          const event = await events.preview(ctx.workspace, key, edited(edits));
+          if (!countsAgainstLimit(edits)) continue;
+          const left = await events.forSaleEditsLeft(event, now);
+          if (!left.allowed) throw rateLimitExceeded(left, now);
+        }
+        const results: Record<string, unknown> = {};
+        for (const [key, edits] of entries) {
+          results[key] = await limitedChange(ctx.workspace, key, countsAgainstLimit(edits), edited(edits));
+        }
+        return ok(results);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,60 @@
+import Type from 'typebox';
+import { checkObjectCount } from '../domain/statusChangeRequest.js';
+import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
+import type { ObjectInfoService } from '../services/objectInfoService.js';
+
+// Reading and annotating the objects of an event (docs/seatsio-behaviour.md, "Object
+// info"): object info, extra data, and the objects of an order.
+
+const ExtraData = Type.Record(Type.String(), Type.Unknown());
+const OneBody = Type.Object({ extraData: ExtraData });
+const ManyBody = Type.Object({ extraData: Type.Record(Type.String({ maxLength: 200 }), ExtraData) });
+
+export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
+  return [
+    workspaceRoute({
+      method: 'GET',
+      path: '/events/:key/objects',
+      handler: async (ctx) => {
+        const labels = [...new Set(ctx.query.all('label'))];
+        checkObjectCount(labels.length);
+        return ok(await objects.describe(ctx.workspace, ctx.params.key!, labels));
+      },
+    }),
+
+    workspaceRoute({
+      method: 'GET',
+      path: '/events/:key/objects/:label',
+      handler: async (ctx) => ok((await objects.describe(ctx.workspace, ctx.params.key!, [ctx.params.label!]))[ctx.params.label!]),
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/:key/objects/:label/actions/update-extra-data',
+      body: OneBody,
+      handler: async (ctx) => {
+        await objects.setExtraData(ctx.workspace, ctx.params.key!, [[ctx.params.label!, ctx.body.extraData]]);
+        return noContent();
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/:key/actions/update-extra-data',
+      body: ManyBody,
+      handler: async (ctx) => {
+        const entries = Object.entries(ctx.body.extraData);
+        checkObjectCount(entries.length);
+        await objects.setExtraData(ctx.workspace, ctx.params.key!, entries);
+        return noContent();
+      },
+    }),
+
+    // The labels of the objects booked (or otherwise changed) under an order id.
+    workspaceRoute({
+      method: 'GET',
+      path: '/events/:key/orders/:orderId',
+      handler: async (ctx) => ok(await objects.orderLabels(ctx.workspace, ctx.params.key!, ctx.params.orderId!)),
+    }),
+  ];
+}

@@ -1,0 +1,148 @@
+import Type, { type Static } from 'typebox';
+import { replaceChannels } from '../domain/channels.js';
+import type { ChartValidator, ValidatorLevel } from '../domain/companySettings.js';
+import { badRequest } from '../domain/errors.js';
+import { eventCategories } from '../domain/eventObjectRules.js';
+import { eventUpdate, newEventSettings } from '../domain/eventSettings.js';
+import { newForSaleConfig } from '../domain/forSaleConfig.js';
+import { newKey } from '../domain/keys.js';
+import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
+import type { NewEvent } from '../domain/event.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
+import { createdEventRecord, eventRecord } from './eventRecord.js';
+import { EventKey, EventSettingsFields, NewEventFields } from './eventSchemas.js';
+import type { EventChart, EventService } from '../services/eventService.js';
+
+// Events (api-spec "POST /events", "POST /events/{eventKey}", "GET /events/{eventKey}",
+// compat-notes §3): create one or several, retrieve, update, list, delete. Channels and the
+// for-sale config have their own modules; object statuses are the inventory's.
+
+// compat-notes §1 allows pages up to 1000; an event record can carry channels of thousands
+// of labels, so a page holds 100 unless the client asks for more.
+const PAGE_LIMITS: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
+const MAX_EVENTS_PER_REQUEST = 100;
+
+const NewEventSchema = Type.Object(NewEventFields);
+type NewEventInput = Static<typeof NewEventSchema>;
+const CreateBody = Type.Object({ chartKey: Type.String({ minLength: 1, maxLength: 200 }), ...NewEventFields });
+const CreateMultipleBody = Type.Object({
+  chartKey: Type.String({ minLength: 1, maxLength: 200 }),
+  events: Type.Array(NewEventSchema, { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
+});
+const UpdateBody = Type.Object({
+  eventKey: Type.Optional(EventKey),
+  chartKey: Type.Optional(Type.String({ maxLength: 200 })),
+  ...EventSettingsFields,
+  isInThePast: Type.Optional(Type.Boolean()),
+});
+
+/** Checks one event of a create request and gives the fields to insert (nothing is written). */
+function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput, today: Date): NewEvent {
+  const settings = newEventSettings(input, at.index, today);
+  const forSaleConfig = input.forSaleConfig
+    ? newForSaleConfig(input.forSaleConfig.forSale, input.forSaleConfig, at.index, eventCategories(settings, at.index))
+    : null;
+  return {
+    workspaceId: workspace._id,
+    chartId: at.chart._id,
+    chartKey: at.chart.key,
+    key: input.eventKey ?? newKey(),
+    ...settings,
+    channels: replaceChannels([], input.channels ?? [], at.index, newKey),
+    forSaleConfig,
+    isInThePast: false,
+  };
+}
+
+export function eventRoutes(events: EventService): RouteDef[] {
+  /** Checks every event of the request before inserting any; keys must differ among themselves too. */
+  async function createAll(workspace: WorkspaceDoc, chartKey: string, inputs: NewEventInput[], levels: Record<ChartValidator, ValidatorLevel>) {
+    const at = await events.chartForNewEvents(workspace, chartKey, levels);
+    const today = new Date();
+    const fields = inputs.map((input) => newEvent(workspace, at, input, today));
+    const keys = new Set<string>();
+    for (const { key } of fields) {
+      if (keys.has(key)) throw eventKeyTwice(key);
+      keys.add(key);
+    }
+    const created = await events.create(at, fields);
+    return created.map((event) => createdEventRecord(event, at.chart, at.index));
+  }
+
+  return [
+    workspaceRoute({
+      method: 'POST',
+      path: '/events',
+      body: CreateBody,
+      handler: async (ctx) => {
+        const { chartKey, ...input } = ctx.body;
+        const [record] = await createAll(ctx.workspace, chartKey, [input], ctx.tenant.company.settings.chartValidation);
+        return ok(record);
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/actions/create-multiple',
+      body: CreateMultipleBody,
+      handler: async (ctx) =>
+        ok({ events: await createAll(ctx.workspace, ctx.body.chartKey, ctx.body.events, ctx.tenant.company.settings.chartValidation) }),
+    }),
+
+    workspaceRoute({
+      method: 'GET',
+      path: '/events',
+      handler: async (ctx) => {
+        const request = parsePageRequest(
+          { limit: ctx.query.one('limit'), start_after_id: ctx.query.one('start_after_id'), end_before_id: ctx.query.one('end_before_id') },
+          PAGE_LIMITS,
+        );
+        const page = await events.list(ctx.workspace, request);
+        // One chart read and one index per chart on the page, not per event.
+        const charts = new Map<number, Promise<EventChart>>();
+        const items = await Promise.all(
+          page.items.map(async (event) => {
+            let at = charts.get(event.chartId);
+            if (!at) charts.set(event.chartId, (at = events.chartOf(event)));
+            const { chart, index } = await at;
+            return eventRecord(event, chart, index);
+          }),
+        );
+        return ok({ ...page, items });
+      },
+    }),
+
+    workspaceRoute({
+      method: 'GET',
+      path: '/events/:key',
+      handler: async (ctx) => {
+        const event = await events.find(ctx.workspace, ctx.params.key!);
+        const { chart, index } = await events.chartOf(event);
+        return ok(eventRecord(event, chart, index));
+      },
+    }),
+
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/:key',
+      body: UpdateBody,
+      handler: async (ctx) => {
+        const today = new Date();
+        await events.change(ctx.workspace, ctx.params.key!, (event, at) => eventUpdate(event, ctx.body, at.index, today));
+        return noContent();
+      },
+    }),
+
+    workspaceRoute({
+      method: 'DELETE',
+      path: '/events/:key',
+      handler: async (ctx) => {
+        await events.delete(ctx.workspace, ctx.params.key!);
+        return noContent();
+      },
+    }),
+  ];
+}
+
+const eventKeyTwice = (key: string) => badRequest('EVENT_KEY_ALREADY_EXISTS', `eventKey ${key} is given to more than one event`);

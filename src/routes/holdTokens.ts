@@ -1,0 +1,51 @@
+import Type from 'typebox';
+import { MAX_HOLD_PERIOD_MINUTES } from '../domain/companySettings.js';
+import type { HoldToken, HoldTokenStore } from '../inventory/holdTokenStore.js';
+import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
+
+// Hold tokens (compat-notes §4). Priority lane: Redis only, no MongoDB.
+
+const CreateBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });
+const ChangeBody = Type.Object({ expiresInMinutes: Type.Integer({ minimum: 0, maximum: MAX_HOLD_PERIOD_MINUTES }) });
+
+function record(token: HoldToken, ctx: WorkspaceContext, now: number) {
+  return {
+    holdToken: token.token,
+    expiresAt: new Date(token.expiresAt).toISOString(),
+    expiresInSeconds: Math.max(0, Math.floor((token.expiresAt - now) / 1000)),
+    workspaceKey: ctx.workspace.key,
+  };
+}
+
+export function holdTokenRoutes(holdTokens: HoldTokenStore): RouteDef[] {
+  return [
+    workspaceRoute({
+      method: 'POST',
+      path: '/hold-tokens',
+      body: CreateBody,
+      handler: async (ctx) => {
+        const now = Date.now();
+        const minutes = ctx.body.expiresInMinutes ?? ctx.tenant.company.settings.holdPeriodInMinutes;
+        return ok(record(await holdTokens.create(ctx.workspace._id, minutes, now), ctx, now));
+      },
+    }),
+    workspaceRoute({
+      method: 'GET',
+      path: '/hold-tokens/:token',
+      handler: async (ctx) => {
+        const now = Date.now();
+        return ok(record(await holdTokens.get(ctx.workspace._id, ctx.params.token!, now), ctx, now));
+      },
+    }),
+    workspaceRoute({
+      method: 'POST',
+      path: '/hold-tokens/:token',
+      body: ChangeBody,
+      handler: async (ctx) => {
+        const now = Date.now();
+        const token = await holdTokens.changeExpiry(ctx.workspace._id, ctx.params.token!, ctx.body.expiresInMinutes, now);
+        return ok(record(token, ctx, now));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,121 @@
+import Type, { type Static } from 'typebox';
+import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import type { StatusParameters } from '../domain/statusChangeRequest.js';
+import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
+
+// The priority lane (spec "Endpoints", compat-notes §3a): book, hold, release, custom
+// statuses, per event, for event groups and in batches. All of them become
+// StatusChangeInputs applied by one script call.
+
+const Label = Type.String({ maxLength: 200 });
+const ObjectItem = Type.Union([
+  Label,
+  Type.Object({
+    objectId: Label,
+    ticketType: Type.Optional(Type.String({ maxLength: 100 })),
+    // Checked by the domain, so a non-object gets its own error code.
+    extraData: Type.Optional(Type.Unknown()),
+    quantity: Type.Optional(Type.Number()),
+  }),
+]);
+const Statuses = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 });
+
+const parameterFields = {
+  objects: Type.Array(ObjectItem),
+  holdToken: Type.Optional(Type.String({ maxLength: 200 })),
+  orderId: Type.Optional(Type.String({ maxLength: 200 })),
+  keepExtraData: Type.Optional(Type.Boolean()),
+  channelKeys: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
+  ignoreChannels: Type.Optional(Type.Boolean()),
+  allowedPreviousStatuses: Type.Optional(Statuses),
+  rejectedPreviousStatuses: Type.Optional(Statuses),
+  resaleListingId: Type.Optional(Type.String({ maxLength: 200 })),
+};
+// The status is checked by the domain too (empty or too long → INVALID_STATUS).
+const StatusField = Type.Optional(Type.String());
+const ChangeType = Type.Union([Type.Literal('CHANGE_STATUS_TO'), Type.Literal('RELEASE')]);
+
+const EventBody = Type.Object(parameterFields);
+const StatusBody = Type.Object({ ...parameterFields, status: StatusField });
+const GroupBody = Type.Object({
+  ...parameterFields,
+  events: Type.Array(Type.String({ maxLength: 200 }), { minItems: 1, maxItems: 20 }),
+  type: Type.Optional(ChangeType),
+  status: StatusField,
+});
+const BatchBody = Type.Object({
+  statusChanges: Type.Array(
+    Type.Object({ ...parameterFields, event: Type.String({ maxLength: 200 }), type: Type.Optional(ChangeType), status: StatusField }),
+    { minItems: 1, maxItems: 100 },
+  ),
+});
+
+type ChangeFields = Static<typeof EventBody> & { type?: StatusChangeInput['type']; status?: string };
+
+/** One change of one event, from the fields every route shares. */
+function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
+  const parameters: StatusParameters = {
+    holdToken: body.holdToken,
+    orderId: body.orderId,
+    keepExtraData: body.keepExtraData,
+    channelKeys: body.channelKeys,
+    ignoreChannels: body.ignoreChannels,
+    allowedPreviousStatuses: body.allowedPreviousStatuses,
+    rejectedPreviousStatuses: body.rejectedPreviousStatuses,
+  };
+  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
+}
+
+const expanded = (ctx: WorkspaceContext) => ctx.query.all('expand').some((value) => value.split(',').includes('objects'));
+
+export function objectStatusRoutes(service: StatusChangeService): RouteDef[] {
+
+  /** One change on the event of the path: 204, or 200 with the objects when expanded. */
+  const onEvent = (path: string, type: StatusChangeInput['type'], fixedStatus?: string) =>
+    workspaceRoute({
+      method: 'POST',
+      path: `/events/:key/actions/${path}`,
+      body: StatusBody,
+      handler: async (ctx) => {
+        const expand = expanded(ctx);
+        const input = inputOf(ctx.params.key!, { ...ctx.body, type, status: fixedStatus ?? ctx.body.status });
+        const [objects] = await service.apply(ctx.workspace, [input], expand);
+        return expand ? ok({ objects }) : noContent();
+      },
+    });
+
+  return [
+    onEvent('book', 'CHANGE_STATUS_TO', 'booked'),
+    onEvent('hold', 'CHANGE_STATUS_TO', 'reservedByToken'),
+    onEvent('put-up-for-resale', 'CHANGE_STATUS_TO', 'resale'),
+    onEvent('release', 'RELEASE'),
+    onEvent('change-object-status', 'CHANGE_STATUS_TO'),
+
+    // Several events in one all-or-nothing change; the map of objects is keyed by label.
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/groups/actions/change-object-status',
+      body: GroupBody,
+      handler: async (ctx) => {
+        const expand = expanded(ctx);
+        // An event named twice is changed once.
+        const inputs = [...new Set(ctx.body.events)].map((eventKey) => inputOf(eventKey, ctx.body));
+        const results = await service.apply(ctx.workspace, inputs, expand);
+        return expand ? ok({ objects: Object.assign({}, ...results) as Record<string, unknown> }) : noContent();
+      },
+    }),
+
+    // A batch of changes applied in order, all or nothing; results in request order.
+    workspaceRoute({
+      method: 'POST',
+      path: '/events/actions/change-object-status',
+      body: BatchBody,
+      handler: async (ctx) => {
+        const expand = expanded(ctx);
+        const inputs = ctx.body.statusChanges.map((change) => inputOf(change.event, change));
+        const results = await service.apply(ctx.workspace, inputs, expand);
+        return expand ? ok({ results: results.map((objects) => ({ objects })) }) : noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,38 @@
+import { ApiError } from '../domain/errors.js';
+import type { Metrics } from '../http/metrics.js';
+import { ok, publicRoute, type RouteDef } from '../http/route.js';
+import type { ServerStatus } from '../http/serverStatus.js';
+import type { HealthChecks } from '../services/healthChecks.js';
+
+// Health, readiness and metrics: no authentication, for orchestrators and monitoring.
+
+export function operationRoutes(health: HealthChecks, status: ServerStatus, metrics: Metrics): RouteDef[] {
+  return [
+    // Liveness: the process answers. No dependency is checked, so a Redis outage does not
+    // make an orchestrator restart every server at once.
+    publicRoute({ method: 'GET', path: '/health', handler: () => ok({ status: 'UP' }) }),
+
+    publicRoute({
+      method: 'GET',
+      path: '/ready',
+      handler: async () => {
+        if (status.draining) throw new ApiError(503, 'NOT_READY', 'shutting down');
+        const down = await health.failing();
+        if (down.length > 0) {
+          throw new ApiError(503, 'NOT_READY', down.map((c) => `${c.name}: ${c.error}`).join('; '));
+        }
+        return ok({ status: 'READY', redis: 'UP', mongodb: 'UP' });
+      },
+    }),
+
+    publicRoute({
+      method: 'GET',
+      path: '/metrics',
+      handler: () => ({
+        status: 200,
+        contentType: 'text/plain; version=0.0.4; charset=utf-8',
+        body: metrics.render({ http_requests_in_flight: status.inFlight }),
+      }),
+    }),
+  ];
+}

@@ -1,0 +1,103 @@
+import { notFound } from '../domain/errors.js';
+import { Lru } from '../util/lru.js';
+import type { ObjectIndex } from '../domain/objectIndex.js';
+import { eventKeys, type EventKeys } from '../inventory/eventKeys.js';
+import type { ChartDoc } from '../domain/chart.js';
+import type { EventDoc } from '../domain/event.js';
+import type { InvalidationBus } from '../metadata/invalidationBus.js';
+import type { Repositories } from '../metadata/repositories.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { ObjectIndexes } from './objectIndexes.js';
+
+// Events as the sales flow needs them, from memory: the event record, its chart and the
+// object index of the chart's published version. Nothing on the priority lane waits for
+// MongoDB once an event was seen. Admin routes that change an event call `changed`, and
+// publishing a chart calls `chartChanged`; both drop the entry here and tell every other
+// process through the invalidation bus.
+
+export interface LoadedEvent {
+  event: EventDoc;
+  chart: ChartDoc;
+  index: ObjectIndex;
+  keys: EventKeys;
+}
+
+const EVENT_TOPIC = 'event';
+const CHART_TOPIC = 'chart';
+/** Events kept in memory; each is small, the indexes are shared per chart version (ObjectIndexes). */
+const MAX_EVENTS = 50_000;
+
+const entryKey = (workspaceId: number, key: string) => `${workspaceId}\u0000${key}`;
+
+export const eventNotFound = (key: string, workspace: WorkspaceDoc) =>
+  notFound('EVENT_NOT_FOUND', `Event not found: ${key} was not found in workspace ${workspace.key}`);
+
+export class EventCatalog {
+  private readonly loaded = new Lru<string, Promise<LoadedEvent | null>>(MAX_EVENTS);
+  /** chart id -> cache entries of its events, so a chart change drops them at once. */
+  private readonly byChart = new Map<number, Set<string>>();
+
+  constructor(
+    private readonly repos: Repositories,
+    private readonly indexes: ObjectIndexes,
+    private readonly bus: InvalidationBus,
+  ) {
+    bus.on(EVENT_TOPIC, (m) => this.loaded.delete(String(m.id)), () => this.clear());
+    bus.on(CHART_TOPIC, (m) => this.dropChart(Number(m.id)), () => this.clear());
+  }
+
+  /** The event with its chart and index; 404 EVENT_NOT_FOUND if the workspace has no such event. */
+  async get(workspace: WorkspaceDoc, key: string): Promise<LoadedEvent> {
+    const id = entryKey(workspace._id, key);
+    let entry = this.loaded.get(id);
+    if (!entry) {
+      entry = this.load(workspace._id, key);
+      this.loaded.set(id, entry);
+      // Unknown keys are not remembered: the next create must see its event at once.
+      entry.then(
+        (found) => {
+          if (this.loaded.get(id) !== entry) return;
+          if (found === null) this.loaded.delete(id);
+          else this.byChart.set(found.chart._id, (this.byChart.get(found.chart._id) ?? new Set()).add(id));
+        },
+        () => this.loaded.get(id) === entry && this.loaded.delete(id),
+      );
+    }
+    const found = await entry;
+    if (!found) throw eventNotFound(key, workspace);
+    return found;
+  }
+
+  /** Called by the admin route that changed or deleted an event (pass every key it had). */
+  async changed(workspaceId: number, ...keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const id = entryKey(workspaceId, key);
+      this.loaded.delete(id);
+      await this.bus.publish({ topic: EVENT_TOPIC, id });
+    }
+  }
+
+  /** Called when a chart's published version changed: its events see the new objects. */
+  async chartChanged(chartId: number): Promise<void> {
+    this.dropChart(chartId);
+    await this.bus.publish({ topic: CHART_TOPIC, id: chartId });
+  }
+
+  private async load(workspaceId: number, key: string): Promise<LoadedEvent | null> {
+    const event = await this.repos.events.findByKey(workspaceId, key);
+    if (!event) return null;
+    const chart = await this.repos.charts.findById(event.chartId);
+    if (!chart) return null;
+    return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event) };
+  }
+
+  private dropChart(chartId: number): void {
+    for (const id of this.byChart.get(chartId) ?? []) this.loaded.delete(id);
+    this.byChart.delete(chartId);
+  }
+
+  private clear(): void {
+    this.loaded.clear();
+    this.byChart.clear();
+  }
+}

@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import type { Db } from 'mongodb';
+import { pingRedis } from '../inventory/redis.js';
+import { pingMongo } from '../metadata/mongo.js';
+import { withTimeout } from '../util/timeout.js';
+
+// Readiness: whether the stores this process needs answer right now.
+
+const READY_TIMEOUT_MS = 2_000;
+
+export interface FailedCheck {
+  name: string;
+  error: string;
+}
+
+export class HealthChecks {
+  constructor(
+    private readonly redis: Redis,
+    private readonly db: Db,
+  ) {}
+
+  /** The stores that did not answer within 2 s; empty when all are up. */
+  async failing(): Promise<FailedCheck[]> {
+    const checks = await Promise.all([check('redis', () => pingRedis(this.redis)), check('mongodb', () => pingMongo(this.db))]);
+    return checks.filter((c): c is FailedCheck => c !== undefined);
+  }
+}
+
+async function check(name: string, probe: () => Promise<void>): Promise<FailedCheck | undefined> {
+  try {
+    await withTimeout(probe(), READY_TIMEOUT_MS, name);
+    return undefined;
+  } catch (error) {
+    return { name, error: (error as Error).message };
+  }
+}

@@ -1,0 +1,35 @@
+import type { ChartVersion } from '../domain/chart.js';
+import type { Drawing } from '../domain/drawing.js';
+import { ApiError } from '../domain/errors.js';
+import { buildObjectIndex, type ObjectIndex } from '../domain/objectIndex.js';
+import type { Charts } from '../metadata/charts.js';
+import { Lru, memoize } from '../util/lru.js';
+
+// The object index of each chart version in use, built from its drawing once per process.
+// Drawing ids name one immutable version, so an index cached by drawing id never goes
+// stale; the least recently used are dropped first (a 100,000-seat index is tens of MB).
+
+const MAX_INDEXES = 16;
+
+export const concurrentChartChange = (key: string) =>
+  new ApiError(409, 'CONCURRENT_MODIFICATION', `Chart ${key} is being changed by other requests; try again`);
+
+export class ObjectIndexes {
+  private readonly indexes = new Lru<string, Promise<ObjectIndex>>(MAX_INDEXES);
+
+  constructor(private readonly charts: Charts) {}
+
+  /** The index of a version of chart `chartKey`; 409 if a concurrent change replaced the version. */
+  of(chartKey: string, version: ChartVersion): Promise<ObjectIndex> {
+    return memoize(this.indexes, version.drawingId, async () => {
+      const json = await this.charts.drawingJson(version.drawingId);
+      if (json === null) throw concurrentChartChange(chartKey);
+      return buildObjectIndex(JSON.parse(json) as Drawing);
+    });
+  }
+
+  /** An index built while storing its drawing: the first event on a new chart need not build it again. */
+  remember(drawingId: string, index: ObjectIndex): void {
+    this.indexes.set(drawingId, Promise.resolve(index));
+  }
+}

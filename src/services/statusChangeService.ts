@@ -1,0 +1,93 @@
+import { describeEventObject } from '../domain/eventObjectInfo.js';
+import { areaState, objectState, type AreaHolds } from '../domain/objectStates.js';
+import {
+  operationFor,
+  planChange,
+  type ObjectInput,
+  type StatusParameters,
+} from '../domain/statusChangeRequest.js';
+import { monthOf } from '../domain/usedBuckets.js';
+import type { EventObjectStore } from '../inventory/eventObjectStore.js';
+import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
+import type { Scripts } from '../inventory/scripts.js';
+import { applyStatusChanges, type EventStatusChange } from '../inventory/statusChanges.js';
+import type { UsedObjects } from '../inventory/usedObjects.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { EventCatalog } from './eventCatalog.js';
+
+// The sales flow: one request's status changes, on one or more events, checked against the
+// cached charts and applied by one script call. Nothing here reads MongoDB once the events
+// are cached.
+
+export interface StatusChangeInput {
+  eventKey: string;
+  type: 'CHANGE_STATUS_TO' | 'RELEASE';
+  status?: string;
+  objects: ObjectInput[];
+  parameters: StatusParameters;
+}
+
+export type ObjectInfos = Record<string, Record<string, unknown>>;
+
+export class StatusChangeService {
+  constructor(
+    private readonly catalog: EventCatalog,
+    private readonly holdTokens: HoldTokenStore,
+    private readonly scripts: Scripts,
+    private readonly usedObjects: UsedObjects,
+    private readonly objects: EventObjectStore,
+  ) {}
+
+  /** Applies every input, all or nothing; with `expand`, the objects' details per input. */
+  async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
+    const now = Date.now();
+    const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
+    // Every input is checked before any hold token is read.
+    const planned = inputs.map((input, i) => {
+      const { event, index } = loaded[i]!;
+      const { op, status } = operationFor(input.type, input.status);
+      return { event, change: planChange(event, index, op, status, input.objects, input.parameters) };
+    });
+    const changes: EventStatusChange[] = await Promise.all(
+      planned.map(async ({ event, change }) => ({
+        event,
+        change,
+        tokenExpiry:
+          change.op === 'hold' ? await this.holdTokens.expiryForHold(workspace._id, change.parameters.holdToken!, event, now) : undefined,
+      })),
+    );
+    const applied = await applyStatusChanges(this.scripts, changes, now, expand);
+    if (applied.firstUseThisMonth.length > 0) {
+      await this.usedObjects.recordEventsInUse(workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
+    }
+    if (!applied.objects) return [];
+    const holds = await this.areaHolds(changes, now);
+    return applied.objects.map((objects, i) => {
+      const { event, index } = loaded[i]!;
+      const infos: ObjectInfos = {};
+      changes[i]!.change.objects.forEach((planned, j) => {
+        const { record, extra } = objects[j]!;
+        const state =
+          planned.object.objectType === 'generalAdmission'
+            ? { ...areaState(record), holds: holds.get(event._id)?.get(planned.label) ?? null }
+            : objectState(record, () => Infinity, now);
+        const snapshot = extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
+        infos[planned.label] = describeEventObject(event, index, planned.object, snapshot);
+      });
+      return infos;
+    });
+  }
+
+  /**
+   * The holds of the GA areas of the events a request changed areas in, read right after
+   * it: the script answers with each area's counts, object details also list its holds.
+   */
+  private async areaHolds(changes: EventStatusChange[], now: number): Promise<Map<number, Map<string, AreaHolds>>> {
+    const byEvent = new Map<number, Map<string, AreaHolds>>();
+    for (const { event, change } of changes) {
+      if (byEvent.has(event._id) || !change.objects.some((o) => o.object.objectType === 'generalAdmission')) continue;
+      byEvent.set(event._id, await this.objects.readAreaHolds(event, now));
+    }
+    return byEvent;
+  }
+}

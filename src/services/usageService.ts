@@ -1,0 +1,78 @@
+import { notFound } from '../domain/errors.js';
+import type { UsedObjects } from '../inventory/usedObjects.js';
+import type { Events } from '../metadata/events.js';
+import type { Tenant } from '../metadata/tenantCache.js';
+
+// Usage (billing, docs/seatsio-behaviour.md "Usage"): the distinct objects of each event
+// passed to book, hold or change-object-status, per month, for the workspaces of a company.
+// Usage outlives deleted events and workspaces.
+
+export interface MonthUsage {
+  month: { year: number; month: number };
+  numUsedObjects: number;
+}
+
+export interface WorkspaceUsage {
+  workspace: { id: number; name: string | null };
+  usageByEvent: { event: { id: number; key: string | null }; numUsedObjects: number }[];
+}
+
+export class UsageService {
+  constructor(
+    private readonly used: UsedObjects,
+    private readonly events: Events,
+  ) {}
+
+  /** Per month with usage, the company's total, oldest month first. */
+  async months(tenant: Tenant): Promise<MonthUsage[]> {
+    const months = new Set<string>();
+    for (const workspace of await this.workspacesOf(tenant)) for (const month of await this.used.monthsInUse(workspace._id)) months.add(month);
+    const usage: MonthUsage[] = [];
+    for (const month of [...months].sort()) {
+      const total = (await this.month(tenant, month)).flatMap((w) => w.usageByEvent).reduce((sum, e) => sum + e.numUsedObjects, 0);
+      const [year, number] = month.split('-').map(Number);
+      usage.push({ month: { year: year!, month: number! }, numUsedObjects: total });
+    }
+    return usage;
+  }
+
+  /** Per workspace, its events used in the month `YYYY-MM` with how many objects each used. */
+  async month(tenant: Tenant, month: string): Promise<WorkspaceUsage[]> {
+    const details: WorkspaceUsage[] = [];
+    for (const workspace of await this.workspacesOf(tenant)) {
+      const ids = await this.used.eventsInUse(workspace._id, month);
+      if (ids.length === 0) continue;
+      // Deleted events keep their usage; their tag is their id (events in seasons come later).
+      const events = await Promise.all(
+        ids.map(async (id) => {
+          const doc = await this.events.findById(id);
+          return { _id: id, tag: doc?.tag ?? String(id), key: doc?.key ?? null };
+        }),
+      );
+      const counts = await this.used.usedObjectCounts(events, month);
+      details.push({
+        workspace: { id: workspace._id, name: workspace.name },
+        usageByEvent: events
+          .map((event, i) => ({ event: { id: event._id, key: event.key }, numUsedObjects: counts[i]! }))
+          .sort((a, b) => a.event.id - b.event.id),
+      });
+    }
+    return details;
+  }
+
+  /** The objects one event of the company used in the month; 404 for an event it never had. */
+  async eventObjects(tenant: Tenant, month: string, eventId: number): Promise<string[]> {
+    const event = await this.events.findById(eventId);
+    const workspaces = (await this.workspacesOf(tenant)).map((w) => w._id);
+    const inUse = await Promise.all(workspaces.map((w) => this.used.eventsInUse(w, month)));
+    if (!inUse.some((ids) => ids.includes(eventId)) && !(event && tenant.workspacesById.has(event.workspaceId))) {
+      throw notFound('EVENT_NOT_FOUND', `Event not found: ${eventId}`);
+    }
+    return this.used.usedObjects(event ?? { _id: eventId, tag: String(eventId) }, month);
+  }
+
+  /** Every workspace that used objects, deleted ones included (with a null name). */
+  private async workspacesOf(tenant: Tenant): Promise<{ _id: number; name: string | null }[]> {
+    return (await this.used.workspacesInUse(tenant.company._id)).map((id) => ({ _id: id, name: tenant.workspacesById.get(id)?.name ?? null }));
+  }
+}
