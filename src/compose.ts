@@ -27,6 +27,7 @@ import { operationRoutes } from './routes/operations.js';
 import { systemRoutes } from './routes/system.js';
 import { usageRoutes } from './routes/usageReports.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { AccountService } from './services/accountService.js';
 import { ChartService } from './services/chartService.js';
 import { EventCatalog } from './services/eventCatalog.js';
 import { EventService } from './services/eventService.js';
@@ -36,6 +37,7 @@ import { ObjectInfoService } from './services/objectInfoService.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
 import { StatusChangeService } from './services/statusChangeService.js';
 import { UsageService } from './services/usageService.js';
+import { WorkspaceService } from './services/workspaceService.js';
 
 // The composition root: every store, cache, service and route of the server is built here,
 // once, and handed what it uses through its constructor. To find where a request goes,
@@ -92,17 +94,19 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const statusChanges = new StatusChangeService(catalog, holdTokens, scripts, usedObjects, eventObjects);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
+  const accounts = new AccountService(repos, repos.companies, tenants);
+  const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants);
   const health = new HealthChecks(redis, db);
   const metrics = new Metrics();
   const status = new ServerStatus();
 
   const routes = [
     ...operationRoutes(health, status, metrics),
-    ...systemRoutes(repos),
-    ...accountRoutes(repos.companies, tenants),
-    ...workspaceRoutes(repos.workspaces, repos.companies, tenants),
+    ...systemRoutes(accounts),
+    ...accountRoutes(accounts),
+    ...workspaceRoutes(workspaces),
     ...holdTokenRoutes(holdTokens),
-    ...chartRoutes(charts, repos.workspaces, config.publicUrl),
+    ...chartRoutes(charts, workspaces, config.publicUrl),
     ...chartVersionRoutes(charts),
     ...chartCategoryRoutes(charts),
     ...eventRoutes(events),

@@ -1,18 +1,15 @@
 import Type from 'typebox';
 import { settingChange, validateHoldPeriod, type SettingChange } from '../domain/companySettings.js';
 import { companyRoute, noContent, ok, type CompanyContext, type RouteDef } from '../http/route.js';
-import type { Companies } from '../metadata/companies.js';
-import type { TenantCache } from '../metadata/tenantCache.js';
+import type { AccountService } from '../services/accountService.js';
 import { accountRecord } from './accountRecords.js';
 
 const SettingBody = Type.Object({ key: Type.String({ minLength: 1 }), value: Type.Unknown() });
 const HoldPeriodBody = Type.Object({ holdPeriodInMinutes: Type.Integer() });
 
-export function accountRoutes(companies: Companies, tenants: TenantCache): RouteDef[] {
+export function accountRoutes(accounts: AccountService): RouteDef[] {
   async function save(ctx: CompanyContext, change: SettingChange) {
-    const companyId = ctx.tenant.company._id;
-    await companies.saveSetting(companyId, change);
-    await tenants.changed(companyId);
+    await accounts.saveSetting(ctx.tenant.company._id, change);
     return noContent();
   }
 

@@ -1,15 +1,11 @@
 import { classifyFailures } from '../domain/chartValidation.js';
 import { notFound } from '../domain/errors.js';
-import { Lru, memoize } from '../util/lru.js';
 import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
-import { renderThumbnail } from '../rendering/thumbnail.js';
 import { VERSION_NAMES, type VersionName } from '../domain/chart.js';
 import type { ChartService } from '../services/chartService.js';
 
 // The versions of a chart (spec "Chart versions and status", compat-notes §2): the raw
 // drawings, their thumbnails, validation, publishing and discarding the draft.
-
-const THUMBNAIL_CACHE_ENTRIES = 256;
 
 function versionName(ctx: WorkspaceContext): VersionName {
   const which = ctx.params.version!;
@@ -20,9 +16,6 @@ function versionName(ctx: WorkspaceContext): VersionName {
 }
 
 export function chartVersionRoutes(service: ChartService): RouteDef[] {
-  // Drawing ids are immutable, so a thumbnail rendered once for one is right forever.
-  const thumbnails = new Lru<string, Promise<Buffer>>(THUMBNAIL_CACHE_ENTRIES);
-
   return [
     workspaceRoute({
       method: 'GET',
@@ -41,7 +34,7 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
         const etag = `"${version.drawingId}"`;
         const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
         if (ctx.headers.ifNoneMatch === etag) return { status: 304, headers };
-        const png = await memoize(thumbnails, version.drawingId, async () => renderThumbnail(await service.parsedDrawing(ctx.params.key!, version)));
+        const png = await service.thumbnail(ctx.params.key!, version);
         return { status: 200, body: png, contentType: 'image/png', headers };
       },
     }),

@@ -14,12 +14,11 @@ import {
   ok,
   workspaceRoute,
   type BodyOptions,
-  type CompanyContext,
   type RouteDef,
   type WorkspaceContext,
 } from '../http/route.js';
-import type { Workspaces } from '../metadata/workspaces.js';
 import { drawingTooLarge, type ChartService } from '../services/chartService.js';
+import type { WorkspaceService } from '../services/workspaceService.js';
 import { baseUrl, chartRecord } from './chartRecord.js';
 import { CategorySchema } from './chartSchemas.js';
 
@@ -70,7 +69,7 @@ function checkTag(tag: string): string {
   return tag;
 }
 
-export function chartRoutes(service: ChartService, workspaces: Workspaces, publicUrl: string | undefined): RouteDef[] {
+export function chartRoutes(service: ChartService, workspaces: WorkspaceService, publicUrl: string | undefined): RouteDef[] {
 
   async function expanded(ctx: WorkspaceContext, doc: ChartDoc, expand: Set<Expand>, eventsLimit: number) {
     return chartRecord(doc, {
@@ -112,13 +111,6 @@ export function chartRoutes(service: ChartService, workspaces: Workspaces, publi
     status,
     body: chartRecord(doc, { baseUrl: baseUrl(publicUrl, ctx) }),
   });
-
-  async function targetWorkspace(ctx: CompanyContext, key: string) {
-    const target = await workspaces.findByKey(ctx.tenant.company._id, key);
-    if (!target) throw notFound('WORKSPACE_NOT_FOUND', `Workspace not found: ${key} was not found in this company`);
-    if (!target.isActive) throw new ApiError(403, 'WORKSPACE_INACTIVE', `Workspace ${key} is inactive; activate it first`);
-    return target;
-  }
 
   /** Moving into or out of the archive; moving where the chart already is gets a 400. */
   function archiveRoute(path: string, archived: boolean): RouteDef {
@@ -246,7 +238,7 @@ export function chartRoutes(service: ChartService, workspaces: Workspaces, publi
         if (ctx.principal.kind !== 'admin') {
           throw new ApiError(403, 'FORBIDDEN', 'Copying a chart to another workspace needs the company admin key');
         }
-        const target = await targetWorkspace(ctx, ctx.params.workspaceKey!);
+        const target = await workspaces.findActive(ctx.tenant, ctx.params.workspaceKey!);
         return created(ctx, await service.copy(ctx.workspace, ctx.params.key!, 'published', target._id, ''));
       },
     }),
@@ -255,8 +247,8 @@ export function chartRoutes(service: ChartService, workspaces: Workspaces, publi
       method: 'POST',
       path: '/charts/:key/version/published/actions/copy/from/:fromWorkspaceKey/to/:toWorkspaceKey',
       handler: async (ctx) => {
-        const from = await targetWorkspace(ctx, ctx.params.fromWorkspaceKey!);
-        const to = await targetWorkspace(ctx, ctx.params.toWorkspaceKey!);
+        const from = await workspaces.findActive(ctx.tenant, ctx.params.fromWorkspaceKey!);
+        const to = await workspaces.findActive(ctx.tenant, ctx.params.toWorkspaceKey!);
         const doc = await service.copy(from, ctx.params.key!, 'published', to._id, '');
         return ok(chartRecord(doc, { baseUrl: baseUrl(publicUrl, ctx) }));
       },

@@ -9,6 +9,7 @@ import { buildObjectIndex } from '../domain/objectIndex.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import type { ChartListFilter, Charts } from '../metadata/charts.js';
 import type { Events } from '../metadata/events.js';
+import { renderThumbnail } from '../rendering/thumbnail.js';
 import { Lru, memoize } from '../util/lru.js';
 import { concurrentChartChange, type ObjectIndexes } from './objectIndexes.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
@@ -37,11 +38,14 @@ export function publishFailure(chartKey: string, result: { errors: ChartValidato
 }
 
 const concurrentChange = concurrentChartChange;
+const THUMBNAIL_CACHE_ENTRIES = 256;
 
 /** Told when a chart's published version changed, so its events see the new objects. */
 export type PublishedChartListener = (chartId: number) => Promise<void>;
 
 export class ChartService {
+  /** Thumbnails by drawing id: a drawing id names one version forever, so one rendering stays right. */
+  private readonly thumbnails = new Lru<string, Promise<Buffer>>(THUMBNAIL_CACHE_ENTRIES);
   /**
    * Parsed drawings by drawing id, for reads only (never mutate one). Few: a parsed 10 MB
    * drawing can take a hundred MB of heap, and only category reads and first thumbnails use them.
@@ -107,6 +111,11 @@ export class ChartService {
       if (json === null) throw concurrentChange(key);
       return JSON.parse(json) as Drawing;
     });
+  }
+
+  /** The PNG thumbnail of a version, rendered once per process. */
+  thumbnail(key: string, version: ChartVersion): Promise<Buffer> {
+    return memoize(this.thumbnails, version.drawingId, async () => renderThumbnail(await this.parsedDrawing(key, version)));
   }
 
   async create(workspaceId: number, key: string, drawing: Drawing, tags: string[] = []): Promise<ChartDoc> {

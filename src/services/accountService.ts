@@ -1,0 +1,27 @@
+import type { SettingChange } from '../domain/companySettings.js';
+import type { Companies, CompanyDoc } from '../metadata/companies.js';
+import { createCompany, type Repositories } from '../metadata/repositories.js';
+import type { TenantCache } from '../metadata/tenantCache.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+
+// Companies and their settings (docs/seatsio-behaviour.md, "Accounts and settings" and
+// "Test bootstrap"). A settings change reaches every server process through the tenant
+// cache's invalidation.
+
+export class AccountService {
+  constructor(
+    private readonly repos: Repositories,
+    private readonly companies: Companies,
+    private readonly tenants: TenantCache,
+  ) {}
+
+  async saveSetting(companyId: number, change: SettingChange): Promise<void> {
+    await this.companies.saveSetting(companyId, change);
+    await this.tenants.changed(companyId);
+  }
+
+  /** A new company with its default workspace (how self-hosters and SDK test suites start). */
+  createCompany(name: string): Promise<{ company: CompanyDoc; workspace: WorkspaceDoc }> {
+    return createCompany(this.repos, name);
+  }
+}
