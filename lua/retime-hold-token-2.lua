@@ -8,10 +8,11 @@
 -- ARGV[2]  its new expiry (ms epoch)
 -- Returns  the number of GA holds moved
 
---#include records.lua
+--#include constants.lua
+--#include objectStates.lua
 
 -- Set even where the token holds nothing yet: a hold whose caller read the old expiry
--- and runs after this keeps the event's entry (see holdExpiry in change-object-status.lua).
+-- and runs after this keeps the event's entry (see holdExpiry in includes/eventState.lua).
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 local moved = 0
 local cursor = '0'

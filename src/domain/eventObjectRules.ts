@@ -2,6 +2,7 @@ import { badRequest } from './errors.js';
 import { knownObject } from './objectLabels.js';
 import { categoryId, type ChartObject, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
 import type { EventDoc } from './event.js';
+import { FIELD_SEPARATOR } from './objectStates.js';
 
 // What an event makes of its chart's objects, without I/O: which category an object has
 // (event overrides), whether a table is booked as a whole or by its seats, and which
@@ -100,7 +101,7 @@ export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<
       allotments.set(label, [...(allotments.get(label) ?? []), channel.key, String(places)]);
     }
   }
-  for (const [label, entries] of allotments) fields.set(`a:${label}`, entries.join('\u001f'));
+  for (const [label, entries] of allotments) fields.set(`a:${label}`, entries.join(FIELD_SEPARATOR));
   if (!event.forSaleConfig) return fields;
   for (const object of index.objects) {
     const notForSale = notForSalePlaces(event, index, object);

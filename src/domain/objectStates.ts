@@ -1,7 +1,11 @@
-// The object records of an event's `objects` hash, read back in TypeScript. The format is
-// defined by lua/includes/records.lua (the scripts write it); keep the two in step.
+// The object states of an event's `objects` hash and its GA holds, read back in
+// TypeScript. The scripts write them in the format of lua/includes/objectStates.lua, with
+// the constants of lua/includes/constants.lua; keep the two in step (docs/redis-layout.md;
+// test/integration/luaScripts.test.ts decodes what each script writes with these).
 
-const SEP = '\u001f';
+/** Joins the fields of a stored state, a GA hold, a channel allotment, and `<label>SEP<token>`. */
+export const FIELD_SEPARATOR = '\u001f';
+const SEP = FIELD_SEPARATOR;
 export const HELD = 'reservedByToken';
 
 /** A seat, table or booth as it stands now. */
@@ -73,6 +77,9 @@ export function heldByTicketType(entry: string | null | undefined): Map<string, 
   }
   return held;
 }
+
+/** The member of a GA hold in the event's gaHolds hash and gaHoldExpiry zset. */
+export const holdMemberOf = (label: string, token: string) => `${label}${SEP}${token}`;
 
 /** Splits a GA hold member `label\x1ftoken`. */
 export function holdMember(member: string): { label: string; token: string } {

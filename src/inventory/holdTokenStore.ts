@@ -23,7 +23,7 @@ export interface HoldToken {
 
 export const holdTokenKey = (token: string) => `holdToken:{${token}}`;
 /** set of `<tag>:<eventId>` of the events where the token held something, to retime them. */
-const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:events`;
+export const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:events`;
 
 const notFoundError = (token: string) => notFound('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 

@@ -4,6 +4,7 @@ import { uploadDrawing } from '../support/charts.js';
 import { retrieveEvent, saleConfigOf, storedEvent, type EventRecord } from '../support/eventAdmin.js';
 import { createEvent, createEventRecord, eventPath } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
+import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 
 // The channels of an event (api-spec "Channel", "POST /events/{eventKey}/channels/replace",
 // compat-notes §3): on create, replace, add, update, delete, assign and unassign objects and
@@ -47,7 +48,7 @@ describe('event channels', () => {
     expect(created.channels.every((c) => c.id !== '')).toBe(true);
     expect(await channelsOf(created.key)).toEqual(created.channels);
     // Area places are one field per area: channel and places, repeated (unit separator between).
-    expect(await redisOf(created.key)).toEqual({ 'c:A-1': 'ch1', 'c:A-2': 'ch1', 'c:A-3': 'ch2', 'a:GA1': 'ch1\u001f5\u001fch2\u001f3' });
+    expect(await redisOf(created.key)).toEqual({ 'c:A-1': 'ch1', 'c:A-2': 'ch1', 'c:A-3': 'ch2', 'a:GA1': ['ch1', 5, 'ch2', 3].join(FIELD_SEPARATOR) });
   });
 
   it('replaces all channels: 204, same key keeps its id, objects of dropped channels leave Redis', async () => {
@@ -84,7 +85,7 @@ describe('event channels', () => {
       { key: 'two', name: 'Two', color: null, index: null, objects: ['A-3'], areaPlaces: {} },
       { key: 'three', name: 'Three', color: null, index: null, objects: [], areaPlaces: { GA1: 10 } },
     ]);
-    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'c:A-3': 'two', 'a:GA1': 'three\u001f10' });
+    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'c:A-3': 'two', 'a:GA1': ['three', 10].join(FIELD_SEPARATOR) });
   });
 
   it('updates name, colour, index, objects and area places of one channel, each alone', async () => {
@@ -134,14 +135,14 @@ describe('event channels', () => {
       'c:A-2': 'one',
       'c:A-3': 'one',
       'c:A-4': 'one',
-      'a:GA1': 'one\u001f7',
-      'a:GA2': 'one\u001f7',
+      'a:GA1': ['one', 7].join(FIELD_SEPARATOR),
+      'a:GA2': ['one', 7].join(FIELD_SEPARATOR),
     });
 
     const removed = await ctx.api.delete(eventPath(key, '/channels/one/objects'), { objects: ['A-3', 'A-4', 'B-8'], areaPlaces: { GA1: 2, GA2: 100 } });
     expect(removed.status, removed.text).toBe(204);
     expect((await channelsOf(key))[0]).toMatchObject({ objects: ['A-1', 'A-2'], areaPlaces: { GA1: 5 } });
-    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'a:GA1': 'one\u001f5' });
+    expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'a:GA1': ['one', 5].join(FIELD_SEPARATOR) });
   });
 
   it('refuses bad channels with 400 (or 404 for an unknown channel) and changes nothing', async () => {

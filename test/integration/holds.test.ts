@@ -5,6 +5,7 @@ import { uploadDrawing } from '../support/charts.js';
 import { storedEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done, expireIn, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
+import { holdMemberOf } from '../../src/domain/objectStates.js';
 
 // Holds (spec "Object status", compat-notes §3a, §4, §11): a hold needs a live token of the
 // workspace; only that token confirms or releases the hold; the token's expiry, changed at
@@ -244,7 +245,7 @@ describe('hold token expiry', () => {
     const keys = await keysOf(event);
     const { redis } = ctx.server.app.parts;
     expect(Number(await redis.hget(keys.holdTokens, short))).toBe(expiresAt);
-    expect(Number(await redis.zscore(keys.gaHoldExpiry, `GA1\u001f${short}`))).toBe(expiresAt);
+    expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA1', short)))).toBe(expiresAt);
 
     // And shortening it to 0 afterwards still frees both.
     await expireIn(ctx.api, short, 0);
@@ -261,7 +262,7 @@ describe('hold token expiry', () => {
     const keys = await keysOf(event);
     const { redis } = ctx.server.app.parts;
     expect(Number(await redis.hget(keys.holdTokens, token))).toBe(expiresAt);
-    expect(Number(await redis.zscore(keys.gaHoldExpiry, `GA1\u001f${token}`))).toBe(expiresAt);
+    expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA1', token)))).toBe(expiresAt);
     await expireIn(ctx.api, token, 0);
     expect(await statuses(ctx.api, event, ['A-1', 'A-2'])).toEqual({ 'A-1': 'free', 'A-2': 'free' });
   });

@@ -3,6 +3,7 @@ import { generatedDrawing, rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, objectInfos, type Action } from '../support/events.js';
 import { call, expectError, useServerWithCompany, type Response } from '../support/harness.js';
+import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 
 // Bad input on the priority lane: every refusal has its own code (src/domain/
 // statusChangeRequest.ts, src/inventory/statusChanges.ts, schema checks → GENERAL_ERROR)
@@ -141,9 +142,9 @@ describe('extra data', () => {
 });
 
 describe('strings stored in object records', () => {
-  // Records join their fields with U+001F (lua/includes/records.lua): a client string that
-  // contains it must be refused or kept whole, never split into the following fields.
-  const US = '\u001f';
+  // Stored states join their fields with U+001F (lua/includes/constants.lua): a client
+  // string that contains it must be refused or kept whole, never split into the following fields.
+  const US = FIELD_SEPARATOR;
 
   it('an orderId or ticketType containing U+001F is refused or stored verbatim; release still frees', async () => {
     const response = await action(ctx.api, event, 'book', { objects: [{ objectId: 'A-1', ticketType: `adult${US}resale` }], orderId: `o${US}vip` }, true);

@@ -8,6 +8,7 @@ import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/dra
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, holdToken, objectInfo, objectInfos, type Info } from '../support/events.js';
 import { useServerWithCompany, type Response } from '../support/harness.js';
+import { holdMemberOf } from '../../src/domain/objectStates.js';
 
 // The priority lane under real concurrent HTTP requests (no mocks): every request is
 // applied whole or not at all, each seat goes to exactly one request, and an area never
@@ -288,6 +289,6 @@ describe('hold token expiry under concurrent holds', () => {
     const keys = eventKeys((await ctx.server.app.parts.repos.events.findByKey(ctx.company.workspace.id, eventKey))!);
     const { redis } = ctx.server.app.parts;
     expect(Number(await redis.hget(keys.holdTokens, token))).toBe(expiresAt);
-    expect(Number(await redis.zscore(keys.gaHoldExpiry, `GA1\u001f${token}`))).toBe(expiresAt);
+    expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA1', token)))).toBe(expiresAt);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEventObject } from '../../src/domain/eventObjectInfo.js';
 import { bookableObjects, categoryOf, eventCategories, saleConfigFields } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import { areaState, heldByTicketType, objectState } from '../../src/domain/objectStates.js';
+import { areaState, FIELD_SEPARATOR, heldByTicketType, objectState } from '../../src/domain/objectStates.js';
 import type { EventDoc } from '../../src/domain/event.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 
@@ -66,7 +66,7 @@ describe('event objects', () => {
 });
 
 describe('records and object info', () => {
-  const SEP = '\u001f';
+  const SEP = FIELD_SEPARATOR;
   it('reads a hold as free once its token expired, back to resale if it was resale', () => {
     const record = ['reservedByToken', 'tok', '', '', 'resale'].join(SEP);
     expect(objectState(record, () => 2_000, 1_000)).toMatchObject({ status: 'reservedByToken', holdToken: 'tok' });

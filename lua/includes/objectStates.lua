@@ -1,6 +1,8 @@
--- Object records as stored in an event's `objects` hash (src/inventory/objectRecords.ts
--- reads the same format). Fields are joined by \31 (unit separator), trailing empty ones
--- dropped, so a plain booked seat costs the six bytes of "booked".
+-- The format of object states as stored in an event's `objects` hash, and of GA holds:
+-- decoded and encoded the same way by every script (src/domain/objectStates.ts reads the
+-- same format; docs/redis-layout.md describes it). Fields are joined by SEP, trailing empty
+-- ones dropped, so a plain booked seat costs the six bytes of "booked".
+-- Needs: constants.lua (SEP, FREE).
 --   seat, table, booth: status, holdToken, orderId, ticketType, previous
 --     (previous = 'resale' when the object was resale before it was held or booked, so
 --      release and hold expiry return it there)
@@ -9,10 +11,8 @@
 --      not yet cleaned up; status = the last status set, shown once the area is full;
 --      the per-channel counts are the part of nonFree and held taken from places the
 --      event assigned to that channel (channel areaPlaces))
--- A GA hold (gaHolds hash, field `<label>\31<token>`): channel, ticketType, places, ...
+-- A GA hold (gaHolds hash, field `<label>SEP<token>`): channel, ticketType, places, ...
 -- repeated; channel '' is the area's places outside any channel.
-
-local SEP = '\31'
 
 local function split(record)
   local fields = {}
@@ -37,7 +37,7 @@ local function join(fields, count)
 end
 
 local function decodeObject(record)
-  if not record then return { status = 'free', token = '', orderId = '', ticketType = '', previous = '' } end
+  if not record then return { status = FREE, token = '', orderId = '', ticketType = '', previous = '' } end
   local f = split(record)
   return { status = f[1], token = f[2] or '', orderId = f[3] or '', ticketType = f[4] or '', previous = f[5] or '' }
 end
@@ -47,12 +47,12 @@ local function encodeObject(o)
 end
 
 local function decodeArea(record)
-  local area = { nonFree = 0, held = 0, status = 'free', channels = {} }
+  local area = { nonFree = 0, held = 0, status = FREE, channels = {} }
   if not record then return area end
   local f = split(record)
   area.nonFree = tonumber(f[1]) or 0
   area.held = tonumber(f[2]) or 0
-  area.status = f[3] or 'free'
+  area.status = f[3] or FREE
   local i = 4
   while f[i] and f[i] ~= '' do
     area.channels[f[i]] = { booked = tonumber(f[i + 1]) or 0, held = tonumber(f[i + 2]) or 0 }

@@ -1,0 +1,9 @@
+-- Statuses and the field separator every script shares. src/domain/objectStates.ts holds
+-- the same values on the TypeScript side; keep the two in step (test/integration/
+-- luaScripts.test.ts decodes what the scripts write with the TypeScript decoders).
+
+local HELD = 'reservedByToken'
+local FREE = 'free'
+local RESALE = 'resale'
+-- Joins the fields of a stored record and a GA hold's `<label>SEP<token>` (unit separator).
+local SEP = '\31'

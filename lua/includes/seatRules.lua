@@ -1,0 +1,59 @@
+-- The rules for a seat, table or booth (docs/seatsio-behaviour.md, "Object statuses"):
+-- book, hold, release or a custom status on one object, checked against its current state,
+-- its channel, its for-sale state and the hold token of the request.
+-- Needs: now (ms), constants.lua, objectStates.lua (decodeObject, encodeObject),
+-- eventState.lua, failures.lua, channelRule.lua (usableParts, NO_ALLOTMENTS),
+-- statusGuard.lua (guard).
+
+-- The status an object has right now: an expired hold is what the object was before it.
+local function currentObject(state, label)
+  local object = decodeObject(record(state, label))
+  if object.status == HELD and tokenExpiry(state, object.token) <= now then
+    object.status = object.previous ~= '' and object.previous or FREE
+    object.token = ''
+    object.previous = ''
+  end
+  return object
+end
+
+local function selectable(status)
+  return status == FREE or status == RESALE
+end
+
+local function changeObject(state, change, item)
+  local label = item.l
+  local object = currentObject(state, label)
+  -- A resale object is open to every channel.
+  if not usableParts(state, change, label, NO_ALLOTMENTS, object.status == RESALE) then return end
+  if not guard(change, label, object.status) then return end
+  local op = change.op
+  local token = change.token or ''
+  if op ~= 'release' and (tonumber(saleField(state, 'n:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
+  local held = object.status == HELD
+  local heldByOther = held and object.token ~= token
+  local nextObject = { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '' }
+  if op == 'release' then
+    -- Without a token anything non-free is released (back offices); with one, only its holds.
+    if token ~= '' and (heldByOther or not held) then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
+    if object.status == FREE then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
+    nextObject.status = object.previous ~= '' and object.previous or FREE
+    nextObject.ticketType = ''
+  elseif heldByOther then
+    return fail('HOLD_TOKEN_MISMATCH', label, object.status)
+  elseif op == 'book' and held then
+    -- Confirming one's own hold: it returns where it came from on release.
+    nextObject.previous = object.previous
+  elseif op == 'book' or op == 'hold' then
+    if not selectable(object.status) then return fail('OBJECT_NOT_FREE', label, object.status) end
+    nextObject.previous = object.status == RESALE and RESALE or ''
+    if op == 'hold' then
+      if holdExpiry(state, change) <= now then return fail('HOLD_TOKEN_EXPIRED', label, '') end
+      nextObject.token = token
+    end
+  end
+  if nextObject.status == FREE and nextObject.orderId == '' then
+    setRecord(state, label, nil)
+  else
+    setRecord(state, label, encodeObject(nextObject))
+  end
+end

@@ -1,0 +1,169 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ApiError } from '../../src/domain/errors.js';
+import { buildObjectIndex } from '../../src/domain/objectIndex.js';
+import { areaState, FIELD_SEPARATOR, heldByTicketType, holdMember, holdMemberOf, objectState } from '../../src/domain/objectStates.js';
+import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
+import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
+import { eventKeys, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
+import { holdTokenEventsKey, holdTokenKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
+import { Scripts } from '../../src/inventory/scripts.js';
+import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
+import { UsedObjects } from '../../src/inventory/usedObjects.js';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+
+// Each Lua script called directly on a real Redis, and what it wrote read back with the
+// TypeScript decoders (src/domain/objectStates.ts) and stores: the two languages share the
+// stored formats (docs/redis-layout.md), and this is where a drift between them shows.
+
+const SEP = FIELD_SEPARATOR;
+const index = buildObjectIndex(rowsWithoutSections);
+let redis: Redis;
+let scripts: Scripts;
+let nextEvent = 1;
+
+beforeAll(() => {
+  // A namespace of its own on the test run's Redis, like every test server (REDIS_KEY_PREFIX).
+  redis = new Redis(inject('redisUrl'), { keyPrefix: `luaScripts-${process.pid}-${Date.now()}:` });
+  scripts = new Scripts(redis);
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+const newEvent = (): EventRef & { tableBookingConfig: { mode: 'INHERIT' } } => {
+  const id = nextEvent++;
+  return { _id: id, tag: `lua${id}`, usedBuckets: 4, tableBookingConfig: { mode: 'INHERIT' } };
+};
+
+/** One change through lua/change-object-status.lua, as StatusChangeService makes it. */
+function change(event: ReturnType<typeof newEvent>, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters = {}, options: { now?: number; tokenExpiry?: number } = {}) {
+  const planned = planChange(event, index, op, status, objects, parameters);
+  return applyStatusChanges(scripts, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false);
+}
+
+const recordOf = async (event: EventRef, label: string) => redis.hget(eventKeys(event).objects, label);
+
+describe('change-object-status.lua writes what src/domain/objectStates.ts reads', () => {
+  it('a booking with order id and ticket type', async () => {
+    const event = newEvent();
+    await change(event, 'book', 'booked', [{ objectId: 'A-1', ticketType: 'adult' }], { orderId: 'order-1' });
+    const record = await recordOf(event, 'A-1');
+    expect(record).toBe(['booked', '', 'order-1', 'adult'].join(SEP));
+    expect(objectState(record, () => 0, Date.now())).toEqual({ status: 'booked', holdToken: null, orderId: 'order-1', ticketType: 'adult' });
+  });
+
+  it('a hold carries its token, the event keeps the token expiry, and it reads as free once expired', async () => {
+    const event = newEvent();
+    const now = Date.now();
+    const expiry = now + 60_000;
+    await change(event, 'hold', 'reservedByToken', ['A-2'], { holdToken: 'tok-a' }, { now, tokenExpiry: expiry });
+    const record = await recordOf(event, 'A-2');
+    const stored = Number(await redis.hget(eventKeys(event).holdTokens, 'tok-a'));
+    expect(stored).toBe(expiry);
+    const tokenExpiry = (token: string) => (token === 'tok-a' ? stored : 0);
+    expect(objectState(record, tokenExpiry, now)).toMatchObject({ status: 'reservedByToken', holdToken: 'tok-a' });
+    expect(objectState(record, tokenExpiry, expiry)).toMatchObject({ status: 'free', holdToken: null });
+
+    // Booking one's own hold, then releasing it: free again, no record left.
+    await change(event, 'book', 'booked', ['A-2'], { holdToken: 'tok-a' }, { now: now + 1 });
+    expect(objectState(await recordOf(event, 'A-2'), tokenExpiry, now + 1)).toMatchObject({ status: 'booked', holdToken: null });
+    await change(event, 'release', 'free', ['A-2'], {}, { now: now + 2 });
+    expect(await recordOf(event, 'A-2')).toBeNull();
+  });
+
+  it('a resale object held and released returns to resale (the previous field)', async () => {
+    const event = newEvent();
+    const now = Date.now();
+    await change(event, 'status', 'resale', ['A-3'], {}, { now });
+    await change(event, 'hold', 'reservedByToken', ['A-3'], { holdToken: 'tok-r' }, { now, tokenExpiry: now + 60_000 });
+    const held = await recordOf(event, 'A-3');
+    expect(held!.split(SEP)).toEqual(['reservedByToken', 'tok-r', '', '', 'resale']);
+    // Expired, the hold reads as what the object was before it.
+    expect(objectState(held, () => now, now)).toMatchObject({ status: 'resale' });
+    await change(event, 'release', 'free', ['A-3'], { holdToken: 'tok-r' }, { now: now + 1 });
+    expect(objectState(await recordOf(event, 'A-3'), () => 0, now + 1)).toMatchObject({ status: 'resale' });
+  });
+
+  it('a GA hold: the area counts, the hold entry per label and token, and its expiry', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    const now = Date.now();
+    const expiry = now + 60_000;
+    await change(event, 'hold', 'reservedByToken', [{ objectId: 'GA1', quantity: 3, ticketType: 'adult' }], { holdToken: 'tok-g' }, { now, tokenExpiry: expiry });
+    const member = holdMemberOf('GA1', 'tok-g');
+    expect(holdMember(member)).toEqual({ label: 'GA1', token: 'tok-g' });
+    expect(heldByTicketType(await redis.hget(keys.gaHolds, member))).toEqual(new Map([['adult', 3]]));
+    expect(Number(await redis.zscore(keys.gaHoldExpiry, member))).toBe(expiry);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 0, held: 3, status: 'reservedByToken' });
+
+    // Booking 2 of the held places converts them; 1 stays held.
+    await change(event, 'book', 'booked', [{ objectId: 'GA1', quantity: 2 }], { holdToken: 'tok-g' }, { now: now + 1 });
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 2, held: 1, status: 'booked' });
+    expect(heldByTicketType(await redis.hget(keys.gaHolds, member))).toEqual(new Map([['adult', 1]]));
+  });
+
+  it('a GA booking in a channel counts the channel part of the area', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    // 5 places of GA1 assigned to channel ch1 (the field saleConfigFields writes).
+    await redis.hset(keys.saleConfig, 'a:GA1', ['ch1', 5].join(SEP));
+    await change(event, 'book', 'booked', [{ objectId: 'GA1', quantity: 2 }], { channelKeys: ['ch1'] });
+    const record = await recordOf(event, 'GA1');
+    expect(areaState(record)).toMatchObject({ nonFree: 2, held: 0, status: 'booked' });
+    expect(record!.split(SEP)).toEqual(['2', '0', 'booked', 'ch1', '2', '0']);
+  });
+
+  it('objects passed to book or hold are counted as used in their bucket keys', async () => {
+    const event = newEvent();
+    const now = Date.now();
+    const month = monthOf(now);
+    const labels = ['B-1', 'B-2', 'C-5'];
+    await change(event, 'book', 'booked', labels, {}, { now });
+    expect(await redis.hgetall(usedObjectsKey(event, month))).toEqual({ n: '3', b: '4' });
+    for (const [bucket, inBucket] of byUsedBucket(labels, 4)) {
+      expect((await redis.hkeys(usedBucketKey(event, month, bucket))).sort()).toEqual(inBucket.sort());
+    }
+    expect(await new UsedObjects(redis).usedObjects(event, month)).toEqual(labels);
+  });
+
+  it('a seat that fails the channel rule is refused with that one error, not with the checks after it', async () => {
+    const event = newEvent();
+    await redis.hset(eventKeys(event).saleConfig, 'c:A-4', 'ch1');
+    const error = await change(event, 'book', 'booked', ['A-4'], { channelKeys: ['ch2'], allowedPreviousStatuses: ['booked'] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).errors.map((e) => e.code)).toEqual(['OBJECT_IN_CHANNEL']);
+    expect(await recordOf(event, 'A-4')).toBeNull();
+  });
+});
+
+describe('the hold-token scripts write what HoldTokenStore reads', () => {
+  it('create-hold-token-1.lua, hold-token-for-event-2.lua and change-hold-token-expiry-1.lua', async () => {
+    const store = new HoldTokenStore(redis, scripts);
+    const now = Date.now();
+    await scripts.createHoldToken(holdTokenKey('tok-c'), 7, now, now + 60_000, now + MAX_HOLD_TOKEN_LIFETIME_MS);
+    expect(await store.get(7, 'tok-c', now)).toEqual({ token: 'tok-c', workspaceId: 7, createdAt: now, expiresAt: now + 60_000 });
+    expect(await redis.pttl(holdTokenKey('tok-c'))).toBeGreaterThan(MAX_HOLD_TOKEN_LIFETIME_MS - 60_000);
+
+    expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 'tag9:9', 1000)).toEqual(['7', String(now + 60_000)]);
+    expect(await redis.smembers(holdTokenEventsKey('tok-c'))).toEqual(['tag9:9']);
+
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 7, now, now + 120_000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([1, now, now + 120_000]);
+    expect((await store.get(7, 'tok-c', now)).expiresAt).toBe(now + 120_000);
+    // Beyond the maximum life: refused with the latest allowed expiry; another workspace: unknown.
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 7, now, now + MAX_HOLD_TOKEN_LIFETIME_MS + 1, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([-1, now + MAX_HOLD_TOKEN_LIFETIME_MS]);
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 8, now, now + 1000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([0]);
+  });
+
+  it('retime-hold-token-2.lua moves a token in the event where change-object-status.lua holds with it', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    const now = Date.now();
+    await change(event, 'hold', 'reservedByToken', ['A-5', { objectId: 'GA2', quantity: 1 }], { holdToken: 'tok-t' }, { now, tokenExpiry: now + 60_000 });
+    expect(await scripts.retimeHoldToken(keys.holdTokens, keys.gaHoldExpiry, 'tok-t', now + 90_000)).toBe(1);
+    expect(Number(await redis.hget(keys.holdTokens, 'tok-t'))).toBe(now + 90_000);
+    expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA2', 'tok-t')))).toBe(now + 90_000);
+    const tokenExpiry = (token: string) => Number(token === 'tok-t' ? now + 90_000 : 0);
+    expect(objectState(await recordOf(event, 'A-5'), tokenExpiry, now + 70_000)).toMatchObject({ status: 'reservedByToken' });
+  });
+});
