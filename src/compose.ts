@@ -13,6 +13,7 @@ import type { InvalidationBus } from './metadata/invalidationBus.js';
 import { repositories, type Repositories } from './metadata/repositories.js';
 import { TenantCache } from './metadata/tenantCache.js';
 import { accountRoutes } from './routes/accounts.js';
+import { withApiDescription } from './routes/apiDescription.js';
 import { chartCategoryRoutes } from './routes/chartCategories.js';
 import { chartRoutes } from './routes/charts.js';
 import { chartVersionRoutes } from './routes/chartVersions.js';
@@ -100,7 +101,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const metrics = new Metrics();
   const status = new ServerStatus();
 
-  const routes = [
+  const routes = withApiDescription([
     ...operationRoutes(health, status, metrics),
     ...systemRoutes(accounts),
     ...accountRoutes(accounts),
@@ -116,7 +117,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...eventObjectRoutes(objectInfo),
     ...eventReportRoutes(objectInfo),
     ...usageRoutes(usage),
-  ];
+  ]);
 
   return { ...connections, repos, tenants, metrics, status, scripts, holdTokens, charts, events, statusChanges, routes };
 }

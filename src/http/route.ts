@@ -1,4 +1,4 @@
-import type { TSchema, Static } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Logger } from 'pino';
 import type { Principal, Tenant } from '../metadata/tenantCache.js';
@@ -72,12 +72,37 @@ export interface BodyOptions {
   anyContentType?: boolean;
 }
 
-export interface RouteDef {
+/** What a route answers when it succeeds: status code -> what the answer is. */
+export type Answers = Partial<Record<200 | 201 | 204 | 304, string>>;
+
+/** What a route says about itself for the API description (src/http/openapi.ts). */
+export interface RouteDoc {
+  /** One line: what the route does. */
+  summary: string;
+  answers: Answers;
+  /** The media type of a successful answer's body, when not JSON. */
+  produces?: string;
+  /**
+   * The query parameters the handler reads (each a string on the wire). Reading one that is
+   * not declared here throws, so the description cannot drift from the handler.
+   */
+  query?: TObject;
+  /**
+   * The body, for routes that check it themselves (`body` is both checked and described).
+   */
+  bodyDoc?: TSchema;
+}
+
+export interface RouteDef extends RouteDoc {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   path: string;
   auth: AuthKind;
+  /** The body schema, checked before the handler runs. */
+  bodySchema?: TSchema;
   body?: Validator;
   bodyOptions?: BodyOptions;
+  /** Names of `query`, for the check on every read. */
+  queryNames: ReadonlySet<string>;
   handler: (ctx: WorkspaceContext) => Promise<Reply> | Reply;
 }
 
@@ -100,25 +125,37 @@ export function checkAgainst(validator: Validator, value: unknown): void {
   throw new ApiError(400, first!.code, first!.message, { more });
 }
 
-type Common = { method: RouteDef['method']; path: string; bodyOptions?: BodyOptions };
+type Common = RouteDoc & { method: RouteDef['method']; path: string; bodyOptions?: BodyOptions };
+
+function define<S extends TSchema>(auth: AuthKind, def: Common & { body?: S; handler: (ctx: never) => Promise<Reply> | Reply }): RouteDef {
+  const { body, ...rest } = def;
+  return {
+    ...rest,
+    auth,
+    bodySchema: body,
+    body: body && compile(body),
+    queryNames: new Set(Object.keys(def.query?.properties ?? {})),
+    handler: def.handler as RouteDef['handler'],
+  };
+}
 
 // One builder per auth kind so each handler sees exactly the context its auth provides.
 export function publicRoute(def: Common & { handler: (ctx: BaseContext) => Promise<Reply> | Reply }): RouteDef {
-  return { ...def, auth: 'public', handler: def.handler as RouteDef['handler'] };
+  return define('public', def);
 }
 
 export function systemRoute(def: Common & { handler: (ctx: BaseContext) => Promise<Reply> | Reply }): RouteDef {
-  return { ...def, auth: 'system', handler: def.handler as RouteDef['handler'] };
+  return define('system', def);
 }
 
 export function companyRoute<S extends TSchema>(
   def: Common & { body?: S; handler: (ctx: CompanyContext<Static<S>>) => Promise<Reply> | Reply },
 ): RouteDef {
-  return { ...def, auth: 'company', body: def.body && compile(def.body), handler: def.handler as RouteDef['handler'] };
+  return define('company', def);
 }
 
 export function workspaceRoute<S extends TSchema>(
   def: Common & { body?: S; handler: (ctx: WorkspaceContext<Static<S>>) => Promise<Reply> | Reply },
 ): RouteDef {
-  return { ...def, auth: 'workspace', body: def.body && compile(def.body), handler: def.handler as RouteDef['handler'] };
+  return define('workspace', def);
 }

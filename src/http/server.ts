@@ -194,7 +194,7 @@ export class HttpServer {
       const ctx = {
         requestId: ex.requestId,
         params: match.params,
-        query: new Query(ex.rawQuery),
+        query: new Query(ex.rawQuery, route.queryNames),
         headers: ex.headers,
         body,
         rawBody,

@@ -17,17 +17,23 @@ export function accountRoutes(accounts: AccountService): RouteDef[] {
     companyRoute({
       method: 'GET',
       path: '/accounts/me',
+      summary: 'The account of the company admin key: keys, company and settings',
+      answers: { 200: 'the account' },
       handler: (ctx) => ok(accountRecord(ctx.tenant.company, ctx.tenant.workspacesById.get(ctx.tenant.company.defaultWorkspaceId))),
     }),
     companyRoute({
       method: 'POST',
       path: '/accounts/me/settings',
+      summary: 'Changes one company setting',
+      answers: { 204: 'changed' },
       body: SettingBody,
       handler: (ctx) => save(ctx, settingChange(ctx.body.key, ctx.body.value)),
     }),
     companyRoute({
       method: 'POST',
       path: '/accounts/me/actions/change-hold-period',
+      summary: 'Changes the default lifetime of new hold tokens',
+      answers: { 204: 'changed' },
       body: HoldPeriodBody,
       handler: (ctx) => save(ctx, { path: 'holdPeriodInMinutes', value: validateHoldPeriod(ctx.body.holdPeriodInMinutes) }),
     }),

@@ -23,6 +23,8 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/charts/:key/categories',
+      summary: "The categories of the chart's published version",
+      answers: { 200: '{categories}' },
       handler: async (ctx) => {
         const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, 'published');
         const drawing = await service.parsedDrawing(ctx.params.key!, version);
@@ -33,6 +35,8 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/categories',
+      summary: "Adds a category to the chart's drawing",
+      answers: { 204: 'added' },
       body: CategorySchema,
       handler: async (ctx) => {
         await service.editDrawing(ctx.workspace, ctx.params.key!, (drawing) => {
@@ -45,6 +49,8 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/categories/:categoryKey',
+      summary: "Changes a category of the chart's drawing",
+      answers: { 204: 'changed' },
       body: UpdateBody,
       handler: async (ctx) => {
         const { key, categoryKey } = ctx.params as { key: string; categoryKey: string };
@@ -61,6 +67,8 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'DELETE',
       path: '/charts/:key/categories/:categoryKey',
+      summary: "Removes a category from the chart's drawing",
+      answers: { 204: 'removed' },
       handler: async (ctx) => {
         const { key, categoryKey } = ctx.params as { key: string; categoryKey: string };
         await service.editDrawing(ctx.workspace, key, (drawing) => {

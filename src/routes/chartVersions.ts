@@ -20,6 +20,8 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/charts/:key/version/:version',
+      summary: 'The drawing of the published or draft version',
+      answers: { 200: 'the drawing' },
       handler: async (ctx) => {
         const { json } = await service.drawingText(ctx.workspace, ctx.params.key!, versionName(ctx));
         return { status: 200, body: json, contentType: 'application/json' };
@@ -29,6 +31,9 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/charts/:key/version/:version/thumbnail',
+      summary: 'A PNG thumbnail of the published or draft version',
+      answers: { 200: 'the thumbnail', 304: 'unchanged since the ETag sent in If-None-Match' },
+      produces: 'image/png',
       handler: async (ctx) => {
         const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
         const etag = `"${version.drawingId}"`;
@@ -42,6 +47,8 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/version/:version/actions/validate',
+      summary: "Validates the published or draft version against the company's validation settings",
+      answers: { 200: '{errors, warnings}' },
       handler: async (ctx) => {
         const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
         return ok(classifyFailures(version.failedValidators, ctx.tenant.company.settings.chartValidation));
@@ -51,6 +58,8 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/version/draft/actions/publish',
+      summary: 'Publishes the draft version',
+      answers: { 204: 'published' },
       handler: async (ctx) => {
         await service.publish(ctx.workspace, ctx.params.key!, ctx.tenant.company.settings.chartValidation);
         return noContent();
@@ -60,6 +69,8 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/version/draft/actions/discard',
+      summary: 'Discards the draft version',
+      answers: { 204: 'discarded' },
       handler: async (ctx) => {
         await service.discard(ctx.workspace, ctx.params.key!);
         return noContent();

@@ -20,7 +20,8 @@ import {
 import { drawingTooLarge, type ChartService } from '../services/chartService.js';
 import type { WorkspaceService } from '../services/workspaceService.js';
 import { baseUrl, chartRecord } from './chartRecord.js';
-import { CategorySchema } from './chartSchemas.js';
+import { CategorySchema, DrawingSchema } from './chartSchemas.js';
+import { ChartListQuery, ChartQuery } from './querySchemas.js';
 
 // Chart records (spec "Charts", compat-notes §2): create, retrieve, update, list, tags,
 // archive, copy, and the raw drawing upload the SDK test suites use.
@@ -117,6 +118,8 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     return workspaceRoute({
       method: 'POST',
       path,
+      summary: archived ? 'Moves the chart to the archive' : 'Moves the chart out of the archive',
+      answers: { 204: 'moved' },
       handler: async (ctx) => {
         await service.change(ctx.workspace, ctx.params.key!, (doc) => {
           if (doc.archived === archived) {
@@ -136,6 +139,9 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     workspaceRoute({
       method: 'POST',
       path: '/system/public/charts/:chartKey',
+      summary: 'Creates a chart under the given key from a whole drawing (what the SDK test suites upload)',
+      bodyDoc: DrawingSchema,
+      answers: { 201: 'the chart' },
       bodyOptions: { ...DRAWING_BODY, anyContentType: true },
       handler: async (ctx) => {
         if (ctx.rawBody.length === 0) throw badRequest('INVALID_DRAWING', 'The request body must be a chart drawing');
@@ -147,22 +153,30 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     workspaceRoute({
       method: 'POST',
       path: '/charts',
+      summary: 'Creates a chart, empty or from a whole drawing',
+      bodyDoc: Type.Union([CreateBodySchema, DrawingSchema]),
+      answers: { 200: 'the chart' },
       bodyOptions: DRAWING_BODY,
       handler: async (ctx) => created(ctx, await service.create(ctx.workspace._id, newKey(), parseCreateBody(ctx.body))),
     }),
 
-    workspaceRoute({ method: 'GET', path: '/charts', handler: list(false) }),
-    workspaceRoute({ method: 'GET', path: '/charts/archive', handler: list(true) }),
+    workspaceRoute({ method: 'GET', path: '/charts', summary: 'A page of the charts not archived', answers: { 200: 'a page of charts' }, query: ChartListQuery, handler: list(false) }),
+    workspaceRoute({ method: 'GET', path: '/charts/archive', summary: 'A page of the archived charts', answers: { 200: 'a page of charts' }, query: ChartListQuery, handler: list(true) }),
 
     workspaceRoute({
       method: 'GET',
       path: '/charts/tags',
+      summary: "Every tag of the workspace's charts",
+      answers: { 200: '{tags}' },
       handler: async (ctx) => ok({ tags: await service.tags(ctx.workspace._id) }),
     }),
 
     workspaceRoute({
       method: 'GET',
       path: '/charts/:key',
+      summary: 'One chart, with its validation, venue type and zones',
+      answers: { 200: 'the chart' },
+      query: ChartQuery,
       handler: async (ctx) => {
         const { expand, eventsLimit } = expandQuery(ctx);
         // A single chart always shows its venue type, validation and zones (compat-notes §2).
@@ -174,6 +188,8 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key',
+      summary: 'Renames the chart or changes its categories',
+      answers: { 204: 'changed' },
       body: UpdateBody,
       handler: async (ctx) => {
         const { name, categories } = ctx.body;
@@ -192,6 +208,8 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/tags/:tag',
+      summary: 'Tags the chart',
+      answers: { 204: 'tagged' },
       handler: async (ctx) => {
         const tag = checkTag(ctx.params.tag!);
         await service.change(ctx.workspace, ctx.params.key!, (doc) => {
@@ -206,6 +224,8 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     workspaceRoute({
       method: 'DELETE',
       path: '/charts/:key/tags/:tag',
+      summary: 'Removes a tag from the chart',
+      answers: { 204: 'removed' },
       handler: async (ctx) => {
         const tag = ctx.params.tag!;
         await service.change(ctx.workspace, ctx.params.key!, (doc) => {
@@ -222,18 +242,24 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/version/published/actions/copy',
+      summary: 'Copies the published version into a new chart',
+      answers: { 200: 'the new chart' },
       handler: async (ctx) => created(ctx, await service.copy(ctx.workspace, ctx.params.key!, 'published', ctx.workspace._id, ' (copy)')),
     }),
 
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/version/draft/actions/copy',
+      summary: 'Copies the draft version into a new chart',
+      answers: { 200: 'the new chart' },
       handler: async (ctx) => created(ctx, await service.copy(ctx.workspace, ctx.params.key!, 'draft', ctx.workspace._id, ' (copy)')),
     }),
 
     workspaceRoute({
       method: 'POST',
       path: '/charts/:key/version/published/actions/copy-to-workspace/:workspaceKey',
+      summary: 'Copies the published version into a new chart of another workspace',
+      answers: { 200: 'the new chart' },
       handler: async (ctx) => {
         if (ctx.principal.kind !== 'admin') {
           throw new ApiError(403, 'FORBIDDEN', 'Copying a chart to another workspace needs the company admin key');
@@ -246,6 +272,8 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
     companyRoute({
       method: 'POST',
       path: '/charts/:key/version/published/actions/copy/from/:fromWorkspaceKey/to/:toWorkspaceKey',
+      summary: "Copies a chart's published version from one workspace to another",
+      answers: { 200: 'the new chart' },
       handler: async (ctx) => {
         const from = await workspaces.findActive(ctx.tenant, ctx.params.fromWorkspaceKey!);
         const to = await workspaces.findActive(ctx.tenant, ctx.params.toWorkspaceKey!);

@@ -20,6 +20,8 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/channels/replace',
+      summary: "Replaces the event's channels",
+      answers: { 204: 'replaced' },
       body: ReplaceBody,
       handler: async (ctx) => {
         await events.change(ctx.workspace, ctx.params.key!, (event, at) => ({
@@ -32,6 +34,8 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/channels',
+      summary: 'Adds one or more channels to the event',
+      answers: { 204: 'added' },
       body: AddBody,
       handler: async (ctx) => {
         const inputs = Array.isArray(ctx.body) ? ctx.body : [ctx.body];
@@ -45,6 +49,8 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/channels/:channelKey',
+      summary: 'Changes a channel of the event',
+      answers: { 204: 'changed' },
       body: UpdateBody,
       handler: async (ctx) => {
         await events.change(ctx.workspace, ctx.params.key!, (event, at) => ({
@@ -57,6 +63,8 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'DELETE',
       path: '/events/:key/channels/:channelKey',
+      summary: 'Removes a channel from the event',
+      answers: { 204: 'removed' },
       handler: async (ctx) => {
         await events.change(ctx.workspace, ctx.params.key!, (event) => ({ channels: removeChannel(event.channels, ctx.params.channelKey!) }));
         return noContent();
@@ -66,6 +74,8 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/channels/:channelKey/objects',
+      summary: 'Adds objects (and GA places) to a channel',
+      answers: { 204: 'added' },
       body: ObjectsBody,
       handler: async (ctx) => {
         await events.change(ctx.workspace, ctx.params.key!, (event, at) => ({
@@ -78,6 +88,8 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'DELETE',
       path: '/events/:key/channels/:channelKey/objects',
+      summary: 'Removes objects (and GA places) from a channel',
+      answers: { 204: 'removed' },
       body: ObjectsBody,
       handler: async (ctx) => {
         await events.change(ctx.workspace, ctx.params.key!, (event, at) => ({

@@ -62,6 +62,8 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: `/events/:key/actions/${forSale ? 'mark-as-for-sale' : 'mark-as-not-for-sale'}`,
+      summary: forSale ? 'Makes the objects given the only ones for sale (limited per day)' : 'Takes the objects given off sale (limited per day)',
+      answers: { 200: 'the rate limit info' },
       body: MarkBody,
       handler: async (ctx) => {
         const result = await limitedChange(ctx.workspace, ctx.params.key!, true, replaced(forSale, ctx.body));
@@ -77,6 +79,8 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/actions/mark-everything-as-for-sale',
+      summary: 'Puts every object of the event up for sale',
+      answers: { 204: 'done' },
       handler: async (ctx) => {
         await events.change(ctx.workspace, ctx.params.key!, () => ({ forSaleConfig: null }));
         return noContent();
@@ -86,6 +90,8 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/actions/edit-for-sale-config',
+      summary: 'Opens up and closes objects of the event for sale (limited per day)',
+      answers: { 200: '{forSaleConfig, rateLimitInfo}' },
       body: EditBody,
       handler: async (ctx) => ok(await limitedChange(ctx.workspace, ctx.params.key!, countsAgainstLimit(ctx.body), edited(ctx.body))),
     }),
@@ -93,6 +99,8 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/actions/edit-for-sale-config',
+      summary: 'Edits the for-sale config of several events, all checked first',
+      answers: { 200: 'per event: {forSaleConfig, rateLimitInfo}' },
       body: EditManyBody,
       handler: async (ctx) => {
         const entries = Object.entries(ctx.body.events);

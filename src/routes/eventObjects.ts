@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { checkObjectCount } from '../domain/statusChangeRequest.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import type { ObjectInfoService } from '../services/objectInfoService.js';
+import { LabelsQuery } from './querySchemas.js';
 
 // Reading and annotating the objects of an event (docs/seatsio-behaviour.md, "Object
 // info"): object info, extra data, and the objects of an order.
@@ -15,6 +16,9 @@ export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/events/:key/objects',
+      summary: 'Object info of the labels given',
+      answers: { 200: 'label -> object info' },
+      query: LabelsQuery,
       handler: async (ctx) => {
         const labels = [...new Set(ctx.query.all('label'))];
         checkObjectCount(labels.length);
@@ -25,12 +29,16 @@ export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/events/:key/objects/:label',
+      summary: 'Object info of one object',
+      answers: { 200: 'the object info' },
       handler: async (ctx) => ok((await objects.describe(ctx.workspace, ctx.params.key!, [ctx.params.label!]))[ctx.params.label!]),
     }),
 
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/objects/:label/actions/update-extra-data',
+      summary: 'Replaces the extra data of one object',
+      answers: { 204: 'replaced' },
       body: OneBody,
       handler: async (ctx) => {
         await objects.setExtraData(ctx.workspace, ctx.params.key!, [[ctx.params.label!, ctx.body.extraData]]);
@@ -41,6 +49,8 @@ export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key/actions/update-extra-data',
+      summary: 'Replaces the extra data of several objects',
+      answers: { 204: 'replaced' },
       body: ManyBody,
       handler: async (ctx) => {
         const entries = Object.entries(ctx.body.extraData);
@@ -54,6 +64,8 @@ export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/events/:key/orders/:orderId',
+      summary: 'The labels of the objects changed under an order id',
+      answers: { 200: 'the labels, sorted' },
       handler: async (ctx) => ok(await objects.orderLabels(ctx.workspace, ctx.params.key!, ctx.params.orderId!)),
     }),
   ];

@@ -11,11 +11,15 @@ export function eventReportRoutes(objects: ObjectInfoService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/reports/events/:key/byStatus',
+      summary: 'Every bookable object of the event, by status',
+      answers: { 200: 'status -> object infos' },
       handler: async (ctx) => ok(await objects.byStatus(ctx.workspace, ctx.params.key!)),
     }),
     workspaceRoute({
       method: 'GET',
       path: '/reports/events/:key/byStatus/:status',
+      summary: 'The bookable objects of the event in one status',
+      answers: { 200: '{<status>: object infos}' },
       handler: async (ctx) => {
         const status = ctx.params.status!;
         if (status === 'summary') throw badRequest('GENERAL_ERROR', 'summary reports are not supported yet');

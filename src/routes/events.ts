@@ -13,6 +13,7 @@ import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { createdEventRecord, eventRecord } from './eventRecord.js';
 import { EventKey, EventSettingsFields, NewEventFields } from './eventSchemas.js';
 import type { EventChart, EventService } from '../services/eventService.js';
+import { PageQuery } from './querySchemas.js';
 
 // Events (api-spec "POST /events", "POST /events/{eventKey}", "GET /events/{eventKey}",
 // compat-notes §3): create one or several, retrieve, update, list, delete. Channels and the
@@ -74,6 +75,8 @@ export function eventRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events',
+      summary: 'Creates an event on a chart',
+      answers: { 200: 'the event' },
       body: CreateBody,
       handler: async (ctx) => {
         const { chartKey, ...input } = ctx.body;
@@ -85,6 +88,8 @@ export function eventRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/actions/create-multiple',
+      summary: 'Creates several events on one chart, all or none',
+      answers: { 200: '{events}' },
       body: CreateMultipleBody,
       handler: async (ctx) =>
         ok({ events: await createAll(ctx.workspace, ctx.body.chartKey, ctx.body.events, ctx.tenant.company.settings.chartValidation) }),
@@ -93,6 +98,9 @@ export function eventRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/events',
+      summary: "A page of the workspace's events, newest first",
+      answers: { 200: 'a page of events' },
+      query: PageQuery,
       handler: async (ctx) => {
         const request = parsePageRequest(
           { limit: ctx.query.one('limit'), start_after_id: ctx.query.one('start_after_id'), end_before_id: ctx.query.one('end_before_id') },
@@ -116,6 +124,8 @@ export function eventRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/events/:key',
+      summary: 'One event',
+      answers: { 200: 'the event' },
       handler: async (ctx) => {
         const event = await events.find(ctx.workspace, ctx.params.key!);
         const { chart, index } = await events.chartOf(event);
@@ -126,6 +136,8 @@ export function eventRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/:key',
+      summary: 'Changes an event',
+      answers: { 204: 'changed' },
       body: UpdateBody,
       handler: async (ctx) => {
         const today = new Date();
@@ -137,6 +149,8 @@ export function eventRoutes(events: EventService): RouteDef[] {
     workspaceRoute({
       method: 'DELETE',
       path: '/events/:key',
+      summary: 'Deletes an event and its inventory',
+      answers: { 204: 'deleted' },
       handler: async (ctx) => {
         await events.delete(ctx.workspace, ctx.params.key!);
         return noContent();

@@ -22,6 +22,8 @@ export function holdTokenRoutes(holdTokens: HoldTokenStore): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/hold-tokens',
+      summary: 'Creates a hold token',
+      answers: { 200: 'the hold token' },
       body: CreateBody,
       handler: async (ctx) => {
         const now = Date.now();
@@ -32,6 +34,8 @@ export function holdTokenRoutes(holdTokens: HoldTokenStore): RouteDef[] {
     workspaceRoute({
       method: 'GET',
       path: '/hold-tokens/:token',
+      summary: 'One hold token',
+      answers: { 200: 'the hold token' },
       handler: async (ctx) => {
         const now = Date.now();
         return ok(record(await holdTokens.get(ctx.workspace._id, ctx.params.token!, now), ctx, now));
@@ -40,6 +44,8 @@ export function holdTokenRoutes(holdTokens: HoldTokenStore): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/hold-tokens/:token',
+      summary: 'Changes when a hold token expires',
+      answers: { 200: 'the hold token' },
       body: ChangeBody,
       handler: async (ctx) => {
         const now = Date.now();

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 import type { StatusParameters } from '../domain/statusChangeRequest.js';
 import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
+import { ExpandQuery } from './querySchemas.js';
 
 // The priority lane (spec "Endpoints", compat-notes §3a): book, hold, release, custom
 // statuses, per event, for event groups and in batches. All of them become
@@ -66,15 +67,21 @@ function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
   return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
 }
 
+/** What a status change answers: nothing, or the objects as they are after it. */
+const STATUS_ANSWERS = { 204: 'applied', 200: 'with expand=objects: {objects: label -> object details}' };
+
 const expanded = (ctx: WorkspaceContext) => ctx.query.all('expand').some((value) => value.split(',').includes('objects'));
 
 export function objectStatusRoutes(service: StatusChangeService): RouteDef[] {
 
   /** One change on the event of the path: 204, or 200 with the objects when expanded. */
-  const onEvent = (path: string, type: StatusChangeInput['type'], fixedStatus?: string) =>
+  const onEvent = (path: string, summary: string, type: StatusChangeInput['type'], fixedStatus?: string) =>
     workspaceRoute({
       method: 'POST',
       path: `/events/:key/actions/${path}`,
+      summary,
+      answers: STATUS_ANSWERS,
+      query: ExpandQuery,
       body: StatusBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);
@@ -85,16 +92,19 @@ export function objectStatusRoutes(service: StatusChangeService): RouteDef[] {
     });
 
   return [
-    onEvent('book', 'CHANGE_STATUS_TO', 'booked'),
-    onEvent('hold', 'CHANGE_STATUS_TO', 'reservedByToken'),
-    onEvent('put-up-for-resale', 'CHANGE_STATUS_TO', 'resale'),
-    onEvent('release', 'RELEASE'),
-    onEvent('change-object-status', 'CHANGE_STATUS_TO'),
+    onEvent('book', 'Books objects, all or nothing', 'CHANGE_STATUS_TO', 'booked'),
+    onEvent('hold', 'Holds objects under a hold token, all or nothing', 'CHANGE_STATUS_TO', 'reservedByToken'),
+    onEvent('put-up-for-resale', 'Puts objects up for resale, all or nothing', 'CHANGE_STATUS_TO', 'resale'),
+    onEvent('release', 'Releases objects, all or nothing', 'RELEASE'),
+    onEvent('change-object-status', 'Sets a status on objects, all or nothing', 'CHANGE_STATUS_TO'),
 
     // Several events in one all-or-nothing change; the map of objects is keyed by label.
     workspaceRoute({
       method: 'POST',
       path: '/events/groups/actions/change-object-status',
+      summary: 'Changes the status of objects in several events, all or nothing',
+      answers: STATUS_ANSWERS,
+      query: ExpandQuery,
       body: GroupBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);
@@ -109,6 +119,9 @@ export function objectStatusRoutes(service: StatusChangeService): RouteDef[] {
     workspaceRoute({
       method: 'POST',
       path: '/events/actions/change-object-status',
+      summary: 'A batch of status changes applied in order, all or nothing',
+      answers: { 204: 'applied', 200: 'with expand=objects: {results: [{objects}]}' },
+      query: ExpandQuery,
       body: BatchBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);

@@ -10,11 +10,13 @@ export function operationRoutes(health: HealthChecks, status: ServerStatus, metr
   return [
     // Liveness: the process answers. No dependency is checked, so a Redis outage does not
     // make an orchestrator restart every server at once.
-    publicRoute({ method: 'GET', path: '/health', handler: () => ok({ status: 'UP' }) }),
+    publicRoute({ method: 'GET', path: '/health', summary: 'Liveness: the process answers', answers: { 200: '{status: UP}' }, handler: () => ok({ status: 'UP' }) }),
 
     publicRoute({
       method: 'GET',
       path: '/ready',
+      summary: 'Readiness: whether Redis and MongoDB answer',
+      answers: { 200: 'ready' },
       handler: async () => {
         if (status.draining) throw new ApiError(503, 'NOT_READY', 'shutting down');
         const down = await health.failing();
@@ -28,6 +30,9 @@ export function operationRoutes(health: HealthChecks, status: ServerStatus, metr
     publicRoute({
       method: 'GET',
       path: '/metrics',
+      summary: 'Prometheus metrics',
+      answers: { 200: 'metrics in the Prometheus text format' },
+      produces: 'text/plain',
       handler: () => ({
         status: 200,
         contentType: 'text/plain; version=0.0.4; charset=utf-8',

@@ -9,6 +9,8 @@ export function systemRoutes(accounts: AccountService): RouteDef[] {
     systemRoute({
       method: 'POST',
       path: '/system/private/create-test-company',
+      summary: 'Creates a company with its admin key and default workspace',
+      answers: { 200: '{admin, workspace}' },
       handler: async () => {
         const { company, workspace } = await accounts.createCompany('Test company');
         return ok({ admin: accountRecord(company, workspace), workspace: workspaceRecord(workspace, company) });

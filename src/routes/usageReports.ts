@@ -18,16 +18,22 @@ export function usageRoutes(usage: UsageService): RouteDef[] {
     companyRoute({
       method: 'GET',
       path: '/reports/usage',
+      summary: 'Used objects per month, for the whole company',
+      answers: { 200: '{usageCutoffDate, usage}' },
       handler: async (ctx) => ok({ usageCutoffDate: new Date().toISOString(), usage: await usage.months(ctx.tenant) }),
     }),
     companyRoute({
       method: 'GET',
       path: '/reports/usage/month/:month',
+      summary: 'Used objects of one month, per workspace and event',
+      answers: { 200: 'per workspace: its events and their used objects' },
       handler: async (ctx) => ok(await usage.month(ctx.tenant, checkMonth(ctx.params.month!))),
     }),
     companyRoute({
       method: 'GET',
       path: '/reports/usage/month/:month/event/:eventId',
+      summary: 'The objects one event used in a month',
+      answers: { 200: '[{object}]' },
       handler: async (ctx) => {
         const month = checkMonth(ctx.params.month!);
         const id = Number(ctx.params.eventId);

@@ -1,0 +1,41 @@
+import Type from 'typebox';
+
+// Query parameters shared by several routes. Every value is a string on the wire; the
+// handlers check and convert them (src/http/query.ts), these say which exist.
+
+const Text = (description: string) => Type.Optional(Type.String({ description }));
+
+const pageFields = {
+  limit: Text('page size'),
+  start_after_id: Text('the page of items after this id'),
+  end_before_id: Text('the page of items before this id'),
+};
+
+/** A page of a list (docs/seatsio-behaviour.md, "Pagination"). */
+export const PageQuery = Type.Object(pageFields);
+
+/** A page of a list filtered by name. */
+export const FilteredPageQuery = Type.Object({ ...pageFields, filter: Text('only items whose name contains this') });
+
+const chartExpandFields = {
+  expand: Text('comma-separated: events, validation, venueType, zones; repeatable'),
+  validation: Text('true: include the validation'),
+  eventsLimit: Text('how many events with expand=events (1..10)'),
+};
+
+/** One chart. */
+export const ChartQuery = Type.Object(chartExpandFields);
+
+/** A page of charts. */
+export const ChartListQuery = Type.Object({
+  ...pageFields,
+  ...chartExpandFields,
+  filter: Text('only charts whose name contains this'),
+  tag: Text('only charts with this tag'),
+});
+
+/** `expand=objects` on status changes. */
+export const ExpandQuery = Type.Object({ expand: Text('objects: answer with the objects changed') });
+
+/** The objects of an event to describe. */
+export const LabelsQuery = Type.Object({ label: Text('an object label; repeatable') });
