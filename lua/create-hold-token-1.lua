@@ -1,7 +1,7 @@
 -- Creates a hold token: its record and how long Redis keeps it, in one call (so it is
 -- batched with the other script calls of its event-loop turn, src/inventory/scripts.ts).
 --
--- KEYS[1]  the token's hash (src/inventory/holdTokens.ts)
+-- KEYS[1]  the token's hash (src/inventory/holdTokenStore.ts)
 -- ARGV     workspaceId, createdAt, expiresAt, keepUntil (ms epoch)
 -- Returns  1
 

@@ -41,7 +41,7 @@ export class Admin {
     return events;
   }
 
-  /** Books objects in requests of at most 1,000 (the spec's cap per request). */
+  /** Books objects in requests of at most 1,000 (the cap per request, docs/seatsio-behaviour.md "Limits"). */
   async book(eventKey: string, labels: string[]): Promise<void> {
     for (let i = 0; i < labels.length; i += 1000) {
       await this.call('POST', `/events/${encodeURIComponent(eventKey)}/actions/book`, { objects: labels.slice(i, i + 1000) }, 204);

@@ -1,8 +1,8 @@
--- The objects an event used in a month (billing), read by src/inventory/usage.ts. The
--- labels are spread over bucket keys, label -> '' each, by a hash of the label that the
--- caller computes; a bucket holds a few dozen labels, so Redis keeps it as a listpack
--- (about 15 bytes a label, where a set of labels costs about 64). One more hash counts
--- them: `n` labels in `b` buckets.
+-- The objects an event used in a month (billing), read by src/inventory/usedObjects.ts.
+-- The labels are spread over bucket keys, label -> '' each, by a hash of the label that the
+-- caller computes (src/domain/usedBuckets.ts); a bucket holds a few dozen labels, so Redis
+-- keeps it as a compact listpack, much smaller per label than a set. One more hash counts
+-- them: `n` labels in `b` buckets (docs/redis-layout.md, "Used objects").
 
 -- Adds the labels to their buckets. `buckets`: {{index of the bucket key in KEYS, {label, ...}}, ...}.
 -- Returns true when this call made the first use of the event in the month.

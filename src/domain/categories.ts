@@ -4,7 +4,7 @@ import { MAX_NUMERIC_CATEGORY_KEY } from './drawing.js';
 import { badRequest } from './errors.js';
 import { categoryId } from './objectIndex.js';
 
-// Chart categories as the category routes and chart update change them (spec "Category"
+// Chart categories as the category routes and chart update change them (docs/seatsio-behaviour.md, "Chart categories"
 // and "POST /charts/{chartKey}"). Pure: lists in, lists out, 400 on bad input.
 
 export interface CategoryInput {

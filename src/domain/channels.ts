@@ -4,7 +4,7 @@ import type { ObjectIndex } from './objectIndex.js';
 import { knownAreaPlaces, knownLabels } from './objectLabels.js';
 import type { Channel } from './event.js';
 
-// The channels of an event (api-spec "Channel", compat-notes §3): every change builds the
+// The channels of an event (docs/seatsio-behaviour.md, "Channels"): every change builds the
 // new list from the old one and the input, then checks the list as a whole. Pure: the
 // channel ids a change needs come from `newId`.
 //
@@ -14,7 +14,7 @@ import type { Channel } from './event.js';
 
 export const MAX_CHANNELS = 50;
 export const MAX_OBJECTS_PER_CHANNEL = 10_000;
-/** Booking calls use this key for "objects without a channel" (api-spec common parameters). */
+/** Booking calls use this key for "objects without a channel" (docs/seatsio-behaviour.md, "Channels"). */
 export const NO_CHANNEL = 'NO_CHANNEL';
 
 export interface ChannelObjectsInput {

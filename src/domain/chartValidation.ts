@@ -1,7 +1,7 @@
 import type { ChartValidator, ValidatorLevel } from './companySettings.js';
 import type { ObjectIndex } from './objectIndex.js';
 
-// The chart validators (spec "Charts"; VALIDATE_EMPTY_FLOOR from the account settings).
+// The chart validators (docs/seatsio-behaviour.md, "Chart versions and status"; VALIDATE_EMPTY_FLOOR from the account settings).
 // Which validators a drawing fails is a fact of the drawing; whether a failure is an error,
 // a warning or ignored is the company's setting. Keeping the two apart lets the failed
 // validators be stored once per version and classified on every read. Pure.

@@ -1,6 +1,6 @@
 import { badRequest } from './errors.js';
 
-// The seats.io chart drawing JSON (compat-notes §10), as far as this server reads it.
+// The seats.io chart drawing JSON (docs/seatsio-behaviour.md, "Chart drawings"), as far as this server reads it.
 // Everything else in a drawing (shapes, texts, editor settings) is kept as the user sent it
 // and never interpreted. Pure: no I/O.
 
@@ -115,10 +115,10 @@ export interface Drawing {
 }
 
 export const DEFAULT_CHART_NAME = 'Untitled chart';
-/** What `POST /charts` writes into a new chart's drawing when no venue type is given (compat-notes §2). */
+/** What `POST /charts` writes into a new chart's drawing when no venue type is given (docs/seatsio-behaviour.md, "Charts"). */
 export const DEFAULT_DRAWING_VENUE_TYPE = 'SIMPLE';
 export const MAX_DRAWING_BYTES = 10 * 1024 * 1024;
-/** The largest integer category key the spec allows (2^53 - 1). */
+/** The largest integer category key seats.io allows (2^53 - 1). */
 export const MAX_NUMERIC_CATEGORY_KEY = Number.MAX_SAFE_INTEGER;
 /** Stop collecting after this many problems: the message must stay readable. */
 const MAX_REPORTED_PROBLEMS = 20;

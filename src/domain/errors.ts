@@ -1,5 +1,5 @@
 // Errors that reach the client. Domain code throws them; the HTTP layer turns them into
-// the spec's error body: {status, messages, errors: [{code, message, data?}], warnings, requestId}.
+// the error body of docs/seatsio-behaviour.md, "Errors": {status, messages, errors: [{code, message, data?}], warnings, requestId}.
 
 export interface ErrorDetail {
   code: string;

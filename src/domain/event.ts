@@ -52,7 +52,7 @@ export interface EventDoc {
   isInThePast: boolean;
   /** Redis hash tag of the event's inventory keys: its own id, or its season's. */
   tag: string;
-  /** Bucket keys of its used objects per month, from its chart's size at creation (usage.ts). */
+  /** Bucket keys of its used objects per month, from its chart's size at creation (src/domain/usedBuckets.ts). */
   usedBuckets?: number;
   createdOn: Date;
   updatedOn: Date | null;

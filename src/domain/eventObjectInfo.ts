@@ -3,7 +3,7 @@ import { categoryOf, channelOf, notForSalePlaces } from './eventObjectRules.js';
 import { describeObject, type ChartObject, type ObjectIndex } from './objectIndex.js';
 import { HELD, type AreaState, type ObjectState } from './objectStates.js';
 
-// An object of an event as clients see it (compat-notes §3b EventObjectInfo): the chart's
+// An object of an event as clients see it (docs/seatsio-behaviour.md, "Object info"): the chart's
 // description of the object, the event's category and sale settings, and its state.
 
 type EventSettings = Pick<EventDoc, 'objectCategories' | 'categories' | 'tableBookingConfig' | 'channels' | 'forSaleConfig'>;

@@ -10,7 +10,7 @@ import { FIELD_SEPARATOR } from './objectStates.js';
 
 type EventSettings = Pick<EventDoc, 'objectCategories' | 'categories' | 'tableBookingConfig' | 'channels' | 'forSaleConfig'>;
 
-/** The chart's categories followed by the event's own (spec: the event's `categories`). */
+/** The chart's categories followed by the event's own (docs/seatsio-behaviour.md, "Events"). */
 export function eventCategories(event: Pick<EventDoc, 'categories'>, index: ObjectIndex): IndexedCategory[] {
   const own = new Set(event.categories.map((c) => categoryId(c.key)));
   return [...index.categories.filter((c) => !own.has(categoryId(c.key))), ...event.categories];
@@ -24,7 +24,7 @@ export function categoryOf(event: EventSettings, index: ObjectIndex, object: Cha
   return eventCategories(event, index).find((c) => categoryId(c.key) === id) ?? object.category;
 }
 
-/** Whether a table is booked as a whole in this event (spec: tableBookingConfig). */
+/** Whether a table is booked as a whole in this event (docs/seatsio-behaviour.md, "Events"). */
 export function bookedAsAWhole(event: Pick<EventDoc, 'tableBookingConfig'>, table: ChartObject): boolean {
   const { mode, tables } = event.tableBookingConfig;
   if (mode === 'ALL_BY_TABLE') return true;

@@ -6,7 +6,7 @@ import { categoryId, indexCategory, type IndexedCategory, type ObjectIndex } fro
 import { knownObject } from './objectLabels.js';
 import type { EventChange, EventDoc, TableBooking, TableBookingConfig, TableBookingMode } from './event.js';
 
-// The settings of an event as create and update take them (api-spec "POST /events" and
+// The settings of an event as create and update take them (docs/seatsio-behaviour.md, "Events",
 // "POST /events/{eventKey}"): date, table booking, event-level categories and the object
 // categories that may name them. Pure: input and the chart's object index in, the fields
 // to store out, 400 on anything the event could not honour.

@@ -3,7 +3,7 @@ import { categoryId, type IndexedCategory, type ObjectIndex } from './objectInde
 import { checkPlaces, generalAdmissionArea, knownAreaPlaces, knownLabels, knownObject } from './objectLabels.js';
 import type { ForSaleConfig } from './event.js';
 
-// The for-sale config of an event (api-spec "mark-as-for-sale", compat-notes §3): a list of
+// The for-sale config of an event (docs/seatsio-behaviour.md, "For-sale config"): a list of
 // objects, GA places and categories that are the only ones for sale (`forSale: true`) or
 // the ones not for sale (`forSale: false`); null means everything is for sale. Pure.
 
@@ -49,7 +49,7 @@ export interface ForSaleEdits {
 
 /**
  * Only edits that take something off sale count against the daily limit; making things
- * for sale is free (compat-notes §3). Whatever the config's polarity, that is `notForSale`.
+ * for sale is free (docs/seatsio-behaviour.md, "For-sale config"). Whatever the config's polarity, that is `notForSale`.
  */
 export const countsAgainstLimit = (edits: ForSaleEdits): boolean => (edits.notForSale?.length ?? 0) > 0;
 

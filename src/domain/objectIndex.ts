@@ -50,7 +50,7 @@ export interface Zone {
   label: string;
 }
 
-/** Seat properties of the spec, by the drawing field that sets them. */
+/** The seat properties object info shows, by the drawing field that sets them. */
 export const SEAT_PROPERTIES = [
   ['accessible', 'isAccessible'],
   ['companionSeat', 'isCompanionSeat'],
@@ -163,7 +163,7 @@ export interface ObjectIndex {
   findings: IndexFindings;
 }
 
-/** Category keys 1 and '1' are the same key (the spec rejects them as duplicates). */
+/** Category keys 1 and '1' are the same key (docs/seatsio-behaviour.md, "Chart categories"). */
 export const categoryId = (key: CategoryKey): string => String(key);
 
 const DEFAULT_CATEGORY_COLOR = '#888888';
@@ -424,7 +424,7 @@ export function distanceToFocalPoint(object: { x: number; y: number }, focalPoin
   return Math.sqrt(f(f(dx * dx) + f(dy * dy)));
 }
 
-/** The chart-level details of one object, in the field names of the spec's object details. */
+/** The chart-level details of one object, in the field names of object info (docs/seatsio-behaviour.md, "Object info"). */
 export function describeObject(index: ObjectIndex, object: ChartObject): Record<string, unknown> {
   const labels: Record<string, unknown> = { own: { label: object.ownLabel, type: object.objectType } };
   if (object.parent) labels.parent = { label: object.parent.label, type: object.parent.type };

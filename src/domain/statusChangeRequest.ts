@@ -4,7 +4,7 @@ import { bookableObject } from './eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from './objectIndex.js';
 import { HELD } from './objectStates.js';
 
-// A status-changing request (spec "Common request parameters", compat-notes §3a) checked
+// A status-changing request (docs/seatsio-behaviour.md, "Changing object status") checked
 // against an event's chart and turned into what the script needs, without I/O. Everything
 // the script cannot get wrong is refused here with a specific 400: unknown labels,
 // quantities, duplicates, statuses, extra data, conflicting parameters.
@@ -63,7 +63,7 @@ export function operationFor(type: 'CHANGE_STATUS_TO' | 'RELEASE', status: strin
   return { op: 'status', status: checked };
 }
 
-/** Control characters separate the fields of stored records (lua/includes/records.lua). */
+/** Control characters separate the fields of stored records (lua/includes/constants.lua). */
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 function checkText(code: string, what: string, value: string | undefined): void {

@@ -4,7 +4,7 @@ import type { Principal, Tenant, TenantCache } from '../metadata/tenantCache.js'
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { AuthKind, RequestHeaders } from './route.js';
 
-// Authentication as the spec has it: HTTP Basic with the secret key as user name and the
+// Authentication as seats.io has it (docs/seatsio-behaviour.md, "Conventions"): HTTP Basic with the secret key as user name and the
 // password ignored. Keys resolve from the in-process tenant cache, never MongoDB per request.
 
 export interface Caller {

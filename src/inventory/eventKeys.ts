@@ -1,19 +1,23 @@
-// Where an event's inventory lives in Redis. Every key of an event carries the event's hash
-// tag (its own id, or its season's), so one script can check and change all of them on
-// Redis Cluster. A free object has no entry anywhere: creating an event writes nothing.
+// Where an event's inventory lives in Redis (docs/redis-layout.md). Every key of an event
+// carries the event's hash tag (its own id, or its season's), so one script can check and
+// change all of them on Redis Cluster. A free object has no entry anywhere: creating an
+// event writes nothing.
 
 export interface EventKeys {
-  /** hash: object label -> status record (see lua/includes/records.lua); GA areas too. */
+  /** hash: object label -> object state (docs/redis-layout.md, "Object states"); GA areas too. */
   objects: string;
   /** hash: object label -> extra data JSON. */
   extraData: string;
   /** hash: hold token -> its expiry (ms epoch), for tokens holding something here. */
   holdTokens: string;
-  /** hash: `c:<label>` -> channel key, `n:<label>` -> places not for sale (see saleConfig.ts). */
+  /**
+   * hash: `c:<label>` -> channel key, `n:<label>` -> places not for sale, `a:<label>` ->
+   * places assigned to channels (saleConfigFields in src/domain/eventObjectRules.ts).
+   */
   saleConfig: string;
-  /** zset: `<label>\x1f<token>` of GA holds, scored by expiry, so expired holds are found. */
+  /** zset: `<label>SEP<token>` of GA holds, scored by expiry, so expired holds are found. */
   gaHoldExpiry: string;
-  /** hash: `<label>\x1f<token>` -> places that token holds in that GA area. */
+  /** hash: `<label>SEP<token>` -> places that token holds in that GA area. */
   gaHolds: string;
 }
 
@@ -21,7 +25,7 @@ export interface EventKeys {
 export interface EventRef {
   _id: number;
   tag: string;
-  /** How many bucket keys hold the objects it used in a month (src/inventory/usage.ts); 1 if unset. */
+  /** How many bucket keys hold the objects it used in a month (src/domain/usedBuckets.ts); 1 if unset. */
   usedBuckets?: number;
 }
 

@@ -77,7 +77,7 @@ export async function applyStatusChanges(
     const k = eventKeys(event);
     return [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)];
   });
-  // Every object passed to book, hold or a status counts as used (spec "Pricing note"),
+  // Every object passed to book, hold or a status counts as used (docs/seatsio-behaviour.md, "Usage"),
   // in its bucket key, passed after the events' own keys.
   const usedLabels = events.map(() => new Set<string>());
   for (const { event, change } of changes) {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 
-// Used objects (billing, spec "Pricing note"): each event keeps, per month, the objects
+// Used objects (billing, docs/seatsio-behaviour.md, "Usage"): each event keeps, per month, the objects
 // passed to book, hold or change-object-status, spread over bucket keys and counted (the
 // script writes them, lua/includes/usedObjects.lua). A workspace keeps which events and
 // months have used objects, so usage is read without scanning keys.

@@ -1,7 +1,7 @@
 import type { CompanyDoc } from '../metadata/companies.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 
-// Response shapes shared by several routes (compat-notes §7 and §8).
+// Response shapes shared by several routes (docs/seatsio-behaviour.md, "Workspaces", "Accounts and settings").
 
 export interface WorkspaceRecord {
   id: number;

@@ -6,8 +6,9 @@ import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import type { ChartService } from '../services/chartService.js';
 import { CategorySchema } from './chartSchemas.js';
 
-// The categories of a chart (compat-notes §2). They live in the drawing, so changing one
-// follows the drawing's rules: in place without events, else in the draft.
+// The categories of a chart (docs/seatsio-behaviour.md, "Chart categories"). They live in
+// the drawing, so changing one follows the drawing's rules: in place without events, else
+// in the draft.
 
 const UpdateBody = Type.Object({
   label: Type.Optional(Type.String({ maxLength: 200 })),

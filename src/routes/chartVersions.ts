@@ -4,7 +4,7 @@ import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } f
 import { VERSION_NAMES, type VersionName } from '../domain/chart.js';
 import type { ChartService } from '../services/chartService.js';
 
-// The versions of a chart (spec "Chart versions and status", compat-notes §2): the raw
+// The versions of a chart (docs/seatsio-behaviour.md, "Chart versions and status"): the raw
 // drawings, their thumbnails, validation, publishing and discarding the draft.
 
 function versionName(ctx: WorkspaceContext): VersionName {

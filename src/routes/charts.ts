@@ -23,7 +23,7 @@ import { baseUrl, chartRecord } from './chartRecord.js';
 import { CategorySchema, DrawingSchema } from './chartSchemas.js';
 import { ChartListQuery, ChartQuery } from './querySchemas.js';
 
-// Chart records (spec "Charts", compat-notes §2): create, retrieve, update, list, tags,
+// Chart records (docs/seatsio-behaviour.md, "Charts"): create, retrieve, update, list, tags,
 // archive, copy, and the raw drawing upload the SDK test suites use.
 
 // The spec: at most 20 charts per page and at most 10 events per chart with expand=events.
@@ -135,7 +135,7 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
   }
 
   return [
-    // The SDK test suites upload sample drawings here under a key they chose (compat-notes §8).
+    // The SDK test suites upload sample drawings here under a key they chose (docs/seatsio-behaviour.md, "Test bootstrap").
     workspaceRoute({
       method: 'POST',
       path: '/system/public/charts/:chartKey',
@@ -179,7 +179,7 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
       query: ChartQuery,
       handler: async (ctx) => {
         const { expand, eventsLimit } = expandQuery(ctx);
-        // A single chart always shows its venue type, validation and zones (compat-notes §2).
+        // A single chart always shows its venue type, validation and zones (docs/seatsio-behaviour.md, "Charts").
         for (const always of ['validation', 'venueType', 'zones'] as const) expand.add(always);
         return ok(await expanded(ctx, await service.find(ctx.workspace, ctx.params.key!), expand, eventsLimit));
       },

@@ -5,12 +5,12 @@ import { noContent, workspaceRoute, type RouteDef } from '../http/route.js';
 import { ChannelChangeFields, ChannelObjectsFields, Channels, ChannelSchema } from './eventSchemas.js';
 import type { EventService } from '../services/eventService.js';
 
-// The channels of an event (api-spec "POST /events/{eventKey}/channels/replace",
-// compat-notes §3). Each route is one change of the channel list (src/domain/channels.ts)
+// The channels of an event (docs/seatsio-behaviour.md,
+// "Channels"). Each route is one change of the channel list (src/domain/channels.ts)
 // written conditionally, so concurrent changes of one event all take effect.
 
 const ReplaceBody = Type.Object({ channels: Channels });
-// compat-notes §3: one channel object, or an array of them.
+// One channel object, or an array of them.
 const AddBody = Type.Union([ChannelSchema, Channels]);
 const UpdateBody = Type.Object(ChannelChangeFields);
 const ObjectsBody = Type.Object(ChannelObjectsFields);

@@ -9,8 +9,8 @@ import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { ForSaleFields, Label } from './eventSchemas.js';
 import type { EventChart, EventService } from '../services/eventService.js';
 
-// The for-sale config of an event (api-spec "mark-as-for-sale and /mark-as-not-for-sale",
-// "Limits", compat-notes §3). Taking objects off sale is limited to 10 calls per event per
+// The for-sale config of an event (docs/seatsio-behaviour.md,
+// "For-sale config"). Taking objects off sale is limited to 10 calls per event per
 // UTC day; a call is counted only after its input was found valid, so a 400 costs nothing,
 // and over the limit nothing changes (429 with Retry-After). Opening up is free.
 
@@ -28,7 +28,7 @@ const EditManyBody = Type.Object({
 
 type Decide = (event: EventDoc, at: EventChart) => EventChange;
 
-/** The wire form of the limit (compat-notes §3 `rateLimitInfo`). */
+/** The wire form of the limit (docs/seatsio-behaviour.md, "For-sale config"). */
 const rateLimitInfo = (info: RateLimitInfo) => ({
   rateLimitRemainingCalls: info.rateLimitRemainingCalls,
   rateLimitResetDate: info.rateLimitResetDate.toISOString(),

@@ -3,7 +3,7 @@ import type { ObjectIndex } from '../domain/objectIndex.js';
 import type { ChartDoc } from '../domain/chart.js';
 import type { EventDoc } from '../domain/event.js';
 
-// The event record (api-spec "Event", compat-notes §3) as retrieve, list and update show it.
+// The event record (docs/seatsio-behaviour.md, "Events") as retrieve, list and update show it.
 // Events here are never seasons: the season flags are all false until seasons exist.
 
 export function eventRecord(event: EventDoc, chart: ChartDoc, index: ObjectIndex): Record<string, unknown> {
@@ -28,12 +28,12 @@ export function eventRecord(event: EventDoc, chart: ChartDoc, index: ObjectIndex
     // Deprecated, still read by older clients: tableBookingConfig.mode says the same.
     bookWholeTables: event.tableBookingConfig.mode === 'ALL_BY_TABLE',
   };
-  // compat-notes §3: absent, not {}, when the event overrides no object's category.
+  // Absent, not {}, when the event overrides no object's category.
   if (Object.keys(event.objectCategories).length > 0) record.objectCategories = event.objectCategories;
   return record;
 }
 
-/** The create response names the key `eventKey` (api-spec "Event"); SDKs read `key`, so both. */
+/** The create response names the key `eventKey` (docs/seatsio-behaviour.md, "Events"); SDKs read `key`, so both. */
 export function createdEventRecord(event: EventDoc, chart: ChartDoc, index: ObjectIndex): Record<string, unknown> {
   return { eventKey: event.key, ...eventRecord(event, chart, index) };
 }

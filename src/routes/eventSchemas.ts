@@ -49,7 +49,7 @@ export const ForSaleFields = {
 const TableBooking = Type.Union([Type.Literal('BY_TABLE'), Type.Literal('BY_SEAT')]);
 const Tables = Type.Record(Type.String(), TableBooking, { maxProperties: MAX_OBJECTS_PER_CHANNEL });
 
-/** The settings create and update share (api-spec "POST /events"). */
+/** The settings create and update share (docs/seatsio-behaviour.md, "Events"). */
 export const EventSettingsFields = {
   name: Type.Optional(Nullable(Name)),
   date: Type.Optional(Nullable(Type.String({ maxLength: 10 }))),

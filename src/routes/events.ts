@@ -15,11 +15,11 @@ import { EventKey, EventSettingsFields, NewEventFields } from './eventSchemas.js
 import type { EventChart, EventService } from '../services/eventService.js';
 import { PageQuery } from './querySchemas.js';
 
-// Events (api-spec "POST /events", "POST /events/{eventKey}", "GET /events/{eventKey}",
-// compat-notes §3): create one or several, retrieve, update, list, delete. Channels and the
+// Events (docs/seatsio-behaviour.md,
+// "Events"): create one or several, retrieve, update, list, delete. Channels and the
 // for-sale config have their own modules; object statuses are the inventory's.
 
-// compat-notes §1 allows pages up to 1000; an event record can carry channels of thousands
+// Pages may hold up to 1000 (docs/seatsio-behaviour.md, "Pagination"); an event record can carry channels of thousands
 // of labels, so a page holds 100 unless the client asks for more.
 const PAGE_LIMITS: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
 const MAX_EVENTS_PER_REQUEST = 100;

@@ -3,7 +3,7 @@ import { MAX_HOLD_PERIOD_MINUTES } from '../domain/companySettings.js';
 import type { HoldToken, HoldTokenStore } from '../inventory/holdTokenStore.js';
 import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
-// Hold tokens (compat-notes §4). Priority lane: Redis only, no MongoDB.
+// Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"). Priority lane: Redis only, no MongoDB.
 
 const CreateBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });
 const ChangeBody = Type.Object({ expiresInMinutes: Type.Integer({ minimum: 0, maximum: MAX_HOLD_PERIOD_MINUTES }) });

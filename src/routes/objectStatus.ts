@@ -4,7 +4,7 @@ import type { StatusParameters } from '../domain/statusChangeRequest.js';
 import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
 import { ExpandQuery } from './querySchemas.js';
 
-// The priority lane (spec "Endpoints", compat-notes §3a): book, hold, release, custom
+// The priority lane (docs/seatsio-behaviour.md, "Changing object status"): book, hold, release, custom
 // statuses, per event, for event groups and in batches. All of them become
 // StatusChangeInputs applied by one script call.
 

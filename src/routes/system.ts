@@ -3,7 +3,7 @@ import type { AccountService } from '../services/accountService.js';
 import { accountRecord, workspaceRecord } from './accountRecords.js';
 
 // Tenant bootstrap: how self-hosters create companies and how the official SDKs' test
-// suites set themselves up (compat-notes §8). Guarded by SYSTEM_API_SECRET.
+// suites set themselves up (docs/seatsio-behaviour.md, "Test bootstrap"). Guarded by SYSTEM_API_SECRET.
 export function systemRoutes(accounts: AccountService): RouteDef[] {
   return [
     systemRoute({

@@ -2,7 +2,7 @@ import { badRequest } from '../domain/errors.js';
 import { companyRoute, ok, type RouteDef } from '../http/route.js';
 import type { UsageService } from '../services/usageService.js';
 
-// Usage reports (compat-notes §6, §11): the distinct objects of each event passed to book,
+// Usage reports (docs/seatsio-behaviour.md, "Usage"): the distinct objects of each event passed to book,
 // hold or change-object-status, per month, for the workspaces of the calling company.
 // The company admin key only, as on seats.io.
 

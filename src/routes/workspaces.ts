@@ -9,7 +9,7 @@ import { FilteredPageQuery } from './querySchemas.js';
 // Workspace management (docs/seatsio-behaviour.md, "Workspaces"). Company admin key only;
 // how changes are written is WorkspaceService's.
 
-// compat-notes §1: default and maximum page size 1000 unless an endpoint says otherwise.
+// Default and maximum page size 1000 (docs/seatsio-behaviour.md, "Pagination").
 const PAGE_LIMITS: PageLimits = { defaultLimit: 1000, maxLimit: 1000 };
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });

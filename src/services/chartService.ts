@@ -16,7 +16,7 @@ import { untilWritten } from '../metadata/conditionalWrite.js';
 import { isDuplicateKey } from '../metadata/counters.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 
-// How charts change (spec "Chart versions and status"), between the routes and the store:
+// How charts change (docs/seatsio-behaviour.md, "Chart versions and status"), between the routes and the store:
 // - a chart without events is edited in place; once events use it, edits go to a draft;
 // - publish moves the draft over the published version if validation allows, discard drops it;
 // - every change writes a new immutable drawing and then swaps the chart's pointer to it
@@ -47,8 +47,8 @@ export class ChartService {
   /** Thumbnails by drawing id: a drawing id names one version forever, so one rendering stays right. */
   private readonly thumbnails = new Lru<string, Promise<Buffer>>(THUMBNAIL_CACHE_ENTRIES);
   /**
-   * Parsed drawings by drawing id, for reads only (never mutate one). Few: a parsed 10 MB
-   * drawing can take a hundred MB of heap, and only category reads and first thumbnails use them.
+   * Parsed drawings by drawing id, for reads only (never mutate one). Few: a parsed drawing
+   * takes many times its size in heap, and only category reads and first thumbnails use them.
    */
   private readonly parsed = new Lru<string, Promise<Drawing>>(4);
 
@@ -215,7 +215,7 @@ export class ChartService {
     const version = describeVersion(drawing, drawingId, index);
     await this.charts.storeDrawing(drawingId, json);
     // Kept: the first event on a new chart would otherwise build the same index again
-    // (about 100 ms for 100,000 seats) while its creator waits.
+    // while its creator waits (bench/baselines: eventCreateMsFirst).
     this.indexes.remember(drawingId, index);
     return version;
   }

@@ -3,7 +3,7 @@ import { rowsWithoutSections, withBooths } from '../fixtures/drawings.js';
 import { createChart, drawingOf, putInUse, retrieveChart, uploadDrawing } from '../support/charts.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
-// The categories of a chart (api-spec "Category", compat-notes §2): list, add, update and
+// The categories of a chart (docs/seatsio-behaviour.md, "Chart categories"): list, add, update and
 // delete one category; keys keep their JSON type; failed requests change nothing.
 
 interface Category {

@@ -18,8 +18,8 @@ import {
 } from '../support/charts.js';
 import { expectError, useServerWithCompany, type Api } from '../support/harness.js';
 
-// Chart versions and status (api-spec "Chart versions and status", "Charts", "Errors";
-// compat-notes §2, §9): editing in place or in a draft, publishing, discarding, validation
+// Chart versions and status (docs/seatsio-behaviour.md,
+// "Chart versions and status", "Errors"): editing in place or in a draft, publishing, discarding, validation
 // by company level, and the PNG thumbnails of both versions.
 
 describe('chart versions', () => {

@@ -17,8 +17,8 @@ import {
 import { client, expectError, useServerWithCompany, type Api } from '../support/harness.js';
 import { expectCursorWalk, expectPageEndingBefore } from '../support/pagination.js';
 
-// Chart records (api-spec "Chart (list item)", "Category", "Charts"; compat-notes §1, §2, §8,
-// §9, §10) against a real server, Redis and MongoDB wire server: upload, create, retrieve,
+// Chart records (docs/seatsio-behaviour.md, "Charts", "Chart categories", "Pagination",
+// "Test bootstrap", "Errors", "Chart drawings") against a real server, Redis and MongoDB wire server: upload, create, retrieve,
 // update, list, tags, archive, copy, workspace isolation and concurrent changes.
 
 describe('charts', () => {
@@ -321,7 +321,7 @@ describe('charts', () => {
       expect(await retrieveChart(ctx.api, chart.key)).not.toHaveProperty('events');
     });
 
-    it('gives each expanded event an id, a key and bookWholeTables (api-spec "Chart (list item)")', async () => {
+    it('gives each expanded event an id, a key and bookWholeTables', async () => {
       const chart = await uploadDrawing(ctx.api, withTables);
       const eventKey = await putInUse(ctx.server, ctx.company.workspace.id, chart);
       const [event] = (await retrieveChart(ctx.api, chart.key, '?expand=events')).events!;

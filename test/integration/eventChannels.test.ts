@@ -6,8 +6,8 @@ import { createEvent, createEventRecord, eventPath } from '../support/events.js'
 import { expectError, useServerWithCompany } from '../support/harness.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 
-// The channels of an event (api-spec "Channel", "POST /events/{eventKey}/channels/replace",
-// compat-notes §3): on create, replace, add, update, delete, assign and unassign objects and
+// The channels of an event (docs/seatsio-behaviour.md,
+// "Channels"): on create, replace, add, update, delete, assign and unassign objects and
 // GA places; the Redis fields the sales flow checks follow every change; refused requests
 // change nothing.
 

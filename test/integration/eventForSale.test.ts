@@ -5,8 +5,8 @@ import { retrieveEvent, saleConfigOf, type EventRecord } from '../support/eventA
 import { createEvent, eventPath } from '../support/events.js';
 import { expectError, useServerWithCompany, type Response } from '../support/harness.js';
 
-// The for-sale config of an event (api-spec "mark-as-for-sale and /mark-as-not-for-sale",
-// "Limits", compat-notes §3): replacing it, opening everything up, editing it object by
+// The for-sale config of an event (docs/seatsio-behaviour.md,
+// "For-sale config"): replacing it, opening everything up, editing it object by
 // object, the daily limit of 10 counted calls per event, and the Redis fields the sales
 // flow checks. The chart: rows A-D of 8 seats (A, B in Cat1 = key 9; C, D in Cat2 = key 10),
 // GA1 (Cat1) and GA2 (Cat2) of 100 places each.

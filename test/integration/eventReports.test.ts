@@ -5,7 +5,7 @@ import { createChart } from '../support/charts.js';
 import { done, holdToken, newEvent, objectInfos } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
-// The by-status event report (compat-notes §6): every bookable object of the event grouped
+// The by-status event report (docs/seatsio-behaviour.md, "Reports"): every bookable object of the event grouped
 // by status, only statuses present, one entry per object (a GA area is one entry), each an
 // EventObjectInfo. The filtered variant returns only the group asked for.
 

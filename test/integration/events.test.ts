@@ -6,8 +6,8 @@ import { createEventRecord, eventPath } from '../support/events.js';
 import { expectError, useServerWithCompany, type Api } from '../support/harness.js';
 import { expectCursorWalk, expectPageEndingBefore, type CursorPage } from '../support/pagination.js';
 
-// Events (api-spec "Event", "POST /events", "POST /events/{eventKey}", "GET /events/{eventKey}",
-// compat-notes §3): create one or several, retrieve, update, re-key, list, delete; every
+// Events (docs/seatsio-behaviour.md,
+// "Events"): create one or several, retrieve, update, re-key, list, delete; every
 // refused request changes nothing.
 
 const CHART_CATEGORIES = [

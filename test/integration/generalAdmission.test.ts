@@ -4,8 +4,8 @@ import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, objectInfo, objectInfos } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
-// GA areas on the priority lane (spec "Object status": one counter of non-free places;
-// compat-notes §3a, §3b): quantities, repeated labels, capacity, custom statuses sharing the
+// GA areas on the priority lane (docs/seatsio-behaviour.md, "Object statuses":
+// one counter of non-free places): quantities, repeated labels, capacity, custom statuses sharing the
 // counter, the status of a full area, release with a quantity. GA holds: holds.test.ts.
 
 const ctx = useServerWithCompany();

@@ -7,7 +7,7 @@ import { action, createEvent, done, expireIn, holdToken, objectInfo, objectInfos
 import { expectError, useServerWithCompany } from '../support/harness.js';
 import { holdMemberOf } from '../../src/domain/objectStates.js';
 
-// Holds (spec "Object status", compat-notes §3a, §4, §11): a hold needs a live token of the
+// Holds (docs/seatsio-behaviour.md, "Object statuses", "Hold tokens"): a hold needs a live token of the
 // workspace; only that token confirms or releases the hold; the token's expiry, changed at
 // any time, decides exactly when held objects are free again, for seats and GA areas.
 

@@ -4,8 +4,8 @@ import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawi
 import { done, eventPath, expireIn, holdToken, newEvent, objectInfo, objectInfos } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
-// Reading an event's objects (compat-notes §3 "Object info", §3b EventObjectInfo), their
-// extra data (§3 "Extra data") and the objects of an order (api-spec "Other concepts").
+// Reading an event's objects (docs/seatsio-behaviour.md, "Object info"), their
+// extra data ("Changing object status") and the objects of an order ("Object info").
 
 const ctx = useServerWithCompany();
 let event: string;
@@ -45,7 +45,7 @@ describe('object info', () => {
     for (const absent of ['holdToken', 'orderId', 'ticketType', 'extraData', 'channel']) expect(info).not.toHaveProperty(absent);
   });
 
-  it('the compat §3b sample: A-1 of the sample chart after a custom status', async () => {
+  it('seats.io\'s own sample: A-1 of the sample chart after a custom status', async () => {
     await done(ctx.api, event, 'change-object-status', { objects: ['A-1'], status: 'lolzor' });
     const info = await objectInfo(ctx.api, event, 'A-1');
     expect(info).toEqual({
@@ -170,7 +170,7 @@ describe('object info', () => {
     expect(none).toMatchObject({ numHeld: 0, numFree: 100 });
   });
 
-  it('GA: holds are keyed by the ticket type the places were held with (compat-notes §3b)', async () => {
+  it('GA: holds are keyed by the ticket type the places were held with (docs/seatsio-behaviour.md, "Object info")', async () => {
     const token = await holdToken(ctx.api);
     await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 2, ticketType: 'adult' }], holdToken: token });
     expect((await objectInfo(ctx.api, event, 'GA1')).holds).toEqual({ [token]: { adult: 2 } });

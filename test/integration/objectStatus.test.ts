@@ -4,8 +4,8 @@ import { uploadDrawing } from '../support/charts.js';
 import { action, codes, createEvent, done, objectInfo, objectInfos, statuses } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 
-// The priority lane on seats, tables and booths (spec "Object status (per event)",
-// compat-notes §3a): book, release, custom statuses, put-up-for-resale, table booking
+// The priority lane on seats, tables and booths (docs/seatsio-behaviour.md,
+// "Object statuses"): book, release, custom statuses, put-up-for-resale, table booking
 // modes, channels, for sale, event groups and batches. Holds: holds.test.ts; GA areas:
 // generalAdmission.test.ts; bad input: statusBadInput.test.ts.
 

@@ -244,7 +244,7 @@ describe('hold token expiry under concurrent holds', () => {
   });
 
   // Between two server processes on one Redis, a hold request can read the token's expiry
-  // (HoldTokens.expiryForHold), then stall (GC, a busy event loop) while another process
+  // (HoldTokenStore.expiryForHold), then stall (GC, a busy event loop) while another process
   // changes the expiry and retimes the events, and only then run its script. Within one
   // process the microtask ordering hides this, so the interleaving is replayed here step
   // by step with the server's own modules, exactly as StatusChangeService.apply runs them.

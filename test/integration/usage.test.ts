@@ -6,7 +6,7 @@ import { secondWorkspace, thisMonth } from '../support/usage.js';
 import { usedBucketKey, usedObjectsKey } from '../../src/inventory/eventKeys.js';
 import { usedBucketsFor } from '../../src/domain/usedBuckets.js';
 
-// Used objects (api-spec "Pricing note", compat-notes §6 usage, §11): the distinct objects
+// Used objects (docs/seatsio-behaviour.md, "Usage"): the distinct objects
 // of each event passed to book, hold or change-object-status, per month; usage reports for
 // the company admin key. Each test uses a company of its own, so its counts are its own.
 

@@ -3,7 +3,7 @@ import type { WorkspaceRecord } from '../../src/routes/accountRecords.js';
 import { client, expectError as expectErrorBody, useServerWithCompany, type Api, type Response } from '../support/harness.js';
 import { expectCursorWalk, expectPageEndingBefore } from '../support/pagination.js';
 
-// Workspace management (api-spec "Workspaces" and "Authentication", compat-notes §1 and §7)
+// Workspace management (docs/seatsio-behaviour.md, "Workspaces", "Conventions", "Pagination")
 // against a real server, Redis and MongoDB wire server.
 
 interface WorkspacePage {
@@ -12,7 +12,7 @@ interface WorkspacePage {
   previous_page_ends_before?: string;
 }
 
-/** The spec's error body (harness expectError); workspace routes answer no warnings. */
+/** The error body (harness expectError); workspace routes answer no warnings. */
 function expectError(response: Response, status: number, code: string): void {
   expectErrorBody(response, status, code);
   expect(response.body.warnings).toEqual([]);

@@ -34,7 +34,7 @@ export const VALIDATORS = [
   'VALIDATE_OBJECT_TYPES_PER_CATEGORY',
 ] as const;
 
-/** `POST /charts`; creations answer 200 or 201 with the chart record (compat-notes §0). */
+/** `POST /charts`; creations answer 200 or 201 with the chart record (docs/seatsio-behaviour.md, "Conventions"). */
 export async function createChart(api: Api, body?: unknown): Promise<ChartRecord> {
   const response = await api.post<ChartRecord>('/charts', body);
   expect(response.status, response.text).toBeOneOf([200, 201]);

@@ -92,7 +92,7 @@ export function client(url: string, key?: string, headers: Record<string, string
 
 export type Api = ReturnType<typeof client>;
 
-/** Asserts the spec's error body: {status, messages[], errors[{code,message}], warnings[], requestId}. */
+/** Asserts the error body of docs/seatsio-behaviour.md, "Errors": {status, messages[], errors[{code,message}], warnings[], requestId}. */
 export function expectError(response: Response, status: number, code: string): void {
   expect(response.status, response.text).toBe(status);
   expect(response.body.status).toBe(status);

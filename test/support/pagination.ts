@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 
-// Cursor pagination as every list route pages (api-spec "Pagination"): newest first, at most
+// Cursor pagination as every list route pages (docs/seatsio-behaviour.md, "Pagination"): newest first, at most
 // `limit` items, `start_after_id` and `end_before_id` cursors handed out as strings.
 
 export interface CursorPage {

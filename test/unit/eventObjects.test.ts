@@ -80,7 +80,7 @@ describe('records and object info', () => {
     });
   });
 
-  it('describes an object with the compat-notes sample fields', () => {
+  it('describes an object with the fields of the seats.io sample', () => {
     const a1 = sample.byLabel.get('A-1')!;
     const info = describeEventObject(plain, sample, a1, { state: objectState('myStatus', () => 0, 0) });
     expect(info).toMatchObject({

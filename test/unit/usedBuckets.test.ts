@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { byUsedBucket, usedBucketsFor } from '../../src/domain/usedBuckets.js';
 
-// How used objects are spread over bucket keys (src/inventory/usage.ts): small enough
+// How used objects are spread over bucket keys (src/domain/usedBuckets.ts): small enough
 // buckets for Redis's compact encoding, and a few neighbouring seats in one bucket.
 describe('used-object buckets', () => {
   it('gives a power of two with at most 48 objects a bucket on average, capped at 8,192', () => {
