@@ -24,13 +24,20 @@ local function eventState(e)
   return state
 end
 
-local function record(state, label)
-  local value = state.records[label]
+-- A field of one of the event's hashes as it stands in this call: read from Redis once,
+-- then from `values`, where this call's changes are kept too (false: no such field).
+local function readThrough(values, key, field)
+  local value = values[field]
   if value == nil then
-    value = redis.call('HGET', state.objects, label) or false
-    state.records[label] = value
+    value = redis.call('HGET', key, field) or false
+    values[field] = value
   end
-  return value or nil
+  return value
+end
+
+-- An object's stored state, or nil when it is free.
+local function record(state, label)
+  return readThrough(state.records, state.objects, label) or nil
 end
 
 local function setRecord(state, label, value)
@@ -40,9 +47,7 @@ end
 
 -- The extra data of an object as it stands in this call ('' when none).
 local function extraData(state, label)
-  local extra = state.extra[label]
-  if extra == nil then extra = redis.call('HGET', state.extraData, label) or false end
-  return extra or ''
+  return readThrough(state.extra, state.extraData, label) or ''
 end
 
 local function setExtraData(state, label, value)
@@ -52,12 +57,7 @@ end
 
 -- A token's expiry in this event (0 when the event has none for it).
 local function tokenExpiry(state, token)
-  local expiry = state.tokens[token]
-  if expiry == nil then
-    expiry = tonumber(redis.call('HGET', state.holdTokens, token)) or 0
-    state.tokens[token] = expiry
-  end
-  return expiry
+  return tonumber(readThrough(state.tokens, state.holdTokens, token)) or 0
 end
 
 -- The expiry a hold gets. The event's own entry for the token wins over the one the
