@@ -95,7 +95,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const statusChanges = new StatusChangeService(catalog, holdTokens, scripts, usedObjects, eventObjects);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
-  const accounts = new AccountService(repos, repos.companies, tenants);
+  const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants);
   const health = new HealthChecks(redis, db);
   const metrics = new Metrics();

@@ -12,6 +12,8 @@ import { HELD } from './objectStates.js';
 export const MAX_OBJECTS_PER_REQUEST = 1000;
 export const MAX_STATUS_LENGTH = 100;
 export const MAX_EXTRA_DATA_BYTES = 10_000;
+/** Extra data nests objects and arrays at most this deep (deeper input is an attack, not data). */
+export const MAX_EXTRA_DATA_DEPTH = 32;
 
 /** An object as clients send it: a label, or the object format. */
 export type ObjectInput =
@@ -66,8 +68,17 @@ export function operationFor(type: 'CHANGE_STATUS_TO' | 'RELEASE', status: strin
 /** Control characters separate the fields of stored records (lua/includes/constants.lua). */
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
+/**
+ * A string the status script stores or compares: no control characters, and well-formed
+ * UTF-16 (a lone surrogate cannot be encoded as UTF-8, and the script's JSON decoder
+ * refuses it).
+ */
 function checkText(code: string, what: string, value: string | undefined): void {
-  if (value !== undefined && CONTROL_CHARACTERS.test(value)) throw badRequest(code, `${what} must not contain control characters`);
+  if (value === undefined) return;
+  if (CONTROL_CHARACTERS.test(value)) throw badRequest(code, `${what} must not contain control characters`);
+  if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) {
+    throw badRequest(code, `${what} must not contain a lone UTF-16 surrogate`);
+  }
 }
 
 export function checkStatus(status: string | undefined): string {
@@ -86,6 +97,10 @@ function checkParameters(op: StatusOperation, parameters: StatusParameters): voi
   if (op === 'hold' && !parameters.holdToken) throw badRequest('HOLD_TOKEN_REQUIRED', 'holding objects needs a holdToken');
   checkText('INVALID_ORDER_ID', 'orderId', parameters.orderId);
   checkText('HOLD_TOKEN_NOT_FOUND', 'holdToken', parameters.holdToken);
+  for (const key of parameters.channelKeys ?? []) checkText('INVALID_CHANNEL_KEY', 'a channel key', key);
+  for (const status of [...(parameters.allowedPreviousStatuses ?? []), ...(parameters.rejectedPreviousStatuses ?? [])]) {
+    checkText('INVALID_STATUS', 'a previous status', status);
+  }
 }
 
 /** Empty guard lists mean "no guard", as when they are left out (SDKs may send []). */
@@ -98,11 +113,31 @@ function withoutEmptyGuards(parameters: StatusParameters): StatusParameters {
   };
 }
 
+/**
+ * How deep objects and arrays nest in a parsed JSON value (an object of scalars is 1),
+ * counted without recursion, and no further than one level past the cap.
+ */
+function depthOf(value: object): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (typeof current !== 'object' || current === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_EXTRA_DATA_DEPTH) return deepest;
+    for (const child of Object.values(current)) if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /** Extra data as the JSON text stored for an object: a JSON object of at most 10,000 bytes. */
 export function extraDataText(label: string, extraData: unknown): string | undefined {
   if (extraData === undefined || extraData === null) return undefined;
   if (typeof extraData !== 'object' || Array.isArray(extraData)) {
     throw badRequest('INVALID_EXTRA_DATA', `extraData of ${label} must be a JSON object`);
+  }
+  if (depthOf(extraData) > MAX_EXTRA_DATA_DEPTH) {
+    throw badRequest('INVALID_EXTRA_DATA', `extraData of ${label} nests deeper than ${MAX_EXTRA_DATA_DEPTH} levels`);
   }
   const text = JSON.stringify(extraData);
   if (Buffer.byteLength(text) > MAX_EXTRA_DATA_BYTES) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { gzip } from 'node:zlib';
@@ -332,6 +333,8 @@ function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unkno
     if (contentType !== '' && !isJsonType(contentType) && !route.bodyOptions?.anyContentType) {
       throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
     }
+    // Decoding would silently turn invalid bytes into U+FFFD: what is stored must be what was sent.
+    if (!isUtf8(rawBody)) throw new ApiError(400, 'GENERAL_ERROR', 'The request body is not valid UTF-8');
     try {
       body = JSON.parse(rawBody.toString('utf8'));
     } catch (error) {

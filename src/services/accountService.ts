@@ -1,5 +1,5 @@
 import type { SettingChange } from '../domain/companySettings.js';
-import type { Companies, CompanyDoc } from '../metadata/companies.js';
+import type { CompanyDoc } from '../metadata/companies.js';
 import { createCompany, type Repositories } from '../metadata/repositories.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
@@ -11,12 +11,11 @@ import type { WorkspaceDoc } from '../metadata/workspaces.js';
 export class AccountService {
   constructor(
     private readonly repos: Repositories,
-    private readonly companies: Companies,
     private readonly tenants: TenantCache,
   ) {}
 
   async saveSetting(companyId: number, change: SettingChange): Promise<void> {
-    await this.companies.saveSetting(companyId, change);
+    await this.repos.companies.saveSetting(companyId, change);
     await this.tenants.changed(companyId);
   }
 
