@@ -26,6 +26,8 @@ export const holdTokenKey = (token: string) => `holdToken:{${token}}`;
 export const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:events`;
 
 const notFoundError = (token: string) => notFound('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
+/** A status change carrying a token that is unknown here, of another workspace, or expired. */
+const refused = (token: string) => badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 
 export class HoldTokenStore {
   constructor(
@@ -53,13 +55,19 @@ export class HoldTokenStore {
 
   /**
    * The expiry of a token about to hold objects of an event; 400 if the token is unknown
-   * in the workspace or expired. Remembers the event, so a later expiry change reaches it.
+   * in the workspace or expired, and then nothing is written. Remembers the event, so a
+   * later expiry change reaches it.
    */
   async expiryForHold(workspaceId: number, token: string, event: EventRef, now: number): Promise<number> {
-    const [owner, expiresAt] = await this.scripts.holdTokenForEvent(holdTokenKey(token), holdTokenEventsKey(token), `${event.tag}:${event._id}`, KEPT_FOR_MS);
-    if (owner !== String(workspaceId) || Number(expiresAt) <= now) {
-      throw badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
-    }
+    const expiresAt = await this.scripts.holdTokenForEvent(holdTokenKey(token), holdTokenEventsKey(token), workspaceId, now, `${event.tag}:${event._id}`, KEPT_FOR_MS);
+    if (expiresAt === 0) throw refused(token);
+    return expiresAt;
+  }
+
+  /** The expiry of a token a book, release or status change carries; 400 as for a hold. */
+  async expiryForChange(workspaceId: number, token: string, now: number): Promise<number> {
+    const [owner, expiresAt] = await this.redis.hmget(holdTokenKey(token), 'workspaceId', 'expiresAt');
+    if (owner !== String(workspaceId) || Number(expiresAt) <= now) throw refused(token);
     return Number(expiresAt);
   }
 

@@ -73,9 +73,9 @@ export class Scripts {
     return this.call('createHoldToken', [tokenKey], [workspaceId, createdAt, expiresAt, keepUntil]) as Promise<number>;
   }
 
-  /** lua/hold-token-for-event-2.lua: the token's owner and expiry; remembers the event it holds in. */
-  holdTokenForEvent(tokenKey: string, eventsKey: string, event: string, keepMs: number): Promise<(string | null)[]> {
-    return this.call('holdTokenForEvent', [tokenKey, eventsKey], [event, keepMs]) as Promise<(string | null)[]>;
+  /** lua/hold-token-for-event-2.lua: the token's expiry if it may hold (and then remembers the event), else 0. */
+  holdTokenForEvent(tokenKey: string, eventsKey: string, workspaceId: number, now: number, event: string, keepMs: number): Promise<number> {
+    return this.call('holdTokenForEvent', [tokenKey, eventsKey], [workspaceId, now, event, keepMs]) as Promise<number>;
   }
 
   /** lua/change-hold-token-expiry-1.lua: {1, createdAt, expiresAt}, {0} unknown or expired, {-1, latest}. */

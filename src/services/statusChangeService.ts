@@ -4,9 +4,11 @@ import {
   operationFor,
   planChange,
   type ObjectInput,
+  type PlannedChange,
   type StatusParameters,
 } from '../domain/statusChangeRequest.js';
 import { monthOf } from '../domain/usedBuckets.js';
+import type { EventRef } from '../inventory/eventKeys.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { Scripts } from '../inventory/scripts.js';
@@ -52,8 +54,7 @@ export class StatusChangeService {
       planned.map(async ({ event, change }) => ({
         event,
         change,
-        tokenExpiry:
-          change.op === 'hold' ? await this.holdTokens.expiryForHold(workspace._id, change.parameters.holdToken!, event, now) : undefined,
+        tokenExpiry: await this.tokenExpiry(workspace, event, change, now),
       })),
     );
     const applied = await applyStatusChanges(this.scripts, changes, now, expand);
@@ -76,6 +77,19 @@ export class StatusChangeService {
       });
       return infos;
     });
+  }
+
+  /**
+   * The expiry of the hold token a change carries: every call with a token is refused (400)
+   * unless the token is of this workspace and unexpired, whatever the operation.
+   */
+  private async tokenExpiry(workspace: WorkspaceDoc, event: EventRef, change: PlannedChange, now: number): Promise<number | undefined> {
+    const token = change.parameters.holdToken;
+    if (!token) return undefined;
+    if (change.op === 'hold') return this.holdTokens.expiryForHold(workspace._id, token, event, now);
+    // Only a hold needs the expiry in the script; the others only need the token checked.
+    await this.holdTokens.expiryForChange(workspace._id, token, now);
+    return undefined;
   }
 
   /**

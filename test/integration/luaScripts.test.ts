@@ -145,7 +145,11 @@ describe('the hold-token scripts write what HoldTokenStore reads', () => {
     expect(await store.get(7, 'tok-c', now)).toEqual({ token: 'tok-c', workspaceId: 7, createdAt: now, expiresAt: now + 60_000 });
     expect(await redis.pttl(holdTokenKey('tok-c'))).toBeGreaterThan(MAX_HOLD_TOKEN_LIFETIME_MS - 60_000);
 
-    expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 'tag9:9', 1000)).toEqual(['7', String(now + 60_000)]);
+    // Another workspace, or past the expiry: refused, and nothing remembered.
+    expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 8, now, 'tag9:9', 1000)).toBe(0);
+    expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 7, now + 60_000, 'tag9:9', 1000)).toBe(0);
+    expect(await redis.exists(holdTokenEventsKey('tok-c'))).toBe(0);
+    expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 7, now, 'tag9:9', 1000)).toBe(now + 60_000);
     expect(await redis.smembers(holdTokenEventsKey('tok-c'))).toEqual(['tag9:9']);
 
     expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 7, now, now + 120_000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([1, now, now + 120_000]);

@@ -1,0 +1,109 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenStore.js';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { uploadDrawing } from '../support/charts.js';
+import { action, createEvent, done, expireIn, holdToken, objectInfos } from '../support/events.js';
+import { expectError, useServerWithCompany } from '../support/harness.js';
+
+// A hold token is usable only in its own workspace and only until it expires: every call
+// that carries one (hold, book, release, change-object-status) is refused otherwise, and a
+// refused call writes nothing to Redis (README, "Hold tokens").
+
+const ctx = useServerWithCompany();
+let chartKey: string;
+let event: string;
+
+beforeAll(async () => {
+  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
+});
+
+beforeEach(async () => {
+  event = await createEvent(ctx.api, chartKey);
+});
+
+/** Every key of this test server's namespace in the Redis the tests share. */
+async function keyCount(): Promise<number> {
+  const { redis } = ctx.server.app.parts;
+  const prefix = redis.options.keyPrefix ?? '';
+  let cursor = '0';
+  let count = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    count += keys.length;
+  } while (cursor !== '0');
+  return count;
+}
+
+async function foreignToken(): Promise<string> {
+  const other = await ctx.freshCompany();
+  return (await other.api.post('/hold-tokens', {})).body.holdToken as string;
+}
+
+async function expectFree(labels: string[]): Promise<void> {
+  const infos = await objectInfos(ctx.api, event, labels);
+  for (const label of labels) expect(infos[label]!.status, label).toBe('free');
+}
+
+describe('a refused hold writes nothing', () => {
+  it('200 holds with unknown tokens leave no key behind', async () => {
+    const before = await keyCount();
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => action(ctx.api, event, 'hold', { objects: ['A-1'], holdToken: `unknown-${i}` })),
+    );
+    for (const response of responses) expectError(response, 400, 'HOLD_TOKEN_NOT_FOUND');
+    expect(await keyCount()).toBe(before);
+    await expectFree(['A-1']);
+  });
+
+  it("a token of another company gains no event of this one, and neither does an expired token", async () => {
+    const { redis } = ctx.server.app.parts;
+    const foreign = await foreignToken();
+    expectError(await action(ctx.api, event, 'hold', { objects: ['A-1'], holdToken: foreign }), 400, 'HOLD_TOKEN_NOT_FOUND');
+    expect(await redis.exists(holdTokenEventsKey(foreign))).toBe(0);
+    expect(await redis.exists(holdTokenKey(foreign))).toBe(1);
+
+    const expired = await holdToken(ctx.api);
+    await expireIn(ctx.api, expired, 0);
+    expectError(await action(ctx.api, event, 'hold', { objects: ['A-1'], holdToken: expired }), 400, 'HOLD_TOKEN_NOT_FOUND');
+    expect(await redis.exists(holdTokenEventsKey(expired))).toBe(0);
+  });
+});
+
+describe('every call that carries a token needs a live token of this workspace', () => {
+  const tokens: [string, () => Promise<string>][] = [
+    ['an unknown token', async () => 'no-such-token'],
+    ['a token of another company', foreignToken],
+    [
+      'an expired token',
+      async () => {
+        const token = await holdToken(ctx.api);
+        await expireIn(ctx.api, token, 0);
+        return token;
+      },
+    ],
+  ];
+  for (const [what, tokenOf] of tokens) {
+    it(`booking free seats and GA places with ${what}: 400 HOLD_TOKEN_NOT_FOUND, nothing booked`, async () => {
+      const token = await tokenOf();
+      expectError(await action(ctx.api, event, 'book', { objects: ['A-1', { objectId: 'GA1', quantity: 2 }], holdToken: token }), 400, 'HOLD_TOKEN_NOT_FOUND');
+      expectError(await action(ctx.api, event, 'change-object-status', { objects: ['A-2'], status: 'sold', holdToken: token }), 400, 'HOLD_TOKEN_NOT_FOUND');
+      await expectFree(['A-1', 'A-2']);
+      expect((await objectInfos(ctx.api, event, ['GA1'])).GA1).toMatchObject({ numBooked: 0 });
+    });
+
+    it(`releasing booked seats with ${what}: 400 HOLD_TOKEN_NOT_FOUND, nothing released`, async () => {
+      await done(ctx.api, event, 'book', { objects: ['A-3'] });
+      const token = await tokenOf();
+      expectError(await action(ctx.api, event, 'release', { objects: ['A-3'], holdToken: token }), 400, 'HOLD_TOKEN_NOT_FOUND');
+      expect((await objectInfos(ctx.api, event, ['A-3']))['A-3']!.status).toBe('booked');
+    });
+  }
+
+  it('a live token of this workspace still books what it holds', async () => {
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['A-4'], holdToken: token });
+    await done(ctx.api, event, 'book', { objects: ['A-4'], holdToken: token });
+    expect((await objectInfos(ctx.api, event, ['A-4']))['A-4']!.status).toBe('booked');
+  });
+});
