@@ -6,7 +6,8 @@
 -- KEYS     7 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
 --          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, then the count
 --          hash of the objects the event used this month (includes/usedObjects.lua);
---          after every event's keys, the used-object bucket keys
+--          after every event's keys, the used-object bucket keys; last, the request's
+--          record key (includes/requestRecord.lua)
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
 --          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, keep, channels?,
@@ -23,10 +24,20 @@
 --            used: per event, the labels to count as used by bucket key:
 --                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
 --            usedBuckets: per event, its number of bucket keys
--- Returns  {0, {code, label, detail}, ...} when any check fails (nothing written), or
+-- ARGV[3]  the request's deadline (ms epoch, Redis's clock): later, nothing is done
+-- ARGV[4]  how long (ms) the record of a successful call is kept
+-- Returns  {-1} when the deadline has passed (nothing written),
+--          {0, {code, label, detail}, ...} when any check fails (nothing written), or
 --          {1, {e of events whose used objects hash this call created}, results JSON or false}
 --          where results (with expand) lists per change per object {record, extra} as
 --          they were right after that change (a batch may change one object twice).
+
+--#include requestRecord.lua
+
+-- A repeat of a request that already ran answers as the first run did.
+local earlier = earlierReply()
+if earlier then return earlier end
+if pastDeadline() then return { -1 } end
 
 -- Read before the includes: the rules they define use them.
 local now = tonumber(ARGV[1])
@@ -79,5 +90,5 @@ for e, state in pairs(events) do
   if #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
 end
 
-if not request.expand then return { 1, firstUses, false } end
-return { 1, firstUses, cjson.encode(results) }
+if not request.expand then return remember({ 1, firstUses, false }) end
+return remember({ 1, firstUses, cjson.encode(results) })

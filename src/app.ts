@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
-import { closeRedis, connectRedis } from './inventory/redis.js';
+import { closeRedis, connected, connectRedis, redisOutageAnswer } from './inventory/redis.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
@@ -28,21 +28,23 @@ const ACCEPT_DRAIN_MAX_MS = 1_000;
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();
 
-  const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger, config.redisKeyPrefix);
+  const commands = { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs };
+  const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger, commands);
+  const statusRedis = connectRedis(config.redisUrl, 'seatsio-status-changes', logger, { ...commands, resendUnanswered: false });
   const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
+  const redisConnections = [redis, statusRedis, subscriber];
   let metadata;
   try {
-    await withTimeout(redis.ping(), STARTUP_TIMEOUT_MS, `Redis at ${config.redisUrl}`);
+    await withTimeout(Promise.all([connected(redis), connected(statusRedis)]), STARTUP_TIMEOUT_MS, `Redis at ${config.redisUrl}`);
     metadata = await withTimeout(connectMongo(config.mongodbUrl, config.mongodbDb), STARTUP_TIMEOUT_MS, `MongoDB at ${config.mongodbUrl}`);
   } catch (error) {
-    redis.disconnect();
-    subscriber.disconnect();
+    for (const connection of redisConnections) connection.disconnect();
     throw error;
   }
 
   const bus = new InvalidationBus(redis, subscriber);
   await bus.start();
-  const parts = compose({ redis, db: metadata.db, bus }, config);
+  const parts = compose({ redis, statusRedis, db: metadata.db, bus }, config);
   const http = new HttpServer({
     uws,
     routes: routeTableOf(parts.routes),
@@ -52,6 +54,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     logger,
     maxBodyBytes: config.maxBodyBytes,
     systemApiSecret: config.systemApiSecret,
+    outageAnswer: redisOutageAnswer,
   });
   const port = await http.listen(config.host, config.port);
 
@@ -66,7 +69,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       const drained = await http.waitForIdle(Math.max(0, timeoutMs - (Date.now() - started)));
       if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
       http.closeConnections();
-      await Promise.all([closeRedis(redis, CLOSE_TIMEOUT_MS), closeRedis(subscriber, CLOSE_TIMEOUT_MS)]);
+      parts.redisClock.stop();
+      await Promise.all(redisConnections.map((connection) => closeRedis(connection, CLOSE_TIMEOUT_MS)));
       // Like QUIT, closing MongoDB can wait on a server that is gone: bound it too.
       await settleWithin(metadata.client.close(true), CLOSE_TIMEOUT_MS);
       return drained;

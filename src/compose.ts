@@ -7,6 +7,8 @@ import { ServerStatus } from './http/serverStatus.js';
 import { EventConfigStore } from './inventory/eventConfigStore.js';
 import { EventObjectStore } from './inventory/eventObjectStore.js';
 import { HoldTokenStore } from './inventory/holdTokenStore.js';
+import { AtMostOnceCalls } from './inventory/atMostOnce.js';
+import { RedisClock } from './inventory/redisClock.js';
 import { Scripts } from './inventory/scripts.js';
 import { UsedObjects } from './inventory/usedObjects.js';
 import type { InvalidationBus } from './metadata/invalidationBus.js';
@@ -48,6 +50,8 @@ import { WorkspaceService } from './services/workspaceService.js';
 export interface Connections {
   /** Commands (scripts, reads, writes) on the inventory Redis. */
   redis: Redis;
+  /** The status script's own connection, which never re-sends an unanswered command. */
+  statusRedis: Redis;
   /** The metadata database. */
   db: Db;
   /** Cache invalidation between server processes. */
@@ -61,6 +65,8 @@ export interface AppParts extends Connections {
   metrics: Metrics;
   status: ServerStatus;
   scripts: Scripts;
+  redisClock: RedisClock;
+  statusCalls: AtMostOnceCalls;
   holdTokens: HoldTokenStore;
   charts: ChartService;
   events: EventService;
@@ -69,12 +75,17 @@ export interface AppParts extends Connections {
   routes: RouteDef[];
 }
 
-export function compose(connections: Connections, config: Pick<Config, 'publicUrl'>): AppParts {
-  const { redis, db, bus } = connections;
+export function compose(connections: Connections, config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges'>): AppParts {
+  const { redis, statusRedis, db, bus } = connections;
 
   // Stores: MongoDB repositories and Redis inventory.
   const repos = repositories(db);
-  const scripts = new Scripts(redis);
+  const scripts = new Scripts(redis, statusRedis);
+  const redisClock = new RedisClock(statusRedis);
+  const statusCalls = new AtMostOnceCalls(scripts, statusRedis, redisClock, {
+    timeoutMs: config.redisTimeoutMs,
+    maxOutstanding: config.maxPendingStatusChanges,
+  });
   const holdTokens = new HoldTokenStore(redis, scripts);
   const eventObjects = new EventObjectStore(redis);
   const eventConfig = new EventConfigStore(redis);
@@ -92,12 +103,12 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     await saleConfig.chartPublished(chartId);
   });
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
-  const statusChanges = new StatusChangeService(catalog, holdTokens, scripts, usedObjects, eventObjects);
+  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants);
-  const health = new HealthChecks(redis, db);
+  const health = new HealthChecks([redis, statusRedis], db);
   const metrics = new Metrics();
   const status = new ServerStatus();
 
@@ -119,5 +130,5 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...usageRoutes(usage),
   ]);
 
-  return { ...connections, repos, tenants, metrics, status, scripts, holdTokens, charts, events, statusChanges, routes };
+  return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, charts, events, statusChanges, routes };
 }

@@ -18,6 +18,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Base URL clients reach this server at (thumbnail URLs); undefined: the request's Host. */
   publicUrl: string | undefined;
+  /** How long a request waits for Redis before it is answered 503 (docs/faults.md). */
+  redisTimeoutMs: number;
+  /** How many status changes may wait for Redis at once; more are refused with 503 at once. */
+  maxPendingStatusChanges: number;
 }
 
 export class ConfigError extends Error {
@@ -101,5 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', ['http', 'https']).replace(/\/+$/, '') : undefined,
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 2_000, 100, 60_000),
+    maxPendingStatusChanges: integer(env, 'MAX_PENDING_STATUS_CHANGES', 10_000, 1, 1_000_000),
   };
 }

@@ -6,8 +6,14 @@ import { freePort } from './freePort.js';
 /**
  * A private redis-server from PATH on a free loopback port. With `appendOnly` its data
  * survives restarts in `dir` (the dev server uses ./.data/redis); tests use a temp dir.
+ * `appendFsync` is how often the append-only file is synced (README, "Guarantees").
  */
-export async function startRedisServer(options: { dir: string; appendOnly: boolean; port?: number }): Promise<ChildServer> {
+export async function startRedisServer(options: {
+  dir: string;
+  appendOnly: boolean;
+  appendFsync?: 'always' | 'everysec';
+  port?: number;
+}): Promise<ChildServer> {
   const dir = resolve(options.dir);
   mkdirSync(dir, { recursive: true });
   const port = options.port ?? (await freePort());
@@ -19,7 +25,7 @@ export async function startRedisServer(options: { dir: string; appendOnly: boole
       '--bind', '127.0.0.1',
       '--dir', dir,
       '--appendonly', options.appendOnly ? 'yes' : 'no',
-      '--appendfsync', 'everysec',
+      '--appendfsync', options.appendFsync ?? 'everysec',
       '--save', '',
       '--daemonize', 'no',
       '--protected-mode', 'yes',

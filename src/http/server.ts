@@ -30,6 +30,8 @@ export interface HttpServerOptions {
   logger: Logger;
   maxBodyBytes: number;
   systemApiSecret: string | undefined;
+  /** The answer for an error a store raised when it could not be reached (503), if it is one. */
+  outageAnswer?: (error: unknown) => ApiError | undefined;
 }
 
 /** One request/response pair and what we know about its state. */
@@ -225,8 +227,12 @@ export class HttpServer {
 
   private sendError(ex: Exchange, error: unknown, closeConnection = false): void {
     let apiError: ApiError;
+    const outage = error instanceof ApiError ? undefined : this.options.outageAnswer?.(error);
     if (error instanceof ApiError) {
       apiError = error;
+    } else if (outage) {
+      this.options.logger.warn({ err: (error as Error).message, requestId: ex.requestId, route: ex.route }, 'store unavailable');
+      apiError = outage;
     } else {
       this.options.logger.error({ err: error, requestId: ex.requestId, route: ex.route }, 'request failed');
       apiError = new ApiError(500, 'INTERNAL_ERROR', 'Internal server error; the request id identifies it in the logs');

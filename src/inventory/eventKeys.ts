@@ -57,3 +57,9 @@ export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(ev
 
 /** hash: one bucket of those objects, label -> ''. */
 export const usedBucketKey = (event: EventRef, month: string, bucket: number) => `${usedObjectsKey(event, month)}:${bucket}`;
+
+/**
+ * string: the reply of a status change that succeeded, kept a few seconds so a repeat of the
+ * same call answers with it (lua/includes/requestRecord.lua). `id` is random per request.
+ */
+export const requestRecordKey = (event: EventRef, id: string) => `inv:{${event.tag}}:request:${id}`;

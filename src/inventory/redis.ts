@@ -1,16 +1,64 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { settleWithin } from '../util/timeout.js';
+import { unavailable } from './atMostOnce.js';
 
-/**
- * A Redis connection for commands. `maxRetriesPerRequest: null` keeps commands queued
- * while a connection blips instead of failing a checkout; BullMQ requires it too.
- * Connection errors go to the log (ioredis would print each retry to stderr otherwise).
- */
-export function connectRedis(url: string, name: string, logger: Logger, keyPrefix = ''): Redis {
-  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: null, enableAutoPipelining: true, lazyConnect: false, keyPrefix });
+// Connections to Redis, bounded in every wait (docs/faults.md, "Outages"):
+// - reconnects retry every 50-200 ms, so a Redis that comes back is used within a second;
+// - a command waits at most `timeoutMs` for its answer (ioredis `commandTimeout`), and
+//   commands queued while disconnected fail after a few reconnect attempts instead of
+//   piling up for the whole outage.
+
+/** Reconnect delays: 50, 100, 150, then every 200 ms. */
+const retryStrategy = (attempt: number) => Math.min(attempt * 50, 200);
+/** Reconnect attempts after which commands queued offline fail (about 2 s of them). */
+const OFFLINE_ATTEMPTS = 10;
+
+export interface RedisConnectionOptions {
+  keyPrefix?: string;
+  /** How long a command waits for its answer; undefined: no limit (pub/sub). */
+  timeoutMs?: number;
+  /**
+   * False for the status script's connection: an unanswered command is not sent again after
+   * a reconnect, since the script may have run (AtMostOnceCalls sends it again, safely).
+   */
+  resendUnanswered?: boolean;
+}
+
+/** Connection errors go to the log (ioredis would print each retry to stderr otherwise). */
+export function connectRedis(url: string, name: string, logger: Logger, options: RedisConnectionOptions = {}): Redis {
+  const redis = new Redis(url, {
+    connectionName: name,
+    keyPrefix: options.keyPrefix ?? '',
+    enableAutoPipelining: true,
+    lazyConnect: false,
+    retryStrategy,
+    maxRetriesPerRequest: OFFLINE_ATTEMPTS,
+    commandTimeout: options.timeoutMs,
+    autoResendUnfulfilledCommands: options.resendUnanswered ?? true,
+  });
   redis.on('error', (error: Error) => logger.warn({ connection: name, err: error.message }, 'redis connection error'));
   return redis;
+}
+
+/**
+ * The answer to a request that failed because Redis did not answer (a command timed out, or
+ * was dropped after the reconnect attempts): 503, not 500. Undefined for any other error.
+ * Status changes never get here: AtMostOnceCalls answers for them, saying what was applied.
+ */
+export function redisOutageAnswer(error: unknown) {
+  if (!(error instanceof Error)) return undefined;
+  if (error.message === 'Command timed out') return unavailable('a command got no answer in time');
+  if (error.name === 'MaxRetriesPerRequestError' || /^Connection is closed|Stream isn't writeable/.test(error.message)) {
+    return unavailable('no connection');
+  }
+  return undefined;
+}
+
+/** Resolves once the connection is up (it keeps retrying meanwhile; bound the wait with withTimeout). */
+export function connected(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => redis.once('ready', () => resolve()));
 }
 
 /**

@@ -48,24 +48,31 @@ export function keyCount(file: string): number | undefined {
 export class Scripts {
   private readonly calls = new Map<ScriptName, (keys: Arg[], args: Arg[]) => Promise<unknown>>();
 
-  constructor(redis: Redis) {
+  /**
+   * `statusRedis` carries the status script alone: a connection that never re-sends an
+   * unanswered command (docs/faults.md, "Exactly once"); every other script is safe to
+   * repeat and goes on `redis`.
+   */
+  constructor(redis: Redis, statusRedis: Redis = redis) {
     const dir = luaDir();
     const declared = new Set<string>(Object.values(SCRIPT_FILES));
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
       if (!declared.has(file)) throw new Error(`lua/${file} has no typed function in src/inventory/scripts.ts`);
     }
     for (const [name, file] of Object.entries(SCRIPT_FILES) as [ScriptName, string][]) {
-      redis.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
-      this.calls.set(name, batched(redis, name, keyCount(file)));
+      const connection = name === 'changeObjectStatus' ? statusRedis : redis;
+      connection.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
+      this.calls.set(name, batched(connection, name, keyCount(file)));
     }
   }
 
   /**
    * lua/change-object-status.lua: every object of every change of a request, all or
-   * nothing. Keys: per event its keys, then the used-object bucket keys (statusChanges.ts).
+   * nothing. Keys: per event its keys, the used-object bucket keys (statusChanges.ts), then
+   * the request's record key. Called through AtMostOnceCalls, never directly.
    */
-  changeObjectStatus(keys: string[], now: number, request: string): Promise<unknown[]> {
-    return this.call('changeObjectStatus', keys, [now, request]) as Promise<unknown[]>;
+  changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number): Promise<unknown[]> {
+    return this.call('changeObjectStatus', keys, [now, request, deadline, keepMs]) as Promise<unknown[]>;
   }
 
   /** lua/create-hold-token-1.lua: the token's record and how long Redis keeps it. */

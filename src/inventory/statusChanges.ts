@@ -2,7 +2,7 @@ import { ApiError } from '../domain/errors.js';
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
 import { eventKeys, EVENT_KEY_NAMES, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
-import type { Scripts } from './scripts.js';
+import type { AtMostOnceCalls } from './atMostOnce.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -59,7 +59,7 @@ function failure(raw: [string, string, string][]): ApiError {
 }
 
 export async function applyStatusChanges(
-  scripts: Scripts,
+  calls: AtMostOnceCalls,
   changes: EventStatusChange[],
   now: number,
   expand: boolean,
@@ -112,7 +112,7 @@ export async function applyStatusChanges(
       objects: change.objects.map((o) => ({ l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData })),
     })),
   };
-  const reply = await scripts.changeObjectStatus(keys, now, JSON.stringify(payload));
+  const reply = await calls.changeObjectStatus(events[0]!, keys, now, JSON.stringify(payload));
   if (reply[0] === 0) throw failure(reply.slice(1) as [string, string, string][]);
   const firstUse = (reply[1] as number[]).map((e) => events[e - 1]!);
   const results = reply[2] ? (JSON.parse(reply[2] as string) as [string, string][][]) : undefined;

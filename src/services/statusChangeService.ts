@@ -9,9 +9,9 @@ import {
 } from '../domain/statusChangeRequest.js';
 import { monthOf } from '../domain/usedBuckets.js';
 import type { EventRef } from '../inventory/eventKeys.js';
+import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
-import type { Scripts } from '../inventory/scripts.js';
 import { applyStatusChanges, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
@@ -35,7 +35,7 @@ export class StatusChangeService {
   constructor(
     private readonly catalog: EventCatalog,
     private readonly holdTokens: HoldTokenStore,
-    private readonly scripts: Scripts,
+    private readonly calls: AtMostOnceCalls,
     private readonly usedObjects: UsedObjects,
     private readonly objects: EventObjectStore,
   ) {}
@@ -57,7 +57,7 @@ export class StatusChangeService {
         tokenExpiry: await this.tokenExpiry(workspace, event, change, now),
       })),
     );
-    const applied = await applyStatusChanges(this.scripts, changes, now, expand);
+    const applied = await applyStatusChanges(this.calls, changes, now, expand);
     if (applied.firstUseThisMonth.length > 0) {
       await this.usedObjects.recordEventsInUse(workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
     }

@@ -5,8 +5,10 @@ import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { areaState, FIELD_SEPARATOR, heldByTicketType, holdMember, holdMemberOf, objectState } from '../../src/domain/objectStates.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
-import { eventKeys, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
+import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
 import { holdTokenEventsKey, holdTokenKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
+import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
+import { RedisClock } from '../../src/inventory/redisClock.js';
 import { Scripts } from '../../src/inventory/scripts.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
@@ -20,14 +22,19 @@ const SEP = FIELD_SEPARATOR;
 const index = buildObjectIndex(rowsWithoutSections);
 let redis: Redis;
 let scripts: Scripts;
+let clock: RedisClock;
+let calls: AtMostOnceCalls;
 let nextEvent = 1;
 
 beforeAll(() => {
   // A namespace of its own on the test run's Redis, like every test server (REDIS_KEY_PREFIX).
   redis = new Redis(inject('redisUrl'), { keyPrefix: `luaScripts-${process.pid}-${Date.now()}:` });
   scripts = new Scripts(redis);
+  clock = new RedisClock(redis);
+  calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 5_000, maxOutstanding: 100 });
 });
 afterAll(async () => {
+  clock.stop();
   await redis.quit();
 });
 
@@ -39,7 +46,7 @@ const newEvent = (): EventRef & { tableBookingConfig: { mode: 'INHERIT' } } => {
 /** One change through lua/change-object-status.lua, as StatusChangeService makes it. */
 function change(event: ReturnType<typeof newEvent>, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters = {}, options: { now?: number; tokenExpiry?: number } = {}) {
   const planned = planChange(event, index, op, status, objects, parameters);
-  return applyStatusChanges(scripts, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false);
+  return applyStatusChanges(calls, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false);
 }
 
 const recordOf = async (event: EventRef, label: string) => redis.hget(eventKeys(event).objects, label);
@@ -169,5 +176,55 @@ describe('the hold-token scripts write what HoldTokenStore reads', () => {
     expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA2', 'tok-t')))).toBe(now + 90_000);
     const tokenExpiry = (token: string) => Number(token === 'tok-t' ? now + 90_000 : 0);
     expect(objectState(await recordOf(event, 'A-5'), tokenExpiry, now + 70_000)).toMatchObject({ status: 'reservedByToken' });
+  });
+});
+
+describe('change-object-status.lua applies a request at most once (includes/requestRecord.lua)', () => {
+  /** The raw script call for booking `places` of GA1, with a given record key and deadline. */
+  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number) => {
+    const keys = eventKeys(event);
+    const now = Date.now();
+    const request = {
+      expand: false,
+      used: [[]],
+      usedBuckets: [1],
+      changes: [{ e: 1, op: 'book', status: 'booked', keep: false, ignoreChannels: false, objects: [{ l: 'GA1', q: places, c: 100 }] }],
+    };
+    const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, usedObjectsKey(event, monthOf(now)), recordKey];
+    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000);
+  };
+
+  it('the same call sent twice books once and answers the second time as the first', async () => {
+    const event = newEvent();
+    const recordKey = requestRecordKey(event, 'request-1');
+    const first = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
+    const again = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
+    expect(first[0]).toBe(1);
+    expect(again).toEqual(first);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 3 });
+    // The record lives a few seconds, not forever.
+    const ttl = await redis.pttl(recordKey);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5_000);
+    // Another request id is another request.
+    await bookPlaces(event, requestRecordKey(event, 'request-2'), 3, Date.now() + 10_000);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 6 });
+  });
+
+  it('a call that reaches Redis after its deadline (by Redis TIME) does nothing and says so', async () => {
+    const event = newEvent();
+    const recordKey = requestRecordKey(event, 'late');
+    const [seconds] = await redis.time();
+    expect(await bookPlaces(event, recordKey, 3, Number(seconds) * 1000 - 1_000)).toEqual([-1]);
+    expect(await recordOf(event, 'GA1')).toBeNull();
+    expect(await redis.exists(recordKey)).toBe(0);
+  });
+
+  it('a failed call leaves no record: a repeat checks again', async () => {
+    const event = newEvent();
+    const recordKey = requestRecordKey(event, 'too-many');
+    const reply = await bookPlaces(event, recordKey, 101, Date.now() + 10_000);
+    expect(reply[0]).toBe(0);
+    expect(await redis.exists(recordKey)).toBe(0);
   });
 });

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       maxBodyBytes: 1024 * 1024,
       systemApiSecret: undefined,
+      redisTimeoutMs: 2_000,
+      maxPendingStatusChanges: 10_000,
     });
   });
 
@@ -38,6 +40,9 @@ describe('loadConfig', () => {
     ['MONGODB_DB', { MONGODB_DB: 'a/b' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://seats.example' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'not a url' }],
+    ['REDIS_TIMEOUT_MS', { REDIS_TIMEOUT_MS: '50' }],
+    ['REDIS_TIMEOUT_MS', { REDIS_TIMEOUT_MS: '2s' }],
+    ['MAX_PENDING_STATUS_CHANGES', { MAX_PENDING_STATUS_CHANGES: '0' }],
   ])('names %s when it is bad', (variable, overrides) => {
     let error: unknown;
     try {

@@ -1,0 +1,29 @@
+-- A request applied at most once (docs/faults.md, "Exactly once"). After a lost
+-- connection the server sends the same call again, with the same record key; a call that
+-- succeeded left its reply under that key for a short time, so the repeat answers with it
+-- instead of applying the request twice. And a call that reaches Redis after the request's
+-- deadline does nothing: the server has answered its client by then. The deadline is read
+-- from Redis's own clock, the one exception to "time comes in as an argument": it must be
+-- the clock of the machine that would apply the change.
+-- Needs: KEYS[#KEYS] the request's record key; ARGV[3] the deadline (ms, Redis clock);
+-- ARGV[4] how long the record is kept (ms).
+
+local recordKey = KEYS[#KEYS]
+
+-- The reply of an earlier run of this very request, or nil.
+local function earlierReply()
+  local stored = redis.call('GET', recordKey)
+  if stored then return cjson.decode(stored) end
+  return nil
+end
+
+local function pastDeadline()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[3])
+end
+
+-- Keeps a successful reply for repeats of the request, and returns it.
+local function remember(reply)
+  redis.call('SET', recordKey, cjson.encode(reply), 'PX', ARGV[4])
+  return reply
+end
