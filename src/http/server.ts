@@ -128,6 +128,9 @@ export class HttpServer {
       ifNoneMatch: req.getHeader('if-none-match'),
     };
     const contentLength = req.getHeader('content-length');
+    // uWS reads the first Content-Length; a proxy in front may use another: refuse any repeat
+    // (RFC 9112, 6.3), so the two cannot disagree about where this request ends.
+    const repeatedLength = contentLength !== '' && headerCount(req, 'content-length') > 1;
     const chunked = req.getHeader('transfer-encoding') !== '';
     const givenId = req.getHeader('x-request-id');
     const ex: Exchange = {
@@ -154,6 +157,7 @@ export class HttpServer {
       bytes: this.options.maxBodyBytes,
       error: () => this.tooLarge(),
     };
+    if (repeatedLength) return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'More than one Content-Length header'), true);
     const declared = contentLength === '' ? 0 : Number(contentLength);
     if (!Number.isSafeInteger(declared) || declared < 0) {
       return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'Content-Length is not a number'), true);
@@ -313,6 +317,14 @@ export class HttpServer {
       for (const wake of waiters) wake();
     }
   }
+}
+
+function headerCount(req: HttpRequest, name: string): number {
+  let count = 0;
+  req.forEach((key) => {
+    if (key === name) count++;
+  });
+  return count;
 }
 
 const STATUS_LINES = new Map<number, string>();
