@@ -30,7 +30,9 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
 
   const commands = { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs };
   const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger, commands);
-  const statusRedis = connectRedis(config.redisUrl, 'seatsio-status-changes', logger, { ...commands, resendUnanswered: false });
+  // No command timeout here: AtMostOnceCalls bounds each status change itself, and a
+  // timeout of ioredis's would race it and hide whether the change was applied.
+  const statusRedis = connectRedis(config.redisUrl, 'seatsio-status-changes', logger, { keyPrefix: config.redisKeyPrefix, resendUnanswered: false });
   const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
   const redisConnections = [redis, statusRedis, subscriber];
   let metadata;

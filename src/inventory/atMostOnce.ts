@@ -75,13 +75,20 @@ export class AtMostOnceCalls {
     });
   }
 
+  /** Unique across processes and restarts: a random prefix per process, then a counter. */
+  private readonly idPrefix = randomBytes(9).toString('base64url');
+  private idCounter = 0;
+  private nextRequestId(): string {
+    return `${this.idPrefix}${(++this.idCounter).toString(36)}`;
+  }
+
   /** lua/change-object-status.lua, at most once. `event` names the record key's hash tag. */
   async changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<unknown[]> {
     const { timeoutMs, maxOutstanding } = this.options;
     if (this.outstanding >= maxOutstanding) throw unavailable(`${this.outstanding} status changes are already waiting for it`, false);
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
-    const allKeys = [...keys, requestRecordKey(event, randomBytes(12).toString('base64url'))];
+    const allKeys = [...keys, requestRecordKey(event, this.nextRequestId())];
     let sent = false;
     for (;;) {
       if (!(await this.ready(giveUpAt))) {
