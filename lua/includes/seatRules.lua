@@ -38,6 +38,8 @@ local function changeObject(state, change, item)
     if object.status == FREE then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
     nextObject.status = object.previous ~= '' and object.previous or FREE
     nextObject.ticketType = ''
+    -- Released objects leave their order, whatever order id the release carries.
+    nextObject.orderId = ''
   elseif heldByOther then
     return fail('HOLD_TOKEN_MISMATCH', label, object.status)
   elseif op == 'book' and held then

@@ -21,6 +21,7 @@ export interface Channel {
   name: string;
   /** Optional on the wire: null when the client gave none (the SDK tests expect null back). */
   color: string | null;
+  /** Null when the client gave none; then the event record leaves it out. */
   index: number | null;
   objects: string[];
   areaPlaces: Record<string, number>;

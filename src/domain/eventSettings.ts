@@ -48,7 +48,11 @@ export const INHERIT: TableBookingConfig = { mode: 'INHERIT' };
 export function tableBookingFrom(input: TableBookingInput, index: ObjectIndex): TableBookingConfig | undefined {
   const given = (['tableBookingConfig', 'tableBookingModes', 'bookWholeTables'] as const).filter((f) => input[f] !== undefined);
   if (given.length > 1) throw badRequest('GENERAL_ERROR', `${given.join(' and ')} cannot be combined; use tableBookingConfig alone`);
-  if (input.tableBookingModes) return { mode: 'CUSTOM', tables: checkTables(input.tableBookingModes, index) };
+  if (input.tableBookingModes) {
+    // Tables the deprecated field does not name are booked by seat, whatever the chart says.
+    const bySeat = Object.fromEntries(index.objects.filter((o) => o.objectType === 'table').map((t) => [t.label, 'BY_SEAT' as const]));
+    return { mode: 'CUSTOM', tables: { ...bySeat, ...checkTables(input.tableBookingModes, index) } };
+  }
   if (input.bookWholeTables !== undefined && input.bookWholeTables !== null) {
     return { mode: input.bookWholeTables ? 'ALL_BY_TABLE' : 'ALL_BY_SEAT' };
   }

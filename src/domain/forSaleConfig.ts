@@ -48,10 +48,11 @@ export interface ForSaleEdits {
 }
 
 /**
- * Only edits that take something off sale count against the daily limit; making things
- * for sale is free (docs/seatsio-behaviour.md, "For-sale config"). Whatever the config's polarity, that is `notForSale`.
+ * Whether an edit takes something off sale: only those are refused once the daily limit is
+ * reached; every edit counts (docs/seatsio-behaviour.md, "For-sale config"). Whatever the
+ * config's polarity, that is `notForSale`.
  */
-export const countsAgainstLimit = (edits: ForSaleEdits): boolean => (edits.notForSale?.length ?? 0) > 0;
+export const takesOffSale = (edits: ForSaleEdits): boolean => (edits.notForSale?.length ?? 0) > 0;
 
 /**
  * Applies edits to a config. The config's list moves towards what it lists: for a

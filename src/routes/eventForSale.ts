@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { ApiError } from '../domain/errors.js';
 import { eventCategories } from '../domain/eventObjectRules.js';
-import { countsAgainstLimit, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
+import { takesOffSale, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
 import type { RateLimitInfo } from '../domain/forSaleLimit.js';
 import type { EventChange, EventDoc } from '../domain/event.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
@@ -10,9 +10,10 @@ import { ForSaleFields, Label } from './eventSchemas.js';
 import type { EventChart, EventService } from '../services/eventService.js';
 
 // The for-sale config of an event (docs/seatsio-behaviour.md,
-// "For-sale config"). Taking objects off sale is limited to 10 calls per event per
-// UTC day; a call is counted only after its input was found valid, so a 400 costs nothing,
-// and over the limit nothing changes (429 with Retry-After). Opening up is free.
+// "For-sale config"). Every mark and edit counts against 10 calls per event per UTC day; a
+// call is counted only after its input was found valid, so a 400 costs nothing. Over the
+// limit, a call that takes objects off sale changes nothing (429 with Retry-After); an
+// edit that only opens objects up still goes through.
 
 const MAX_EDITS = 10_000;
 const MAX_EVENTS_PER_EDIT = 100;
@@ -48,12 +49,15 @@ const replaced =
   (event, at) => ({ forSaleConfig: newForSaleConfig(forSale, body, at.index, eventCategories(event, at.index)) });
 
 export function eventForSaleRoutes(events: EventService): RouteDef[] {
-  /** Validates, then counts the call (if `counted`), then changes: a refused call changes nothing. */
-  async function limitedChange(workspace: WorkspaceDoc, key: string, counted: boolean, decide: Decide) {
+  /**
+   * Validates, then counts the call, then changes; past the limit a `limited` call is
+   * refused and changes nothing.
+   */
+  async function limitedChange(workspace: WorkspaceDoc, key: string, limited: boolean, decide: Decide) {
     const event = await events.preview(workspace, key, decide);
     const now = Date.now();
-    const info = counted ? await events.countForSaleEdit(event, now) : await events.forSaleEditsLeft(event, now);
-    if (counted && !info.allowed) throw rateLimitExceeded(info, now);
+    const info = await events.countForSaleEdit(event, now);
+    if (limited && !info.allowed) throw rateLimitExceeded(info, now);
     const changed = await events.change(workspace, key, decide);
     return { forSaleConfig: changed.forSaleConfig, rateLimitInfo: rateLimitInfo(info) };
   }
@@ -93,7 +97,7 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
       summary: 'Opens up and closes objects of the event for sale (limited per day)',
       answers: { 200: '{forSaleConfig, rateLimitInfo}' },
       body: EditBody,
-      handler: async (ctx) => ok(await limitedChange(ctx.workspace, ctx.params.key!, countsAgainstLimit(ctx.body), edited(ctx.body))),
+      handler: async (ctx) => ok(await limitedChange(ctx.workspace, ctx.params.key!, takesOffSale(ctx.body), edited(ctx.body))),
     }),
 
     workspaceRoute({
@@ -104,18 +108,18 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
       body: EditManyBody,
       handler: async (ctx) => {
         const entries = Object.entries(ctx.body.events);
-        // Every event's input is checked, and every counted event must have a call left,
-        // before any call is counted or any config changed.
+        // Every event's input is checked, and every event whose edit takes objects off sale
+        // must have a call left, before any call is counted or any config changed.
         const now = Date.now();
         for (const [key, edits] of entries) {
           const event = await events.preview(ctx.workspace, key, edited(edits));
-          if (!countsAgainstLimit(edits)) continue;
+          if (!takesOffSale(edits)) continue;
           const left = await events.forSaleEditsLeft(event, now);
           if (!left.allowed) throw rateLimitExceeded(left, now);
         }
         const results: Record<string, unknown> = {};
         for (const [key, edits] of entries) {
-          results[key] = await limitedChange(ctx.workspace, key, countsAgainstLimit(edits), edited(edits));
+          results[key] = await limitedChange(ctx.workspace, key, takesOffSale(edits), edited(edits));
         }
         return ok(results);
       },

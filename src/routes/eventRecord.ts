@@ -1,7 +1,7 @@
 import { eventCategories } from '../domain/eventObjectRules.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import type { ChartDoc } from '../domain/chart.js';
-import type { EventDoc } from '../domain/event.js';
+import type { Channel, EventDoc } from '../domain/event.js';
 
 // The event record (docs/seatsio-behaviour.md, "Events") as retrieve, list and update show it.
 // Events here are never seasons: the season flags are all false until seasons exist.
@@ -16,7 +16,7 @@ export function eventRecord(event: EventDoc, chart: ChartDoc, index: ObjectIndex
     tableBookingConfig: event.tableBookingConfig,
     supportsBestAvailable: chart.published.hasFocalPoint,
     forSaleConfig: event.forSaleConfig,
-    channels: event.channels,
+    channels: event.channels.map(channelRecord),
     categories: eventCategories(event, index),
     createdOn: event.createdOn.toISOString(),
     updatedOn: event.updatedOn?.toISOString() ?? null,
@@ -31,6 +31,12 @@ export function eventRecord(event: EventDoc, chart: ChartDoc, index: ObjectIndex
   // Absent, not {}, when the event overrides no object's category.
   if (Object.keys(event.objectCategories).length > 0) record.objectCategories = event.objectCategories;
   return record;
+}
+
+/** A channel as clients see it: `index` absent when none was given (seats.io omits it), `color` null. */
+function channelRecord(channel: Channel): Record<string, unknown> {
+  const { index, ...rest } = channel;
+  return index === null ? rest : { ...channel };
 }
 
 /** The create response names the key `eventKey` (docs/seatsio-behaviour.md, "Events"); SDKs read `key`, so both. */

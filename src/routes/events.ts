@@ -137,12 +137,13 @@ export function eventRoutes(events: EventService): RouteDef[] {
       method: 'POST',
       path: '/events/:key',
       summary: 'Changes an event',
-      answers: { 204: 'changed' },
+      answers: { 200: 'the event as changed' },
       body: UpdateBody,
       handler: async (ctx) => {
         const today = new Date();
-        await events.change(ctx.workspace, ctx.params.key!, (event, at) => eventUpdate(event, ctx.body, at.index, today));
-        return noContent();
+        const changed = await events.change(ctx.workspace, ctx.params.key!, (event, at) => eventUpdate(event, ctx.body, at.index, today));
+        const { chart, index } = await events.chartOf(changed);
+        return ok(eventRecord(changed, chart, index));
       },
     }),
 

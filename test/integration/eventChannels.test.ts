@@ -31,7 +31,7 @@ describe('event channels', () => {
     expect(response.text).toBe('');
   };
 
-  it('creates an event with channels: generated string ids, optional fields null, Redis fields per object', async () => {
+  it('creates an event with channels: generated string ids, color null and index absent when not given, Redis fields per object', async () => {
     const created = await createEventRecord(ctx.api, chartKey, {
       channels: [
         { key: 'ch1', name: 'Channel 1', color: 'blue', index: 1, objects: ['A-1', 'A-2'], areaPlaces: { GA1: 5 } },
@@ -42,7 +42,7 @@ describe('event channels', () => {
     expect(created.channels).toEqual([
       { id: expect.any(String), key: 'ch1', name: 'Channel 1', color: 'blue', index: 1, objects: ['A-1', 'A-2'], areaPlaces: { GA1: 5 } },
       { id: expect.any(String), key: 'ch2', name: 'Channel 2', color: '#FF0000', index: 2, objects: ['A-3'], areaPlaces: { GA1: 3 } },
-      { id: expect.any(String), key: 'ch3', name: 'Channel 3', color: null, index: null, objects: [], areaPlaces: {} },
+      { id: expect.any(String), key: 'ch3', name: 'Channel 3', color: null, objects: [], areaPlaces: {} },
     ]);
     expect(new Set(created.channels.map((c) => c.id)).size).toBe(3);
     expect(created.channels.every((c) => c.id !== '')).toBe(true);
@@ -63,7 +63,7 @@ describe('event channels', () => {
     const channels = await channelsOf(key);
     expect(withoutIds(channels)).toEqual([
       { key: 'keep', name: 'Kept', color: 'green', index: 5, objects: ['A-5'], areaPlaces: {} },
-      { key: 'new', name: 'New', color: null, index: null, objects: ['C-1', 'GA2'], areaPlaces: {} },
+      { key: 'new', name: 'New', color: null, objects: ['C-1', 'GA2'], areaPlaces: {} },
     ]);
     expect(channels[0]!.id).toBe(kept!.id);
     expect(await redisOf(key)).toEqual({ 'c:A-5': 'keep', 'c:C-1': 'new', 'c:GA2': 'new' });
@@ -82,8 +82,8 @@ describe('event channels', () => {
     ]);
     expect(withoutIds(await channelsOf(key))).toEqual([
       { key: 'one', name: 'One', color: '#FFFF98', index: 1, objects: ['A-1', 'A-2'], areaPlaces: {} },
-      { key: 'two', name: 'Two', color: null, index: null, objects: ['A-3'], areaPlaces: {} },
-      { key: 'three', name: 'Three', color: null, index: null, objects: [], areaPlaces: { GA1: 10 } },
+      { key: 'two', name: 'Two', color: null, objects: ['A-3'], areaPlaces: {} },
+      { key: 'three', name: 'Three', color: null, objects: [], areaPlaces: { GA1: 10 } },
     ]);
     expect(await redisOf(key)).toEqual({ 'c:A-1': 'one', 'c:A-2': 'one', 'c:A-3': 'two', 'a:GA1': ['three', 10].join(FIELD_SEPARATOR) });
   });
@@ -102,8 +102,9 @@ describe('event channels', () => {
     expect(await redisOf(key)).toEqual({ 'c:B-1': 'c', 'c:B-2': 'c' });
     expect((await update({ areaPlaces: { GA2: 4 } })).areaPlaces).toEqual({ GA2: 4 });
     expect(await update({})).toEqual({ id, key: 'c', name: 'New name', color: 'hsl(10, 50%, 50%)', index: 7, objects: ['B-1', 'B-2'], areaPlaces: { GA2: 4 } });
+    // Cleared: color null, index absent (as for a channel created without one).
     expect((await update({ color: null, index: null, objects: null, areaPlaces: null }))).toEqual({
-      id, key: 'c', name: 'New name', color: null, index: null, objects: [], areaPlaces: {},
+      id, key: 'c', name: 'New name', color: null, objects: [], areaPlaces: {},
     });
     expect(await redisOf(key)).toEqual({});
     expect((await channelsOf(key))[1]).toMatchObject({ key: 'd', name: 'D' });
@@ -113,7 +114,7 @@ describe('event channels', () => {
     const key = await createEvent(ctx.api, chartKey, { channels: [{ key: 'a', name: 'A', objects: ['A-1'] }, { key: 'b', name: 'B', objects: ['B-1'] }] });
     const response = await ctx.api.delete(eventPath(key, '/channels/a'));
     expect(response.status, response.text).toBe(204);
-    expect(withoutIds(await channelsOf(key))).toEqual([{ key: 'b', name: 'B', color: null, index: null, objects: ['B-1'], areaPlaces: {} }]);
+    expect(withoutIds(await channelsOf(key))).toEqual([{ key: 'b', name: 'B', color: null, objects: ['B-1'], areaPlaces: {} }]);
     expect(await redisOf(key)).toEqual({ 'c:B-1': 'b' });
     expectError(await ctx.api.delete(eventPath(key, '/channels/a')), 404, 'CHANNEL_NOT_FOUND');
   });
@@ -127,8 +128,8 @@ describe('event channels', () => {
     });
     await post(eventPath(key, '/channels/one/objects'), { objects: ['A-3', 'A-4', 'A-1'], areaPlaces: { GA1: 2, GA2: 7 } });
     expect(withoutIds(await channelsOf(key))).toEqual([
-      { key: 'one', name: 'One', color: null, index: null, objects: ['A-1', 'A-2', 'A-3', 'A-4'], areaPlaces: { GA1: 7, GA2: 7 } },
-      { key: 'two', name: 'Two', color: null, index: null, objects: [], areaPlaces: {} },
+      { key: 'one', name: 'One', color: null, objects: ['A-1', 'A-2', 'A-3', 'A-4'], areaPlaces: { GA1: 7, GA2: 7 } },
+      { key: 'two', name: 'Two', color: null, objects: [], areaPlaces: {} },
     ]);
     expect(await redisOf(key)).toEqual({
       'c:A-1': 'one',

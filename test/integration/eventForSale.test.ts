@@ -139,16 +139,16 @@ describe('event for-sale config', () => {
   });
 
   describe('edit-for-sale-config', () => {
-    it('edits a not-for-sale list: forSale removes, notForSale adds; opening up is free', async () => {
+    it('edits a not-for-sale list: forSale removes, notForSale adds; every edit counts, opening up too', async () => {
       const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1', 'A-2', 'A-3'] } });
       const opened = await edit(key, { forSale: [{ object: 'A-1' }, { object: 'A-2' }] });
       expect(opened.forSaleConfig).toEqual({ forSale: false, objects: ['A-3'], areaPlaces: {}, categories: [] });
-      expectRateLimitInfo(opened.rateLimitInfo, 10);
+      expectRateLimitInfo(opened.rateLimitInfo, 9);
       expect(await redisOf(key)).toEqual({ 'n:A-3': '1' });
 
       const closed = await edit(key, { notForSale: [{ object: 'B-1' }], forSale: [{ object: 'A-3' }] });
       expect(closed.forSaleConfig).toEqual({ forSale: false, objects: ['B-1'], areaPlaces: {}, categories: [] });
-      expectRateLimitInfo(closed.rateLimitInfo, 9);
+      expectRateLimitInfo(closed.rateLimitInfo, 8);
       expect(await redisOf(key)).toEqual({ 'n:B-1': '1' });
     });
 
@@ -156,11 +156,11 @@ describe('event for-sale config', () => {
       const key = await createEvent(ctx.api, chartKey);
       const free = await edit(key, { forSale: [{ object: 'A-1' }] });
       expect(free.forSaleConfig).toBeNull();
-      expectRateLimitInfo(free.rateLimitInfo, 10);
+      expectRateLimitInfo(free.rateLimitInfo, 9);
 
       const closed = await edit(key, { notForSale: [{ object: 'A-1' }, { object: 'A-2' }] });
       expect(closed.forSaleConfig).toEqual({ forSale: false, objects: ['A-1', 'A-2'], areaPlaces: {}, categories: [] });
-      expectRateLimitInfo(closed.rateLimitInfo, 9);
+      expectRateLimitInfo(closed.rateLimitInfo, 8);
     });
 
     it('counts GA places up and down with a quantity; without one the whole area', async () => {
@@ -183,10 +183,10 @@ describe('event for-sale config', () => {
       const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: true, objects: ['A-1'], areaPlaces: { GA1: 10 } } });
       const added = await edit(key, { forSale: [{ object: 'A-2' }, { object: 'GA1', quantity: 5 }] });
       expect(added.forSaleConfig).toEqual({ forSale: true, objects: ['A-1', 'A-2'], areaPlaces: { GA1: 15 }, categories: [] });
-      expectRateLimitInfo(added.rateLimitInfo, 10);
+      expectRateLimitInfo(added.rateLimitInfo, 9);
       const removed = await edit(key, { notForSale: [{ object: 'A-1' }, { object: 'GA1', quantity: 15 }] });
       expect(removed.forSaleConfig).toEqual({ forSale: true, objects: ['A-2'], areaPlaces: {}, categories: [] });
-      expectRateLimitInfo(removed.rateLimitInfo, 9);
+      expectRateLimitInfo(removed.rateLimitInfo, 8);
       expect((await redisOf(key))['n:A-2']).toBeUndefined();
       expect((await redisOf(key))['n:GA1']).toBe('100');
     });
@@ -222,7 +222,7 @@ describe('event for-sale config', () => {
         },
         [second]: {
           forSaleConfig: { forSale: false, objects: ['A-2'], areaPlaces: {}, categories: [] },
-          rateLimitInfo: { rateLimitRemainingCalls: 10, rateLimitResetDate: nextUtcMidnight().toISOString() },
+          rateLimitInfo: { rateLimitRemainingCalls: 9, rateLimitResetDate: nextUtcMidnight().toISOString() },
         },
       });
       expect(await redisOf(first)).toEqual({ 'n:B-1': '1' });

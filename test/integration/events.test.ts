@@ -122,7 +122,10 @@ describe('events', () => {
       expect((await retrieveEvent(ctx.api, created.key)).tableBookingConfig).toEqual(custom);
 
       const modes = await createEventRecord(ctx.api, tables, { tableBookingModes: { T1: 'BY_TABLE' } });
-      expect(modes.tableBookingConfig).toEqual({ mode: 'CUSTOM', tables: { T1: 'BY_TABLE' } });
+      // Tables tableBookingModes does not name are booked by seat: T2, whole in the chart, too.
+      expect(modes.tableBookingConfig).toEqual({ mode: 'CUSTOM', tables: { T1: 'BY_TABLE', T2: 'BY_SEAT' } });
+      expect((await ctx.api.post(eventPath(modes.key, '/actions/book'), { objects: ['T2-1'] })).status).toBe(204);
+      expectError(await ctx.api.post(eventPath(modes.key, '/actions/book'), { objects: ['T2'] }), 400, 'OBJECT_NOT_BOOKABLE');
       const whole = await createEventRecord(ctx.api, tables, { bookWholeTables: true });
       expect(whole.tableBookingConfig).toEqual({ mode: 'ALL_BY_TABLE' });
       expect(whole.bookWholeTables).toBe(true);
@@ -211,7 +214,7 @@ describe('events', () => {
       const event = await storedEvent(ctx.server, ctx.company.workspace.id, created.key);
       expect(await redisKeysOf(ctx.server, event)).toEqual([]);
       // Updating settings that the sales flow does not read from Redis writes nothing either.
-      expect((await ctx.api.post(eventPath(created.key), { name: 'Stadium II', objectCategories: { 'S1-A-1': 2 } })).status).toBe(204);
+      expect((await ctx.api.post(eventPath(created.key), { name: 'Stadium II', objectCategories: { 'S1-A-1': 2 } })).status).toBe(200);
       expect(await redisKeysOf(ctx.server, event)).toEqual([]);
     }, 60_000);
   });
@@ -277,7 +280,7 @@ describe('events', () => {
   });
 
   describe('update', () => {
-    it('changes each field given and leaves the others, with 204 and updatedOn set', async () => {
+    it('changes each field given and leaves the others, answering 200 with the changed record and updatedOn set', async () => {
       const created = await createEventRecord(ctx.api, await chart(), {
         name: 'Before',
         date: '2020-01-05',
@@ -287,9 +290,11 @@ describe('events', () => {
       const key = created.key;
       const update = async (body: Record<string, unknown>) => {
         const response = await ctx.api.post(eventPath(key), body);
-        expect(response.status, response.text).toBe(204);
-        expect(response.text).toBe('');
-        return retrieveEvent(ctx.api, key);
+        expect(response.status, response.text).toBe(200);
+        // The answer is the record as a retrieve shows it right after.
+        const record = await retrieveEvent(ctx.api, key);
+        expect(response.body).toEqual(record);
+        return record;
       };
 
       const named = await update({ name: 'After' });
@@ -358,19 +363,19 @@ describe('events', () => {
       expectError(await ctx.api.post(eventPath('old-key'), { eventKey: 'occupied' }), 400, 'EVENT_KEY_ALREADY_EXISTS');
       expect((await retrieveEvent(ctx.api, 'old-key')).id).toBe(created.id);
 
-      expect((await ctx.api.post(eventPath('old-key'), { eventKey: 'new-key', name: 'Moved' })).status).toBe(204);
+      expect((await ctx.api.post(eventPath('old-key'), { eventKey: 'new-key', name: 'Moved' })).status).toBe(200);
       expectError(await ctx.api.get(eventPath('old-key')), 404, 'EVENT_NOT_FOUND');
       expect(await retrieveEvent(ctx.api, 'new-key')).toMatchObject({ id: created.id, key: 'new-key', name: 'Moved' });
-      expect((await ctx.api.post(eventPath('new-key'), { eventKey: 'new-key' })).status).toBe(204);
+      expect((await ctx.api.post(eventPath('new-key'), { eventKey: 'new-key' })).status).toBe(200);
       // The old key is free again.
       expect((await createEventRecord(ctx.api, await chart(), { eventKey: 'old-key' })).id).not.toBe(created.id);
     });
 
     it('moves an event into the past one way; a past event refuses every change but can be deleted', async () => {
       const created = await createEventRecord(ctx.api, await chart(), { name: 'Yesterday' });
-      expect((await ctx.api.post(eventPath(created.key), { isInThePast: false })).status).toBe(204);
+      expect((await ctx.api.post(eventPath(created.key), { isInThePast: false })).status).toBe(200);
       expect((await retrieveEvent(ctx.api, created.key)).isInThePast).toBe(false);
-      expect((await ctx.api.post(eventPath(created.key), { isInThePast: true })).status).toBe(204);
+      expect((await ctx.api.post(eventPath(created.key), { isInThePast: true })).status).toBe(200);
       const past = await retrieveEvent(ctx.api, created.key);
       expect(past.isInThePast).toBe(true);
 

@@ -201,7 +201,7 @@ describe('object info', () => {
       categories: [{ key: 'front', label: 'Front row', color: '#ff0000', accessible: false }],
       objectCategories: { 'A-5': 10, 'A-6': 'front' },
     });
-    expect(updated.status, updated.text).toBe(204);
+    expect(updated.status, updated.text).toBe(200);
     const infos = await objectInfos(ctx.api, event, ['A-4', 'A-5', 'A-6']);
     expect(infos['A-4']).toMatchObject({ categoryKey: '9', categoryLabel: 'Cat1' });
     expect(infos['A-5']).toMatchObject({ categoryKey: '10', categoryLabel: 'Cat2' });
@@ -364,6 +364,19 @@ describe('objects of an order', () => {
     await done(ctx.api, event, 'book', { objects: ['A-6', 'A-7', 'A-8'], orderId: 'o3' });
     await done(ctx.api, event, 'release', { objects: ['A-6', 'A-8'] });
     expect(await order('o3')).toEqual(['A-7']);
+  });
+
+  it('a release carrying an order id removes the objects from every order, that one included', async () => {
+    await done(ctx.api, event, 'book', { objects: ['B-6', 'B-7'], orderId: 'o4' });
+    await done(ctx.api, event, 'release', { objects: ['B-6'], orderId: 'o4' });
+    await done(ctx.api, event, 'release', { objects: ['B-7'], orderId: 'o5' });
+    expect(await order('o4')).toEqual([]);
+    expect(await order('o5')).toEqual([]);
+    const infos = await objectInfos(ctx.api, event, ['B-6', 'B-7']);
+    for (const label of ['B-6', 'B-7']) {
+      expect(infos[label]!.status).toBe('free');
+      expect(infos[label]).not.toHaveProperty('orderId');
+    }
   });
 
   it('an order id no object has → []', async () => {

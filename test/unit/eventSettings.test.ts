@@ -91,7 +91,9 @@ describe('tableBookingFrom', () => {
   });
 
   it('maps the deprecated fields and refuses combining any two', () => {
-    expect(tableBookingFrom({ tableBookingModes: { T2: 'BY_SEAT' } }, tables)).toEqual({ mode: 'CUSTOM', tables: { T2: 'BY_SEAT' } });
+    // Tables it does not name are booked by seat, even T2 which the chart books as a whole.
+    expect(tableBookingFrom({ tableBookingModes: { T1: 'BY_TABLE' } }, tables)).toEqual({ mode: 'CUSTOM', tables: { T1: 'BY_TABLE', T2: 'BY_SEAT' } });
+    expect(tableBookingFrom({ tableBookingModes: {} }, tables)).toEqual({ mode: 'CUSTOM', tables: { T1: 'BY_SEAT', T2: 'BY_SEAT' } });
     expect(tableBookingFrom({ bookWholeTables: true }, tables)).toEqual({ mode: 'ALL_BY_TABLE' });
     expect(tableBookingFrom({ bookWholeTables: false }, tables)).toEqual({ mode: 'ALL_BY_SEAT' });
     for (const input of [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
-import { countsAgainstLimit, editForSaleConfig, newForSaleConfig } from '../../src/domain/forSaleConfig.js';
+import { takesOffSale, editForSaleConfig, newForSaleConfig } from '../../src/domain/forSaleConfig.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import type { ForSaleConfig } from '../../src/domain/event.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
@@ -102,12 +102,12 @@ describe('editForSaleConfig', () => {
   });
 });
 
-describe('countsAgainstLimit', () => {
+describe('takesOffSale', () => {
   it('counts edits that take something off sale, whatever the polarity of the config', () => {
-    expect(countsAgainstLimit({ notForSale: [{ object: 'A-1' }] })).toBe(true);
-    expect(countsAgainstLimit({ notForSale: [{ object: 'A-1' }], forSale: [{ object: 'A-2' }] })).toBe(true);
-    expect(countsAgainstLimit({ forSale: [{ object: 'A-1' }] })).toBe(false);
-    expect(countsAgainstLimit({ notForSale: [], forSale: null })).toBe(false);
-    expect(countsAgainstLimit({})).toBe(false);
+    expect(takesOffSale({ notForSale: [{ object: 'A-1' }] })).toBe(true);
+    expect(takesOffSale({ notForSale: [{ object: 'A-1' }], forSale: [{ object: 'A-2' }] })).toBe(true);
+    expect(takesOffSale({ forSale: [{ object: 'A-1' }] })).toBe(false);
+    expect(takesOffSale({ notForSale: [], forSale: null })).toBe(false);
+    expect(takesOffSale({})).toBe(false);
   });
 });
