@@ -69,6 +69,10 @@ export class Charts {
     await this.charts.updateOne({ _id: chartId, hasEvents: false }, { $set: { hasEvents: true }, $inc: { version: 1 } });
   }
 
+  async markUnused(chartId: number): Promise<void> {
+    await this.charts.updateOne({ _id: chartId, hasEvents: true }, { $set: { hasEvents: false }, $inc: { version: 1 } });
+  }
+
   list(workspaceId: number, filter: ChartListFilter, request: PageRequest): Promise<Page<ChartDoc & { id: number }>> {
     const query: Filter<ChartDoc> = { workspaceId, archived: filter.archived };
     if (filter.name) Object.assign(query, containsFilter(filter.name, ['name']));

@@ -46,6 +46,11 @@ export class Events {
   }
 
   /** Every event of a chart. */
+  /** Whether any event uses the chart. */
+  async anyOnChart(chartId: number): Promise<boolean> {
+    return (await this.events.countDocuments({ chartId }, { limit: 1 })) > 0;
+  }
+
   onChart(chartId: number): Promise<EventDoc[]> {
     return this.events.find({ chartId }).toArray();
   }

@@ -158,6 +158,18 @@ export class EventService {
     await this.events.delete(event._id);
     await this.configStore.deleteInventory(event);
     await this.catalog.changed(workspace._id, event.key);
+    await this.chartUseEnded(event.chartId);
+  }
+
+  /**
+   * A chart whose last event is gone is NOT_USED again, and edited in place
+   * (docs/seatsio-behaviour.md, "Chart versions and status"). An event created meanwhile
+   * marked the chart used before this unmarked it: the second look marks it again.
+   */
+  private async chartUseEnded(chartId: number): Promise<void> {
+    if (await this.events.anyOnChart(chartId)) return;
+    await this.charts.markUnused(chartId);
+    if (await this.events.anyOnChart(chartId)) await this.charts.markUsed(chartId);
   }
 
   private decide(event: EventDoc, at: EventChart, decide: (event: EventDoc, at: EventChart) => EventChange): EventChange {

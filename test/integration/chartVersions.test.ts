@@ -52,6 +52,23 @@ describe('chart versions', () => {
       expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
     });
 
+    it('is NOT_USED again once its last event is deleted, and edited in place again', async () => {
+      const chart = await uploadDrawing(ctx.api, named(rowsWithoutSections, 'Comes and goes'));
+      const first = (await ctx.api.post('/events', { chartKey: chart.key })).body.key as string;
+      const second = (await ctx.api.post('/events', { chartKey: chart.key })).body.key as string;
+      await expectStatus(ctx.api, chart.key, 'PUBLISHED');
+      expect((await ctx.api.delete(`/events/${first}`)).status).toBe(204);
+      await expectStatus(ctx.api, chart.key, 'PUBLISHED');
+      expect((await ctx.api.delete(`/events/${second}`)).status).toBe(204);
+      await expectStatus(ctx.api, chart.key, 'NOT_USED');
+      expect((await update(ctx.api, chart.key, { name: 'In place again' })).status).toBe(204);
+      expect(await expectStatus(ctx.api, chart.key, 'NOT_USED')).toMatchObject({ name: 'In place again' });
+      expectError(await ctx.api.get(`/charts/${chart.key}/version/draft`), 404, 'CHART_VERSION_NOT_FOUND');
+      // A new event puts it in use again.
+      expect((await ctx.api.post('/events', { chartKey: chart.key })).status).toBe(200);
+      await expectStatus(ctx.api, chart.key, 'PUBLISHED');
+    });
+
     it('goes PUBLISHED once in use, then PUBLISHED_WITH_DRAFT on update; publish makes the draft the published version', async () => {
       const original = named(rowsWithoutSections, 'Published name');
       const chart = await uploadDrawing(ctx.api, original);
