@@ -1,6 +1,6 @@
 import { badRequest } from './errors.js';
-import { categoryId, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
-import { checkPlaces, generalAdmissionArea, knownAreaPlaces, knownLabels, knownObject } from './objectLabels.js';
+import type { ChartObject, ObjectIndex } from './objectIndex.js';
+import { checkPlaces, generalAdmissionArea } from './objectLabels.js';
 import type { ForSaleConfig } from './event.js';
 
 // The for-sale config of an event (docs/seatsio-behaviour.md, "For-sale config"): a list of
@@ -14,25 +14,31 @@ export interface ForSaleInput {
   categories?: (string | number)[] | null;
 }
 
-/** 400 unless each entry is the key or the label of one of the event's categories. */
-function knownCategories(entries: (string | number)[], categories: IndexedCategory[]): (string | number)[] {
-  for (const entry of entries) {
-    const id = categoryId(entry);
-    const label = String(entry).toLowerCase();
-    if (!categories.some((c) => categoryId(c.key) === id || c.label.toLowerCase() === label)) {
-      throw badRequest('CATEGORY_NOT_FOUND', `the event has no category with key or label ${JSON.stringify(entry)}`);
-    }
-  }
-  return [...new Set(entries)];
+/**
+ * Labels and categories the chart does not have are kept and simply match nothing: clients
+ * build these lists from their own catalogues (docs/seatsio-behaviour.md, "For-sale config").
+ * What the chart does have is checked: place counts only for GA areas, within capacity.
+ */
+const uniqueEntries = <T>(entries: readonly T[]): T[] => [...new Set(entries)];
+
+/** A GA area of the chart, or for a label the chart does not have, an area without a capacity limit. */
+function areaOrUnknown(index: ObjectIndex, label: string): Pick<ChartObject, 'label' | 'capacity'> {
+  return index.byLabel.has(label) ? generalAdmissionArea(index, label) : { label, capacity: Number.MAX_SAFE_INTEGER };
 }
 
-/** A whole config (mark-as-for-sale / mark-as-not-for-sale / create). `categories`: the event's categories. */
-export function newForSaleConfig(forSale: boolean, input: ForSaleInput, index: ObjectIndex, categories: IndexedCategory[]): ForSaleConfig {
+function areaPlacesOf(index: ObjectIndex, areaPlaces: Readonly<Record<string, number>>): Record<string, number> {
+  const checked: Record<string, number> = {};
+  for (const [label, places] of Object.entries(areaPlaces)) checked[label] = checkPlaces(areaOrUnknown(index, label), places);
+  return checked;
+}
+
+/** A whole config (mark-as-for-sale / mark-as-not-for-sale / create). */
+export function newForSaleConfig(forSale: boolean, input: ForSaleInput, index: ObjectIndex): ForSaleConfig {
   return {
     forSale,
-    objects: knownLabels(index, input.objects ?? []),
-    areaPlaces: knownAreaPlaces(index, input.areaPlaces ?? {}),
-    categories: knownCategories(input.categories ?? [], categories),
+    objects: uniqueEntries(input.objects ?? []),
+    areaPlaces: areaPlacesOf(index, input.areaPlaces ?? {}),
+    categories: uniqueEntries(input.categories ?? []),
   };
 }
 
@@ -76,22 +82,20 @@ export function editForSaleConfig(config: ForSaleConfig | null, edits: ForSaleEd
   };
   for (const edit of away) {
     if (edit.quantity === undefined || edit.quantity === null) {
-      knownObject(index, edit.object);
       objects.delete(edit.object);
       delete areaPlaces[edit.object];
       continue;
     }
-    const area = generalAdmissionArea(index, edit.object);
+    const area = areaOrUnknown(index, edit.object);
     setPlaces(area.label, listedPlaces(area.label, area.capacity) - checkPlaces(area, edit.quantity));
   }
   for (const edit of towards) {
     if (edit.quantity === undefined || edit.quantity === null) {
-      knownObject(index, edit.object);
       objects.add(edit.object);
       delete areaPlaces[edit.object];
       continue;
     }
-    const area = generalAdmissionArea(index, edit.object);
+    const area = areaOrUnknown(index, edit.object);
     if (objects.has(area.label)) continue; // already listed whole
     setPlaces(area.label, Math.min(area.capacity, listedPlaces(area.label, area.capacity) + checkPlaces(area, edit.quantity)));
   }

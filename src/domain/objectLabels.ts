@@ -1,9 +1,10 @@
 import { badRequest } from './errors.js';
 import type { ChartObject, ObjectIndex } from './objectIndex.js';
 
-// Object labels and GA place counts as event settings name them (channels, for-sale
-// config, table booking, object categories). A setting naming an object the chart does not
-// have would silently do nothing, so it is refused. Pure.
+// Object labels and GA place counts as event settings name them (channels, table booking,
+// object categories). A setting naming an object the chart does not have would silently do
+// nothing, so it is refused; the for-sale config is the exception (src/domain/forSaleConfig.ts),
+// as in seats.io. Pure.
 
 /** The object a label names; 400 OBJECT_NOT_FOUND if the chart has none. */
 export function knownObject(index: ObjectIndex, label: string): ChartObject {
@@ -28,7 +29,7 @@ export function generalAdmissionArea(index: ObjectIndex, label: string): ChartOb
 }
 
 /** 400 unless `places` is a whole number from 1 to the area's capacity. */
-export function checkPlaces(area: ChartObject, places: number): number {
+export function checkPlaces(area: Pick<ChartObject, 'label' | 'capacity'>, places: number): number {
   if (!Number.isInteger(places) || places < 1 || places > area.capacity) {
     throw badRequest('GENERAL_ERROR', `places of ${area.label} must be a whole number from 1 to its capacity ${area.capacity}, got ${places}`);
   }

@@ -1,6 +1,5 @@
 import Type from 'typebox';
 import { ApiError } from '../domain/errors.js';
-import { eventCategories } from '../domain/eventObjectRules.js';
 import { takesOffSale, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
 import type { RateLimitInfo } from '../domain/forSaleLimit.js';
 import type { EventChange, EventDoc } from '../domain/event.js';
@@ -46,7 +45,7 @@ const edited =
 
 const replaced =
   (forSale: boolean, body: ForSaleInput): Decide =>
-  (event, at) => ({ forSaleConfig: newForSaleConfig(forSale, body, at.index, eventCategories(event, at.index)) });
+  (_event, at) => ({ forSaleConfig: newForSaleConfig(forSale, body, at.index) });
 
 export function eventForSaleRoutes(events: EventService): RouteDef[] {
   /**

@@ -2,7 +2,6 @@ import Type, { type Static } from 'typebox';
 import { replaceChannels } from '../domain/channels.js';
 import type { ChartValidator, ValidatorLevel } from '../domain/companySettings.js';
 import { badRequest } from '../domain/errors.js';
-import { eventCategories } from '../domain/eventObjectRules.js';
 import { eventUpdate, newEventSettings } from '../domain/eventSettings.js';
 import { newForSaleConfig } from '../domain/forSaleConfig.js';
 import { newKey } from '../domain/keys.js';
@@ -42,7 +41,7 @@ const UpdateBody = Type.Object({
 function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput, today: Date): NewEvent {
   const settings = newEventSettings(input, at.index, today);
   const forSaleConfig = input.forSaleConfig
-    ? newForSaleConfig(input.forSaleConfig.forSale, input.forSaleConfig, at.index, eventCategories(settings, at.index))
+    ? newForSaleConfig(input.forSaleConfig.forSale, input.forSaleConfig, at.index)
     : null;
   return {
     workspaceId: workspace._id,

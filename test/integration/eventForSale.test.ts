@@ -101,19 +101,29 @@ describe('event for-sale config', () => {
       expectRateLimitInfo((await action(key, 'mark-as-for-sale', { objects: ['A-1'] })).body, 9);
     });
 
-    it('refuses unknown labels, bad area places and unknown categories with 400, counting nothing and changing nothing', async () => {
+    it('keeps labels and categories the chart does not have: stored, matching nothing', async () => {
+      const key = await createEvent(ctx.api, chartKey);
+      const marked = await action(key, 'mark-as-not-for-sale', { objects: ['Z-1', 'A-1'], areaPlaces: { nowhere: 3 }, categories: ['no such category', 11] });
+      expect(marked.status, marked.text).toBe(200);
+      expect(await configOf(key)).toEqual({ forSale: false, objects: ['Z-1', 'A-1'], areaPlaces: { nowhere: 3 }, categories: ['no such category', 11] });
+      // Only A-1 is taken off sale in the sales flow.
+      expect(await redisOf(key)).toEqual({ 'n:A-1': '1' });
+      const edited = await edit(key, { notForSale: [{ object: 'Y-9' }], forSale: [{ object: 'Z-1' }] });
+      expect(edited.forSaleConfig).toEqual({ forSale: false, objects: ['A-1', 'Y-9'], areaPlaces: { nowhere: 3 }, categories: ['no such category', 11] });
+      const created = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: true, objects: ['X'], categories: ['Nope'] } });
+      expect(await configOf(created)).toEqual({ forSale: true, objects: ['X'], areaPlaces: {}, categories: ['Nope'] });
+    });
+
+    it('refuses bad area places with 400, counting nothing and changing nothing', async () => {
       const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['B-1'] } });
       const before = await configOf(key);
       const cases: [unknown, string][] = [
-        [{ objects: ['Z-1'] }, 'OBJECT_NOT_FOUND'],
         [{ objects: 'A-1' }, 'GENERAL_ERROR'],
         [{ areaPlaces: { 'A-1': 1 } }, 'GENERAL_ERROR'],
         [{ areaPlaces: { GA1: 0 } }, 'GENERAL_ERROR'],
         [{ areaPlaces: { GA1: 101 } }, 'GENERAL_ERROR'],
         [{ areaPlaces: { GA1: 2.5 } }, 'GENERAL_ERROR'],
-        [{ areaPlaces: { nowhere: 1 } }, 'OBJECT_NOT_FOUND'],
-        [{ categories: ['no such category'] }, 'CATEGORY_NOT_FOUND'],
-        [{ categories: [11] }, 'CATEGORY_NOT_FOUND'],
+        [{ areaPlaces: { nowhere: 0 } }, 'GENERAL_ERROR'],
       ];
       for (const name of ['mark-as-for-sale', 'mark-as-not-for-sale']) {
         for (const [body, code] of cases) expectError(await action(key, name, body), 400, code);
@@ -132,7 +142,7 @@ describe('event for-sale config', () => {
       expect(await configOf(key)).toEqual({ forSale: false, objects: ['A-1'], areaPlaces: { GA1: 5 }, categories: ['Cat1'] });
       const cat1Seats = SEATS.filter((s) => s.startsWith('A') || s.startsWith('B'));
       expect(await redisOf(key)).toEqual(notForSaleFields({ ...Object.fromEntries(cat1Seats.map((s) => [s, 1])), GA1: 100 }));
-      expectError(await ctx.api.post('/events', { chartKey, eventKey: 'bad-config', forSaleConfig: { forSale: true, objects: ['X'] } }), 400, 'OBJECT_NOT_FOUND');
+      expectError(await ctx.api.post('/events', { chartKey, eventKey: 'bad-config', forSaleConfig: { forSale: true, areaPlaces: { 'A-1': 2 } } }), 400, 'GENERAL_ERROR');
       expectError(await ctx.api.post('/events', { chartKey, eventKey: 'bad-config', forSaleConfig: { objects: ['A-1'] } }), 400, 'GENERAL_ERROR');
       expectError(await ctx.api.get('/events/bad-config'), 404, 'EVENT_NOT_FOUND');
     });
@@ -195,7 +205,7 @@ describe('event for-sale config', () => {
       const key = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['C-1'] } });
       const before = await configOf(key);
       const cases: [unknown, string][] = [
-        [{ notForSale: [{ object: 'Z-1' }] }, 'OBJECT_NOT_FOUND'],
+        [{ notForSale: [{ object: 'Z-1', quantity: 0 }] }, 'GENERAL_ERROR'],
         [{ notForSale: [{ object: 'A-1', quantity: 1 }] }, 'GENERAL_ERROR'],
         [{ notForSale: [{ object: 'GA1', quantity: 101 }] }, 'GENERAL_ERROR'],
         [{ notForSale: [{ object: 'GA1', quantity: 0 }] }, 'GENERAL_ERROR'],
@@ -231,7 +241,7 @@ describe('event for-sale config', () => {
       // One bad event: nothing changes anywhere.
       const refused: [unknown, number, string][] = [
         [{ events: { [first]: { notForSale: [{ object: 'B-2' }] }, 'no-such-event': { notForSale: [{ object: 'A-1' }] } } }, 404, 'EVENT_NOT_FOUND'],
-        [{ events: { [first]: { notForSale: [{ object: 'B-2' }] }, [second]: { notForSale: [{ object: 'nowhere' }] } } }, 400, 'OBJECT_NOT_FOUND'],
+        [{ events: { [first]: { notForSale: [{ object: 'B-2' }] }, [second]: { notForSale: [{ object: 'A-1', quantity: 1 }] } } }, 400, 'GENERAL_ERROR'],
         [{ events: {} }, 400, 'GENERAL_ERROR'],
         [{}, 400, 'GENERAL_ERROR'],
       ];
@@ -255,7 +265,7 @@ describe('event for-sale config', () => {
     it('allows 10 counted calls per event per day, counting down 9..0; the 11th gets 429 with Retry-After and changes nothing', async () => {
       const key = await createEvent(ctx.api, chartKey);
       const other = await createEvent(ctx.api, chartKey);
-      expectError(await action(key, 'mark-as-not-for-sale', { objects: ['nope'] }), 400, 'OBJECT_NOT_FOUND');
+      expectError(await action(key, 'mark-as-not-for-sale', { areaPlaces: { 'A-1': 1 } }), 400, 'GENERAL_ERROR');
       for (let i = 0; i < 10; i++) {
         const name = i % 2 === 0 ? 'mark-as-not-for-sale' : 'mark-as-for-sale';
         const response = i === 9 ? await action(key, 'edit-for-sale-config', { notForSale: [{ object: 'D-8' }] }) : await action(key, name, { objects: [SEATS[i]!] });

@@ -24,28 +24,32 @@ const config = (forSale: boolean, fields: Partial<ForSaleConfig> = {}): ForSaleC
 
 describe('newForSaleConfig', () => {
   it('keeps what is given, each label once, with empty defaults', () => {
-    expect(newForSaleConfig(false, { objects: ['A-1', 'A-1', 'GA2'], areaPlaces: { GA1: 5 }, categories: ['Cat1', 10, 'cat1'] }, index, index.categories)).toEqual({
+    expect(newForSaleConfig(false, { objects: ['A-1', 'A-1', 'GA2'], areaPlaces: { GA1: 5 }, categories: ['Cat1', 10, 'cat1'] }, index)).toEqual({
       forSale: false,
       objects: ['A-1', 'GA2'],
       areaPlaces: { GA1: 5 },
       categories: ['Cat1', 10, 'cat1'],
     });
-    expect(newForSaleConfig(true, {}, index, index.categories)).toEqual(config(true));
+    expect(newForSaleConfig(true, {}, index)).toEqual(config(true));
   });
 
   it('matches categories by key (1 and "1" alike) or by label in any case', () => {
-    expect(newForSaleConfig(true, { categories: ['9', 'CAT2', 'string11'] }, index, index.categories).categories).toEqual(['9', 'CAT2', 'string11']);
+    expect(newForSaleConfig(true, { categories: ['9', 'CAT2', 'string11'] }, index).categories).toEqual(['9', 'CAT2', 'string11']);
+  });
+
+  it('keeps labels and categories the chart does not have: they match nothing', () => {
+    expect(newForSaleConfig(false, { objects: ['A-9', 'A-1'], areaPlaces: { GA9: 7 }, categories: ['Cat4', 11] }, index)).toEqual(
+      config(false, { objects: ['A-9', 'A-1'], areaPlaces: { GA9: 7 }, categories: ['Cat4', 11] }),
+    );
   });
 
   it.each([
-    [{ objects: ['A-9'] }, 'OBJECT_NOT_FOUND'],
     [{ areaPlaces: { 'A-1': 1 } }, 'GENERAL_ERROR'],
     [{ areaPlaces: { GA1: 101 } }, 'GENERAL_ERROR'],
     [{ areaPlaces: { GA1: 0 } }, 'GENERAL_ERROR'],
-    [{ categories: ['Cat4'] }, 'CATEGORY_NOT_FOUND'],
-    [{ categories: [11] }, 'CATEGORY_NOT_FOUND'],
+    [{ areaPlaces: { GA9: 0 } }, 'GENERAL_ERROR'],
   ])('refuses %o', (input, expected) => {
-    expect(code(() => newForSaleConfig(false, input, index, index.categories))).toBe(expected);
+    expect(code(() => newForSaleConfig(false, input, index))).toBe(expected);
   });
 });
 
@@ -85,6 +89,13 @@ describe('editForSaleConfig', () => {
     expect(edit(config(true, { areaPlaces: { GA2: 10 } }), { forSale: [{ object: 'GA2', quantity: 10 }] })).toEqual(config(true, { areaPlaces: { GA2: 20 } }));
   });
 
+  it('edits labels the chart does not have like any other: kept, matching nothing', () => {
+    expect(editForSaleConfig(null, { notForSale: [{ object: 'Z-1' }, { object: 'GA9', quantity: 4 }] }, index)).toEqual(
+      config(false, { objects: ['Z-1'], areaPlaces: { GA9: 4 } }),
+    );
+    expect(editForSaleConfig(config(false, { objects: ['Z-1'] }), { forSale: [{ object: 'Z-1' }] }, index)).toEqual(config(false));
+  });
+
   it('keeps the categories of the config', () => {
     expect(editForSaleConfig(config(false, { categories: ['Cat1'] }), { notForSale: [{ object: 'C-1' }] }, index)).toEqual(
       config(false, { objects: ['C-1'], categories: ['Cat1'] }),
@@ -92,8 +103,7 @@ describe('editForSaleConfig', () => {
   });
 
   it.each([
-    [{ notForSale: [{ object: 'Z-1' }] }, 'OBJECT_NOT_FOUND'],
-    [{ forSale: [{ object: 'Z-1' }] }, 'OBJECT_NOT_FOUND'],
+    [{ notForSale: [{ object: 'Z-1', quantity: 0 }] }, 'GENERAL_ERROR'],
     [{ notForSale: [{ object: 'A-1', quantity: 1 }] }, 'GENERAL_ERROR'],
     [{ notForSale: [{ object: 'GA1', quantity: 101 }] }, 'GENERAL_ERROR'],
     [{ notForSale: [{ object: 'A-1' }], forSale: [{ object: 'A-1' }] }, 'GENERAL_ERROR'],
