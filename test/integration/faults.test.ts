@@ -11,7 +11,7 @@ import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEventRecord } from '../support/events.js';
-import { call, createCompanyClients, spawnServer, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
+import { call, createCompanyClients, eventually, spawnServer, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
 
 // What an acknowledged booking survives and what a client sees while Redis is away
 // (docs/faults.md), on real processes: a redis-server of this file's own (append-only file
@@ -84,7 +84,7 @@ interface Answer {
  * `workers` clients booking one object each per request, taking labels from `labels` (one
  * label may be booked once), until `fault` has run and `after` ms more have passed.
  */
-async function bookUnderLoad(url: string, eventKey: string, objectOf: (label: string) => unknown, labels: string[], fault: () => Promise<void>, after = 300): Promise<Answer[]> {
+async function bookUnderLoad(url: string, eventKey: string, objectOf: (label: string) => unknown, labels: string[], fault: (answers: Answer[]) => Promise<void>, after = 300): Promise<Answer[]> {
   const answers: Answer[] = [];
   const queue = [...labels];
   let stop = false;
@@ -101,7 +101,7 @@ async function bookUnderLoad(url: string, eventKey: string, objectOf: (label: st
   };
   const workers = Array.from({ length: 40 }, worker);
   await new Promise((r) => setTimeout(r, 200));
-  await fault();
+  await fault(answers);
   await new Promise((r) => setTimeout(r, after));
   stop = true;
   await Promise.all(workers);
@@ -257,7 +257,9 @@ describe('the server killed (kill -9) under booking load', () => {
     // The built server in its own process, on the same Redis and database.
     const child = await spawnServer(testEnv({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, MONGODB_DB: server.app.parts.db.databaseName }));
     try {
-      const answers = await bookUnderLoad(child.url, event.key, seat, LABELS, async () => {
+      const answers = await bookUnderLoad(child.url, event.key, seat, LABELS, async (sofar) => {
+        // Killed once it has acknowledged some bookings (a loaded machine may take a while).
+        await eventually(async () => sofar.filter((a) => a.status === OK).length >= 20, 10_000);
         child.child.kill('SIGKILL');
         await child.exited;
       }, 100);
