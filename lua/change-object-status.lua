@@ -10,13 +10,14 @@
 --          record key (includes/requestRecord.lua)
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
---          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, keep, channels?,
+--          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep, channels?,
 --                         ignoreChannels, allowed?, rejected?, objects: [ {l, q?, c?, t?, x?} ] } ],
 --            expand, used, usedBuckets }
 --            e: the event's position (1-based) among the events of KEYS
 --            op: 'book' | 'hold' | 'release' | 'status'; status: the status to set
 --            token: the request's hold token; tokenExpiry: its expiry (ms), for holds
---            orderId: stored with the object; keep: keep extra data not given anew
+--            orderId: stored with the object; listing: the resale listing id (status changes)
+--            keep: keep extra data not given anew
 --            channels: channelKeys; ignoreChannels; allowed / rejected: previous-status guards
 --            objects: l label; q places (GA areas only: q > 0 marks an area); c the area's
 --            capacity (areas); t ticket type; x extra data as JSON text

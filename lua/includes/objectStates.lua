@@ -37,13 +37,13 @@ local function join(fields, count)
 end
 
 local function decodeObject(record)
-  if not record then return { status = FREE, token = '', orderId = '', ticketType = '', previous = '' } end
+  if not record then return { status = FREE, token = '', orderId = '', ticketType = '', previous = '', listing = '' } end
   local f = split(record)
-  return { status = f[1], token = f[2] or '', orderId = f[3] or '', ticketType = f[4] or '', previous = f[5] or '' }
+  return { status = f[1], token = f[2] or '', orderId = f[3] or '', ticketType = f[4] or '', previous = f[5] or '', listing = f[6] or '' }
 end
 
 local function encodeObject(o)
-  return join({ o.status, o.token, o.orderId, o.ticketType, o.previous }, 5)
+  return join({ o.status, o.token, o.orderId, o.ticketType, o.previous, o.listing }, 6)
 end
 
 local function decodeArea(record)

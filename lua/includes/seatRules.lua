@@ -31,7 +31,9 @@ local function changeObject(state, change, item)
   if op ~= 'release' and (tonumber(saleField(state, 'n:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
   local held = object.status == HELD
   local heldByOther = held and object.token ~= token
-  local nextObject = { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '' }
+  -- A resale listing id is set by a status change, kept by a hold, cleared by book and release.
+  local nextObject = { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '', listing = '' }
+  if op == 'status' then nextObject.listing = change.listing or '' elseif op == 'hold' then nextObject.listing = object.listing end
   if op == 'release' then
     -- Without a token anything non-free is released (back offices); with one, only its holds.
     if token ~= '' and (heldByOther or not held) then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end

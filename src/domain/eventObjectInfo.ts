@@ -54,6 +54,7 @@ export function describeEventObject(
     if (state.holdToken) info.holdToken = state.holdToken;
     if (state.orderId) info.orderId = state.orderId;
     if (state.ticketType) info.ticketType = state.ticketType;
+    if (state.resaleListingId) info.resaleListingId = state.resaleListingId;
     info.forSale = notForSale === 0;
     const selectable = status === 'free' || status === 'resale';
     info.isAvailable = selectable && notForSale === 0;

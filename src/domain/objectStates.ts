@@ -14,6 +14,8 @@ export interface ObjectState {
   holdToken: string | null;
   orderId: string | null;
   ticketType: string | null;
+  /** Set by putting the object up for resale (any status change can carry it). */
+  resaleListingId: string | null;
 }
 
 /** The places held in a GA area: token -> ticket type ('' for none) -> places. */
@@ -31,7 +33,7 @@ export interface AreaState {
   status: string;
 }
 
-export const FREE_OBJECT: ObjectState = { status: 'free', holdToken: null, orderId: null, ticketType: null };
+export const FREE_OBJECT: ObjectState = { status: 'free', holdToken: null, orderId: null, ticketType: null, resaleListingId: null };
 
 const orNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
 
@@ -41,11 +43,10 @@ const orNull = (value: string | undefined) => (value === undefined || value === 
  */
 export function objectState(record: string | null | undefined, tokenExpiry: (token: string) => number, now: number): ObjectState {
   if (!record) return FREE_OBJECT;
-  const [status = 'free', token, orderId, ticketType, previous] = record.split(SEP);
-  if (status === HELD && tokenExpiry(token ?? '') <= now) {
-    return { status: orNull(previous) ?? 'free', holdToken: null, orderId: orNull(orderId), ticketType: orNull(ticketType) };
-  }
-  return { status, holdToken: status === HELD ? orNull(token) : null, orderId: orNull(orderId), ticketType: orNull(ticketType) };
+  const [status = 'free', token, orderId, ticketType, previous, listing] = record.split(SEP);
+  const kept = { orderId: orNull(orderId), ticketType: orNull(ticketType), resaleListingId: orNull(listing) };
+  if (status === HELD && tokenExpiry(token ?? '') <= now) return { status: orNull(previous) ?? 'free', holdToken: null, ...kept };
+  return { status, holdToken: status === HELD ? orNull(token) : null, ...kept };
 }
 
 /**

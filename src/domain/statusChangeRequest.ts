@@ -37,6 +37,8 @@ export interface StatusParameters {
   ignoreChannels?: boolean;
   allowedPreviousStatuses?: string[];
   rejectedPreviousStatuses?: string[];
+  /** Kept with objects given a status (put up for resale); booking or releasing clears it. */
+  resaleListingId?: string;
 }
 
 export interface PlannedObject {
@@ -96,6 +98,7 @@ function checkParameters(op: StatusOperation, parameters: StatusParameters): voi
   }
   if (op === 'hold' && !parameters.holdToken) throw badRequest('HOLD_TOKEN_REQUIRED', 'holding objects needs a holdToken');
   checkText('INVALID_ORDER_ID', 'orderId', parameters.orderId);
+  checkText('INVALID_RESALE_LISTING_ID', 'resaleListingId', parameters.resaleListingId);
   checkText('HOLD_TOKEN_NOT_FOUND', 'holdToken', parameters.holdToken);
   for (const key of parameters.channelKeys ?? []) checkText('INVALID_CHANNEL_KEY', 'a channel key', key);
   for (const status of [...(parameters.allowedPreviousStatuses ?? []), ...(parameters.rejectedPreviousStatuses ?? [])]) {

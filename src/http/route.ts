@@ -1,5 +1,6 @@
 import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { schemaMessages, type SchemaError } from './schemaMessages.js';
 import type { Logger } from 'pino';
 import type { Principal, Tenant } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
@@ -61,7 +62,7 @@ export const noContent = (): Reply => ({ status: 204 });
 
 export interface Validator {
   check(value: unknown): boolean;
-  errors(value: unknown): { instancePath: string; message: string }[];
+  errors(value: unknown): SchemaError[];
 }
 
 /** How a route reads its body when it differs from the server's defaults. */
@@ -110,17 +111,18 @@ export function compile(schema: TSchema): Validator {
   const compiled = Compile(schema);
   return {
     check: (value) => compiled.Check(value),
-    errors: (value) => compiled.Errors(value).map((e) => ({ instancePath: e.instancePath, message: e.message })),
+    errors: (value) =>
+      compiled.Errors(value).map((e) => ({ keyword: e.keyword, instancePath: e.instancePath, schemaPath: e.schemaPath, params: { ...e.params }, message: e.message })),
   };
 }
 
-/** 400 GENERAL_ERROR naming every field of `value` the schema refuses (`#/name: must be string`). */
+/**
+ * 400 GENERAL_ERROR naming every field of `value` the schema refuses, worded like seats.io
+ * (`#/name: expected type: String, found: Integer`; src/http/schemaMessages.ts).
+ */
 export function checkAgainst(validator: Validator, value: unknown): void {
   if (validator.check(value)) return;
-  const details = validator
-    .errors(value)
-    .filter((e) => e.message !== 'schema is false')
-    .map((e) => ({ code: 'GENERAL_ERROR', message: `#${e.instancePath}: ${e.message}` }));
+  const details = schemaMessages(validator.errors(value), value).map((message) => ({ code: 'GENERAL_ERROR', message }));
   const [first, ...more] = details.length > 0 ? details : [{ code: 'GENERAL_ERROR', message: '#: invalid body' }];
   throw new ApiError(400, first!.code, first!.message, { more });
 }

@@ -104,6 +104,7 @@ export async function applyStatusChanges(
       token: change.parameters.holdToken,
       tokenExpiry,
       orderId: change.parameters.orderId,
+      listing: change.parameters.resaleListingId,
       keep: change.parameters.keepExtraData === true,
       channels: change.parameters.channelKeys,
       ignoreChannels: change.parameters.ignoreChannels === true,

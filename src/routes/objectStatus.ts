@@ -63,6 +63,7 @@ function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
     ignoreChannels: body.ignoreChannels,
     allowedPreviousStatuses: body.allowedPreviousStatuses,
     rejectedPreviousStatuses: body.rejectedPreviousStatuses,
+    resaleListingId: body.resaleListingId,
   };
   return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
 }

@@ -96,7 +96,7 @@ describe('HTTP layer', () => {
       expect(response.body.errors[0].code).toBe('GENERAL_ERROR');
       expect(response.body.errors[0].message).toMatch(/^#/);
     }
-    expect((await admin.post('/workspaces', { name: 5 })).body.errors[0].message).toBe('#/name: must be string');
+    expect((await admin.post('/workspaces', { name: 5 })).body.errors[0].message).toBe('#/name: expected type: String, found: Integer');
     expect(await workspaceCount()).toBe(before);
   });
 

@@ -57,7 +57,15 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
     await change(event, 'book', 'booked', [{ objectId: 'A-1', ticketType: 'adult' }], { orderId: 'order-1' });
     const record = await recordOf(event, 'A-1');
     expect(record).toBe(['booked', '', 'order-1', 'adult'].join(SEP));
-    expect(objectState(record, () => 0, Date.now())).toEqual({ status: 'booked', holdToken: null, orderId: 'order-1', ticketType: 'adult' });
+    expect(objectState(record, () => 0, Date.now())).toEqual({ status: 'booked', holdToken: null, orderId: 'order-1', ticketType: 'adult', resaleListingId: null });
+  });
+
+  it('a resale listing id is the sixth field', async () => {
+    const event = newEvent();
+    await change(event, 'status', 'resale', ['C-8'], { resaleListingId: 'listing-9' });
+    const record = await recordOf(event, 'C-8');
+    expect(record).toBe(['resale', '', '', '', '', 'listing-9'].join(SEP));
+    expect(objectState(record, () => 0, Date.now())).toMatchObject({ status: 'resale', resaleListingId: 'listing-9' });
   });
 
   it('a hold carries its token, the event keeps the token expiry, and it reads as free once expired', async () => {

@@ -571,3 +571,50 @@ describe('batch', () => {
     expectError(await batch([]), 400, 'GENERAL_ERROR');
   });
 });
+
+describe('resale listing ids', () => {
+  const report = async (key: string, status: string) => {
+    const response = await ctx.api.get(`/reports/events/${encodeURIComponent(key)}/byStatus/${status}`);
+    expect(response.status, response.text).toBe(200);
+    return response.body[status] as Record<string, unknown>[];
+  };
+
+  it('put-up-for-resale keeps resaleListingId: object info, expand=objects and reports show it; a hold keeps it; book and release clear it', async () => {
+    await done(ctx.api, event, 'book', { objects: ['A-1', 'A-2', 'A-3'] });
+    const resale = await action(ctx.api, event, 'put-up-for-resale', { objects: ['A-1', 'A-2', 'A-3'], resaleListingId: 'listing-1' }, true);
+    expect(resale.status, resale.text).toBe(200);
+    expect(resale.body.objects['A-1']).toMatchObject({ status: 'resale', resaleListingId: 'listing-1' });
+    expect(await objectInfo(ctx.api, event, 'A-2')).toMatchObject({ status: 'resale', resaleListingId: 'listing-1' });
+    expect((await report(event, 'resale')).map((o) => o.resaleListingId)).toEqual(['listing-1', 'listing-1', 'listing-1']);
+
+    const token = (await ctx.api.post('/hold-tokens')).body.holdToken as string;
+    await done(ctx.api, event, 'hold', { objects: ['A-3'], holdToken: token });
+    expect(await objectInfo(ctx.api, event, 'A-3')).toMatchObject({ status: 'reservedByToken', resaleListingId: 'listing-1' });
+
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    await done(ctx.api, event, 'release', { objects: ['A-2', 'A-3'] });
+    const infos = await objectInfos(ctx.api, event, ['A-1', 'A-2', 'A-3']);
+    expect(infos['A-1']!.status).toBe('booked');
+    expect(infos['A-2']!.status).toBe('free');
+    for (const label of ['A-1', 'A-2', 'A-3']) expect(infos[label]).not.toHaveProperty('resaleListingId');
+  });
+
+  it('change-object-status carries it on one event, on event groups and in batches', async () => {
+    const other = await createEvent(ctx.api, chartKey);
+    await done(ctx.api, event, 'change-object-status', { objects: ['B-1'], status: 'resale', resaleListingId: 'single' });
+    expect((await ctx.api.post('/events/groups/actions/change-object-status', { events: [event, other], status: 'resale', objects: ['B-2'], resaleListingId: 'group' })).status).toBe(204);
+    const batch = await ctx.api.post('/events/actions/change-object-status?expand=objects', {
+      statusChanges: [{ event: other, status: 'resale', objects: ['B-3'], resaleListingId: 'batch' }],
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.body.results[0].objects['B-3']).toMatchObject({ resaleListingId: 'batch' });
+    expect(await objectInfos(ctx.api, event, ['B-1', 'B-2'])).toMatchObject({ 'B-1': { resaleListingId: 'single' }, 'B-2': { resaleListingId: 'group' } });
+    expect(await objectInfos(ctx.api, other, ['B-2', 'B-3'])).toMatchObject({ 'B-2': { resaleListingId: 'group' }, 'B-3': { resaleListingId: 'batch' } });
+  });
+
+  it('refuses a resaleListingId with control characters with 400, changing nothing', async () => {
+    await done(ctx.api, event, 'book', { objects: ['C-1'] });
+    expectError(await action(ctx.api, event, 'put-up-for-resale', { objects: ['C-1'], resaleListingId: 'a\u0001b' }), 400, 'INVALID_RESALE_LISTING_ID');
+    expect((await objectInfo(ctx.api, event, 'C-1')).status).toBe('booked');
+  });
+});
