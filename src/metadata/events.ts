@@ -37,6 +37,12 @@ export class Events {
     return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
   }
 
+  /** Moves the event to another chart if it is still at its version; undefined if it moved on. */
+  async moveToChart(doc: EventDoc, chartId: number, chartKey: string): Promise<EventDoc | undefined> {
+    const fields = { chartId, chartKey, updatedOn: new Date() };
+    return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
+  }
+
   async delete(id: number): Promise<void> {
     await this.events.deleteOne({ _id: id });
   }
@@ -45,12 +51,12 @@ export class Events {
     return paginate(this.events, { workspaceId }, request, toItem);
   }
 
-  /** Every event of a chart. */
   /** Whether any event uses the chart. */
   async anyOnChart(chartId: number): Promise<boolean> {
     return (await this.events.countDocuments({ chartId }, { limit: 1 })) > 0;
   }
 
+  /** Every event of a chart. */
   onChart(chartId: number): Promise<EventDoc[]> {
     return this.events.find({ chartId }).toArray();
   }

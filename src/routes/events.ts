@@ -147,6 +147,18 @@ export function eventRoutes(events: EventService): RouteDef[] {
     }),
 
     workspaceRoute({
+      method: 'POST',
+      path: '/events/:key/actions/move-to-new-chart-copy',
+      summary: "Moves the event to a new copy of its chart's published version",
+      answers: { 200: 'the event, on the new chart' },
+      handler: async (ctx) => {
+        const moved = await events.moveToNewChartCopy(ctx.workspace, ctx.params.key!);
+        const { chart, index } = await events.chartOf(moved);
+        return ok(eventRecord(moved, chart, index));
+      },
+    }),
+
+    workspaceRoute({
       method: 'DELETE',
       path: '/events/:key',
       summary: 'Deletes an event and its inventory',

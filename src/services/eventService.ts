@@ -162,6 +162,22 @@ export class EventService {
   }
 
   /**
+   * Moves the event to a new copy of its chart's published version: a new chart key, the
+   * same drawing. Its inventory is keyed by the event, not the chart, so bookings, holds and
+   * its settings stay as they are; the old chart may become NOT_USED.
+   */
+  async moveToNewChartCopy(workspace: WorkspaceDoc, key: string): Promise<EventDoc> {
+    const event = await this.find(workspace, key);
+    if (event.isInThePast) throw eventInThePast(event.key);
+    const copy = await this.chartService.copy(workspace, event.chartKey, 'published', workspace._id, ' (copy)');
+    await this.charts.markUsed(copy._id);
+    const moved = await untilWritten(`Event ${key}`, async () => this.events.moveToChart(await this.find(workspace, key), copy._id, copy.key));
+    await this.catalog.changed(workspace._id, moved.key);
+    await this.chartUseEnded(event.chartId);
+    return moved;
+  }
+
+  /**
    * A chart whose last event is gone is NOT_USED again, and edited in place
    * (docs/seatsio-behaviour.md, "Chart versions and status"). An event created meanwhile
    * marked the chart used before this unmarked it: the second look marks it again.

@@ -422,6 +422,45 @@ describe('events', () => {
     });
   });
 
+  describe('move-to-new-chart-copy', () => {
+    it("moves the event to a new copy of its chart's published version, keeping its bookings and settings", async () => {
+      const original = await uploadDrawing(ctx.api, rowsWithoutSections);
+      const created = await createEventRecord(ctx.api, original.key, {
+        name: 'Moving night',
+        channels: [{ key: 'c1', name: 'Channel 1', objects: ['A-3'] }],
+        forSaleConfig: { forSale: false, objects: ['A-4'] },
+      });
+      expect((await ctx.api.post(eventPath(created.key, '/actions/book'), { objects: ['A-1'], orderId: 'kept' })).status).toBe(204);
+
+      const response = await ctx.api.post(eventPath(created.key, '/actions/move-to-new-chart-copy'));
+      expect(response.status, response.text).toBe(200);
+      const moved = response.body as EventRecord;
+      expect(moved.chartKey).not.toBe(original.key);
+      expect(moved).toMatchObject({ id: created.id, key: created.key, name: 'Moving night', channels: created.channels, forSaleConfig: created.forSaleConfig });
+      expect(await retrieveEvent(ctx.api, created.key)).toEqual(moved);
+
+      // The copy has the same drawing and is in use; the old chart lost its only event.
+      const copy = (await ctx.api.get(`/charts/${moved.chartKey}`)).body;
+      expect(copy).toMatchObject({ status: 'PUBLISHED', name: `${rowsWithoutSections.name} (copy)` });
+      expect((await ctx.api.get(`/charts/${moved.chartKey}/version/published`)).body.subChart).toEqual(
+        (await ctx.api.get(`/charts/${original.key}/version/published`)).body.subChart,
+      );
+      expect((await ctx.api.get(`/charts/${original.key}`)).body.status).toBe('NOT_USED');
+
+      // Bookings, channels and for-sale config still hold in the sales flow.
+      const info = (await ctx.api.get(eventPath(created.key, '/objects?label=A-1&label=A-3&label=A-4'))).body;
+      expect(info['A-1']).toMatchObject({ status: 'booked', orderId: 'kept' });
+      expect(info['A-3']).toMatchObject({ channel: 'c1' });
+      expect(info['A-4']).toMatchObject({ forSale: false });
+      expectError(await ctx.api.post(eventPath(created.key, '/actions/book'), { objects: ['A-1'] }), 400, 'OBJECT_NOT_FREE');
+      expect((await ctx.api.post(eventPath(created.key, '/actions/book'), { objects: ['A-2'] })).status).toBe(204);
+    });
+
+    it('unknown event → 404 EVENT_NOT_FOUND', async () => {
+      expectError(await ctx.api.post(eventPath('nope', '/actions/move-to-new-chart-copy')), 404, 'EVENT_NOT_FOUND');
+    });
+  });
+
   describe('delete', () => {
     it('deletes with 204: the event is gone with its Redis keys, the key can be used again', async () => {
       const created = await createEventRecord(ctx.api, await chart(), {
