@@ -30,14 +30,17 @@ export interface CompanySettings {
   };
 }
 
-/** New companies validate nothing (as seats.io test accounts do) and hold for 15 minutes. */
+/**
+ * New companies validate nothing (as seats.io test accounts do), hold for 15 minutes and
+ * have seats.io's renderer defaults (no full-screen button, no multi-select).
+ */
 export function defaultCompanySettings(): CompanySettings {
   return {
     draftChartDrawingsEnabled: true,
     holdOnSelectForGAs: true,
     holdPeriodInMinutes: 15,
     chartValidation: Object.fromEntries(CHART_VALIDATORS.map((v) => [v, 'OFF'])) as Record<ChartValidator, ValidatorLevel>,
-    defaultRendererSettings: { showFullScreenButton: true, multiSelectEnabled: false, companionSeatValidationEnabled: true },
+    defaultRendererSettings: { showFullScreenButton: false, multiSelectEnabled: false, companionSeatValidationEnabled: true },
   };
 }
 

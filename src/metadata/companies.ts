@@ -61,6 +61,13 @@ export class Companies {
     return before?.defaultWorkspaceId;
   }
 
+  /** Gives the company a new admin or designer key; the old one stops working. */
+  async replaceKey(id: number, which: 'adminKey' | 'designerKey'): Promise<string> {
+    const key = newKey();
+    await this.collection.updateOne({ _id: id }, { $set: { [which]: key } });
+    return key;
+  }
+
   async saveSetting(id: number, change: SettingChange): Promise<void> {
     await this.collection.updateOne({ _id: id }, { $set: { [`settings.${change.path}`]: change.value } });
   }

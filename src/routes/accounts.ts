@@ -31,6 +31,29 @@ export function accountRoutes(accounts: AccountService): RouteDef[] {
     }),
     companyRoute({
       method: 'POST',
+      path: '/accounts/me/secret-key/actions/regenerate',
+      summary: 'A new company admin key; the old one stops working on every server process',
+      answers: { 200: '{secretKey}' },
+      handler: async (ctx) => ok({ secretKey: await accounts.regenerateKey(ctx.tenant.company._id, 'adminKey') }),
+    }),
+    companyRoute({
+      method: 'POST',
+      path: '/accounts/me/designer-key/actions/regenerate',
+      summary: 'A new designer key',
+      answers: { 200: '{designerKey}' },
+      handler: async (ctx) => ok({ designerKey: await accounts.regenerateKey(ctx.tenant.company._id, 'designerKey') }),
+    }),
+    ...[true, false].map((enabled) =>
+      companyRoute({
+        method: 'POST',
+        path: `/accounts/me/draft-chart-drawings/actions/${enabled ? 'enable' : 'disable'}`,
+        summary: enabled ? 'Edits of charts in use go to a draft' : 'Edits of charts in use change the published drawing at once',
+        answers: { 204: 'changed' },
+        handler: (ctx) => save(ctx, { path: 'draftChartDrawingsEnabled', value: enabled }),
+      }),
+    ),
+    companyRoute({
+      method: 'POST',
       path: '/accounts/me/actions/change-hold-period',
       summary: 'Changes the default lifetime of new hold tokens',
       answers: { 204: 'changed' },

@@ -42,7 +42,7 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
       handler: async (ctx) => {
         await service.editDrawing(ctx.workspace, ctx.params.key!, (drawing) => {
           drawing.categories = { ...drawing.categories, list: addCategory(drawing.categories.list, ctx.body) };
-        });
+        }, ctx.tenant.company.settings.draftChartDrawingsEnabled);
         return noContent();
       },
     }),
@@ -60,7 +60,7 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
           if (!current) throw missing(key, categoryKey);
           const changed = updateCategory(current, ctx.body);
           drawing.categories = { ...drawing.categories, list: drawing.categories.list.map((c) => (c === current ? changed : c)) };
-        });
+        }, ctx.tenant.company.settings.draftChartDrawingsEnabled);
         return noContent();
       },
     }),
@@ -76,7 +76,7 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
           const current = findCategory(drawing.categories.list, categoryKey);
           if (!current) throw missing(key, categoryKey);
           drawing.categories = { ...drawing.categories, list: drawing.categories.list.filter((c) => c !== current) };
-        });
+        }, ctx.tenant.company.settings.draftChartDrawingsEnabled);
         return noContent();
       },
     }),

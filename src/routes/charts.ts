@@ -200,7 +200,7 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
         await service.editDrawing(ctx.workspace, ctx.params.key!, (drawing) => {
           if (name !== undefined) drawing.name = name;
           if (categories !== undefined) drawing.categories = { ...drawing.categories, list: replaceCategories(drawing.categories.list, categories) };
-        });
+        }, ctx.tenant.company.settings.draftChartDrawingsEnabled);
         return noContent();
       },
     }),

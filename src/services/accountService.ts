@@ -19,6 +19,16 @@ export class AccountService {
     await this.tenants.changed(companyId);
   }
 
+  /**
+   * A new admin or designer key. The old admin key stops working on every server process
+   * as soon as they hear of the change (the tenant cache's invalidation).
+   */
+  async regenerateKey(companyId: number, which: 'adminKey' | 'designerKey'): Promise<string> {
+    const key = await this.repos.companies.replaceKey(companyId, which);
+    await this.tenants.changed(companyId);
+    return key;
+  }
+
   /** A new company with its default workspace (how self-hosters and SDK test suites start). */
   createCompany(name: string): Promise<{ company: CompanyDoc; workspace: WorkspaceDoc }> {
     return createCompany(this.repos, name);

@@ -142,9 +142,10 @@ export class ChartService {
 
   /**
    * Edits the drawing: the draft if there is one, else the published version in place when
-   * no event uses the chart, else a new draft made from the published version.
+   * no event uses the chart or the company turned draft drawings off (`drafts` false: its
+   * events sell the edited drawing at once), else a new draft made from the published version.
    */
-  editDrawing(workspace: WorkspaceDoc, key: string, edit: (drawing: Drawing) => void): Promise<ChartDoc> {
+  editDrawing(workspace: WorkspaceDoc, key: string, edit: (drawing: Drawing) => void, drafts = true): Promise<ChartDoc> {
     return untilWritten(`Chart ${key}`, async () => {
       const read = await this.read(workspace, key, (doc) => doc.draft ?? doc.published);
       const { doc } = read;
@@ -153,7 +154,7 @@ export class ChartService {
       edit(drawing);
       const version = await this.storeVersion(drawing);
       if (doc.draft) return this.swap(doc, { draft: version }, [version.drawingId], [doc.draft.drawingId]);
-      if (doc.hasEvents) return this.swap(doc, { draft: version }, [version.drawingId], []);
+      if (doc.hasEvents && drafts) return this.swap(doc, { draft: version }, [version.drawingId], []);
       return this.swap(doc, { published: version, name: version.name }, [version.drawingId], [doc.published.drawingId]);
     });
   }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, createTestCompany, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { uploadDrawing } from '../support/charts.js';
+import { client, createTestCompany, eventually, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
 
 describe('companies and account settings', () => {
   let server: TestServer;
@@ -25,7 +27,8 @@ describe('companies and account settings', () => {
         draftChartDrawingsEnabled: true,
         holdPeriodInMinutes: 15,
         chartValidation: { VALIDATE_DUPLICATE_LABELS: 'OFF', VALIDATE_FOCAL_POINT: 'OFF' },
-        defaultRendererSettings: expect.any(Object),
+        // seats.io's defaults on a new company.
+        defaultRendererSettings: { showFullScreenButton: false, multiSelectEnabled: false, companionSeatValidationEnabled: true },
       },
     });
     expect(company.workspace).toMatchObject({ isDefault: true, isActive: true, isTest: false, name: 'Default workspace' });
@@ -90,5 +93,68 @@ describe('companies and account settings', () => {
     const api = client(server.url, company.workspace.secretKey);
     expect((await api.get('/accounts/me')).status).toBe(403);
     expect((await api.post('/accounts/me/settings', { key: 'VALIDATE_FOCAL_POINT', value: 'OFF' })).status).toBe(403);
+  });
+
+  describe('credentials', () => {
+    it('regenerates the admin key: the answer has the new one, the old one stops working at once on every server process', async () => {
+      const own = await createTestCompany(server.url);
+      // A second process on the same stores, which has the old key cached.
+      const other = await startTestServer({ MONGODB_DB: server.app.parts.db.databaseName, REDIS_KEY_PREFIX: `${server.app.parts.db.databaseName}:` });
+      try {
+        expect((await client(other.url, own.adminKey).get('/accounts/me')).status).toBe(200);
+        const response = await client(server.url, own.adminKey).post('/accounts/me/secret-key/actions/regenerate');
+        expect(response.status, response.text).toBe(200);
+        const fresh = response.body.secretKey as string;
+        expect(typeof fresh).toBe('string');
+        expect(fresh).not.toBe(own.adminKey);
+        expect((await client(server.url, own.adminKey).get('/accounts/me')).status).toBe(401);
+        const elapsed = await eventually(async () => (await client(other.url, own.adminKey).get('/accounts/me')).status === 401, 1_000);
+        expect(elapsed).toBeLessThan(1_000);
+        const me = await client(other.url, fresh).get('/accounts/me');
+        expect(me.status).toBe(200);
+        expect(me.body.secretKey).toBe(fresh);
+        // Workspace keys are untouched.
+        expect((await client(server.url, own.workspace.secretKey).post('/hold-tokens')).status).toBe(200);
+      } finally {
+        await other.stop();
+      }
+    });
+
+    it('regenerates the designer key', async () => {
+      const own = await createTestCompany(server.url);
+      const ownAdmin = client(server.url, own.adminKey);
+      const before = (await ownAdmin.get('/accounts/me')).body.designerKey as string;
+      const response = await ownAdmin.post('/accounts/me/designer-key/actions/regenerate');
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.designerKey).not.toBe(before);
+      expect((await ownAdmin.get('/accounts/me')).body.designerKey).toBe(response.body.designerKey);
+    });
+
+    it('workspace keys cannot regenerate company credentials', async () => {
+      const ownWorkspace = client(server.url, company.workspace.secretKey);
+      for (const path of ['/accounts/me/secret-key/actions/regenerate', '/accounts/me/designer-key/actions/regenerate', '/accounts/me/draft-chart-drawings/actions/disable']) {
+        expect((await ownWorkspace.post(path)).status).toBe(403);
+      }
+    });
+  });
+
+  describe('draft chart drawings', () => {
+    it('disabled: an edit of a chart in use changes its published drawing at once; enabled again: edits go to a draft', async () => {
+      const own = await createTestCompany(server.url);
+      const ownAdmin = client(server.url, own.adminKey);
+      const chart = await uploadDrawing(ownAdmin, rowsWithoutSections);
+      expect((await ownAdmin.post('/events', { chartKey: chart.key })).status).toBe(200);
+
+      expect((await ownAdmin.post('/accounts/me/draft-chart-drawings/actions/disable')).status).toBe(204);
+      expect((await ownAdmin.get('/accounts/me')).body.settings.draftChartDrawingsEnabled).toBe(false);
+      expect((await ownAdmin.post(`/charts/${chart.key}`, { name: 'Straight to published' })).status).toBe(204);
+      expect((await ownAdmin.get(`/charts/${chart.key}`)).body).toMatchObject({ status: 'PUBLISHED', name: 'Straight to published' });
+      expect((await ownAdmin.get(`/charts/${chart.key}/version/draft`)).status).toBe(404);
+
+      expect((await ownAdmin.post('/accounts/me/draft-chart-drawings/actions/enable')).status).toBe(204);
+      expect((await ownAdmin.get('/accounts/me')).body.settings.draftChartDrawingsEnabled).toBe(true);
+      expect((await ownAdmin.post(`/charts/${chart.key}`, { name: 'Into a draft' })).status).toBe(204);
+      expect((await ownAdmin.get(`/charts/${chart.key}`)).body).toMatchObject({ status: 'PUBLISHED_WITH_DRAFT', name: 'Straight to published' });
+    });
   });
 });
