@@ -30,6 +30,11 @@ export class EventConfigStore {
     return limitInfo(Number(results?.[0]?.[1] ?? FOR_SALE_EDITS_PER_DAY + 1), reset, true);
   }
 
+  /** Takes one call back off today's count (a call refused once counted). */
+  async uncountForSaleEdit(event: EventRef, now: number): Promise<void> {
+    await this.redis.decr(forSaleEditsKey(event, dayOf(now).day));
+  }
+
   /** Today's count without counting (free calls, and checking a batch before counting any of it). */
   async forSaleEditsLeft(event: EventRef, now: number): Promise<RateLimitInfo> {
     const { day, reset } = dayOf(now);

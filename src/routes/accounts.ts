@@ -29,20 +29,21 @@ export function accountRoutes(accounts: AccountService): RouteDef[] {
       body: SettingBody,
       handler: (ctx) => save(ctx, settingChange(ctx.body.key, ctx.body.value)),
     }),
-    companyRoute({
-      method: 'POST',
-      path: '/accounts/me/secret-key/actions/regenerate',
-      summary: 'A new company admin key; the old one stops working on every server process',
-      answers: { 200: '{secretKey}' },
-      handler: async (ctx) => ok({ secretKey: await accounts.regenerateKey(ctx.tenant.company._id, 'adminKey') }),
-    }),
-    companyRoute({
-      method: 'POST',
-      path: '/accounts/me/designer-key/actions/regenerate',
-      summary: 'A new designer key',
-      answers: { 200: '{designerKey}' },
-      handler: async (ctx) => ok({ designerKey: await accounts.regenerateKey(ctx.tenant.company._id, 'designerKey') }),
-    }),
+    // The old admin key stops working on every server process; the designer key is just replaced.
+    ...(
+      [
+        ['secret-key', 'adminKey', 'secretKey'],
+        ['designer-key', 'designerKey', 'designerKey'],
+      ] as const
+    ).map(([path, stored, answered]) =>
+      companyRoute({
+        method: 'POST',
+        path: `/accounts/me/${path}/actions/regenerate`,
+        summary: `A new ${path.replace('-', ' ')}; the old one stops working`,
+        answers: { 200: `{${answered}}` },
+        handler: async (ctx) => ok({ [answered]: await accounts.regenerateKey(ctx.tenant.company._id, stored) }),
+      }),
+    ),
     ...[true, false].map((enabled) =>
       companyRoute({
         method: 'POST',

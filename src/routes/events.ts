@@ -6,7 +6,7 @@ import { eventUpdate, newEventSettings } from '../domain/eventSettings.js';
 import { newForSaleConfig } from '../domain/forSaleConfig.js';
 import { newKey } from '../domain/keys.js';
 import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
-import type { NewEvent } from '../domain/event.js';
+import type { EventDoc, NewEvent } from '../domain/event.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { createdEventRecord, eventRecord } from './eventRecord.js';
@@ -56,6 +56,12 @@ function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput,
 }
 
 export function eventRoutes(events: EventService): RouteDef[] {
+  /** 200 with the event's record, on the chart it is on now. */
+  async function recordAnswer(event: EventDoc) {
+    const { chart, index } = await events.chartOf(event);
+    return ok(eventRecord(event, chart, index));
+  }
+
   /** Checks every event of the request before inserting any; keys must differ among themselves too. */
   async function createAll(workspace: WorkspaceDoc, chartKey: string, inputs: NewEventInput[], levels: Record<ChartValidator, ValidatorLevel>) {
     const at = await events.chartForNewEvents(workspace, chartKey, levels);
@@ -126,9 +132,7 @@ export function eventRoutes(events: EventService): RouteDef[] {
       summary: 'One event',
       answers: { 200: 'the event' },
       handler: async (ctx) => {
-        const event = await events.find(ctx.workspace, ctx.params.key!);
-        const { chart, index } = await events.chartOf(event);
-        return ok(eventRecord(event, chart, index));
+        return recordAnswer(await events.find(ctx.workspace, ctx.params.key!));
       },
     }),
 
@@ -140,9 +144,7 @@ export function eventRoutes(events: EventService): RouteDef[] {
       body: UpdateBody,
       handler: async (ctx) => {
         const today = new Date();
-        const changed = await events.change(ctx.workspace, ctx.params.key!, (event, at) => eventUpdate(event, ctx.body, at.index, today));
-        const { chart, index } = await events.chartOf(changed);
-        return ok(eventRecord(changed, chart, index));
+        return recordAnswer(await events.change(ctx.workspace, ctx.params.key!, (event, at) => eventUpdate(event, ctx.body, at.index, today)));
       },
     }),
 
@@ -151,11 +153,7 @@ export function eventRoutes(events: EventService): RouteDef[] {
       path: '/events/:key/actions/move-to-new-chart-copy',
       summary: "Moves the event to a new copy of its chart's published version",
       answers: { 200: 'the event, on the new chart' },
-      handler: async (ctx) => {
-        const moved = await events.moveToNewChartCopy(ctx.workspace, ctx.params.key!);
-        const { chart, index } = await events.chartOf(moved);
-        return ok(eventRecord(moved, chart, index));
-      },
+      handler: async (ctx) => recordAnswer(await events.moveToNewChartCopy(ctx.workspace, ctx.params.key!)),
     }),
 
     workspaceRoute({

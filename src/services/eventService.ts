@@ -148,6 +148,11 @@ export class EventService {
     return this.configStore.countForSaleEdit(event, now);
   }
 
+  /** Takes back the count of a call that was refused after all. */
+  uncountForSaleEdit(event: EventDoc, now: number): Promise<void> {
+    return this.configStore.uncountForSaleEdit(event, now);
+  }
+
   /** Today's for-sale changes of the event, without counting one. */
   forSaleEditsLeft(event: EventDoc, now: number): Promise<RateLimitInfo> {
     return this.configStore.forSaleEditsLeft(event, now);

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { retrieveEvent, saleConfigOf, type EventRecord } from '../support/eventAdmin.js';
+import { dayOf } from '../../src/domain/forSaleLimit.js';
+import { forSaleEditsKey } from '../../src/inventory/eventKeys.js';
+import { retrieveEvent, saleConfigOf, storedEvent, type EventRecord } from '../support/eventAdmin.js';
 import { createEvent, eventPath } from '../support/events.js';
 import { expectError, useServerWithCompany, type Response } from '../support/harness.js';
 
@@ -283,6 +285,9 @@ describe('event for-sale config', () => {
       expectLimited(await ctx.api.post('/events/actions/edit-for-sale-config', { events: { [key]: { notForSale: [{ object: 'A-8' }] } } }));
       expect(await configOf(key)).toEqual(config);
       expect(await redisOf(key)).toEqual(redis);
+      // Refused calls are not counted either.
+      const stored = await storedEvent(ctx.server, ctx.company.workspace.id, key);
+      expect(await ctx.server.app.parts.redis.get(forSaleEditsKey(stored, dayOf(Date.now()).day))).toBe('10');
 
       // Opening up is still allowed; other events have their own count.
       const free = await edit(key, { forSale: [{ object: 'B-1' }] });

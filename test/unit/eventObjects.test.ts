@@ -77,6 +77,7 @@ describe('records and object info', () => {
       holdToken: null,
       orderId: 'o1',
       ticketType: 'adult',
+      resaleListingId: null,
     });
   });
 
