@@ -79,9 +79,6 @@ export function heldByTicketType(entry: string | null | undefined): Map<string, 
   return held;
 }
 
-/** The member of a GA hold in the event's gaHolds hash and gaHoldExpiry zset. */
-export const holdMemberOf = (label: string, token: string) => `${label}${SEP}${token}`;
-
 /** Splits a GA hold member `label\x1ftoken`. */
 export function holdMember(member: string): { label: string; token: string } {
   const at = member.indexOf(SEP);

@@ -3,9 +3,8 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { uploadDrawing } from '../support/charts.js';
 import { storedEvent } from '../support/eventAdmin.js';
-import { action, createEvent, done, expireIn, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
+import { action, createEvent, done, expireIn, holdMemberOf, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
-import { holdMemberOf } from '../../src/domain/objectStates.js';
 
 // Holds (docs/seatsio-behaviour.md, "Object statuses", "Hold tokens"): a hold needs a live token of the
 // workspace; only that token confirms or releases the hold; the token's expiry, changed at

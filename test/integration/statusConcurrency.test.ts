@@ -6,9 +6,8 @@ import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, holdToken, objectInfo, objectInfos, type Info } from '../support/events.js';
+import { action, createEvent, holdMemberOf, holdToken, objectInfo, objectInfos, type Info } from '../support/events.js';
 import { useServerWithCompany, type Response } from '../support/harness.js';
-import { holdMemberOf } from '../../src/domain/objectStates.js';
 
 // The priority lane under real concurrent HTTP requests (no mocks): every request is
 // applied whole or not at all, each seat goes to exactly one request, and an area never

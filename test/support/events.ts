@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Drawing } from '../../src/domain/drawing.js';
+import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { uploadDrawing } from './charts.js';
 import type { EventRecord } from './eventAdmin.js';
 import type { Api, Response } from './harness.js';
@@ -91,3 +92,6 @@ export async function expireIn(api: Api, token: string, expiresInMinutes: number
 
 /** The codes of an error response's errors. */
 export const codes = (response: Response): string[] => (response.body?.errors ?? []).map((e: { code: string }) => e.code);
+
+/** The member of a GA hold in an event's gaHolds hash and gaHoldExpiry zset, as the scripts write it (docs/redis-layout.md). */
+export const holdMemberOf = (label: string, token: string) => `${label}${FIELD_SEPARATOR}${token}`;
