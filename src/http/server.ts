@@ -229,18 +229,20 @@ export class HttpServer {
     this.write(ex, reply.status, 'application/json', Buffer.from(JSON.stringify(body)), reply.headers);
   }
 
-  private sendError(ex: Exchange, error: unknown, closeConnection = false): void {
-    let apiError: ApiError;
-    const outage = error instanceof ApiError ? undefined : this.options.outageAnswer?.(error);
-    if (error instanceof ApiError) {
-      apiError = error;
-    } else if (outage) {
+  /** What the client is told: the error itself, 503 for an unreachable store, else a logged 500. */
+  private apiErrorOf(ex: Exchange, error: unknown): ApiError {
+    if (error instanceof ApiError) return error;
+    const outage = this.options.outageAnswer?.(error);
+    if (outage) {
       this.options.logger.warn({ err: (error as Error).message, requestId: ex.requestId, route: ex.route }, 'store unavailable');
-      apiError = outage;
-    } else {
-      this.options.logger.error({ err: error, requestId: ex.requestId, route: ex.route }, 'request failed');
-      apiError = new ApiError(500, 'INTERNAL_ERROR', 'Internal server error; the request id identifies it in the logs');
+      return outage;
     }
+    this.options.logger.error({ err: error, requestId: ex.requestId, route: ex.route }, 'request failed');
+    return new ApiError(500, 'INTERNAL_ERROR', 'Internal server error; the request id identifies it in the logs');
+  }
+
+  private sendError(ex: Exchange, error: unknown, closeConnection = false): void {
+    const apiError = this.apiErrorOf(ex, error);
     const body = {
       status: apiError.status,
       messages: [...apiError.errors, ...apiError.warnings].map((e) => e.message),

@@ -49,14 +49,37 @@ export function unavailable(why: string, applied?: false | 'unknown'): ApiError 
   });
 }
 
+/** A wait for one of a set of signals, or for a moment: resolves true on a signal, false at `until`. */
+function signalOrTime(signals: Set<() => void>, until: number): { fired: Promise<boolean>; cancel(): void } {
+  let cancel = () => {};
+  const fired = new Promise<boolean>((resolve) => {
+    const done = (signalled: boolean) => {
+      cancel();
+      resolve(signalled);
+    };
+    const signal = () => done(true);
+    const timer = setTimeout(() => done(false), Math.max(0, until - performance.now()));
+    signals.add(signal);
+    cancel = () => {
+      clearTimeout(timer);
+      signals.delete(signal);
+    };
+  });
+  return { fired, cancel };
+}
+
 export class AtMostOnceCalls {
   /** Goes up each time the connection closes: attempts sent before are lost. */
   private epoch = 0;
-  /** Calls waiting for the connection or for their reply. */
-  private outstanding = 0;
+  /** Calls sent on the current connection and not answered yet. */
+  private unanswered = 0;
+  /** Calls waiting for the connection to come back. */
   private waitingForReady = 0;
   private readonly onClose = new Set<() => void>();
   private readonly onReady = new Set<() => void>();
+  /** Unique across processes and restarts: a random prefix per process, then a counter. */
+  private readonly idPrefix = randomBytes(9).toString('base64url');
+  private idCounter = 0;
 
   constructor(
     private readonly scripts: Scripts,
@@ -67,7 +90,7 @@ export class AtMostOnceCalls {
     connection.on('close', () => {
       this.epoch++;
       // Attempts on the closed connection will never be answered: they no longer count.
-      this.outstanding = this.waitingForReady;
+      this.unanswered = 0;
       for (const lost of [...this.onClose]) lost();
     });
     connection.on('ready', () => {
@@ -75,20 +98,14 @@ export class AtMostOnceCalls {
     });
   }
 
-  /** Unique across processes and restarts: a random prefix per process, then a counter. */
-  private readonly idPrefix = randomBytes(9).toString('base64url');
-  private idCounter = 0;
-  private nextRequestId(): string {
-    return `${this.idPrefix}${(++this.idCounter).toString(36)}`;
-  }
-
   /** lua/change-object-status.lua, at most once. `event` names the record key's hash tag. */
   async changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<unknown[]> {
     const { timeoutMs, maxOutstanding } = this.options;
-    if (this.outstanding >= maxOutstanding) throw unavailable(`${this.outstanding} status changes are already waiting for it`, false);
+    const outstanding = this.unanswered + this.waitingForReady;
+    if (outstanding >= maxOutstanding) throw unavailable(`${outstanding} status changes are already waiting for it`, false);
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
-    const allKeys = [...keys, requestRecordKey(event, this.nextRequestId())];
+    const allKeys = [...keys, requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`)];
     let sent = false;
     for (;;) {
       if (!(await this.ready(giveUpAt))) {
@@ -113,52 +130,35 @@ export class AtMostOnceCalls {
   }
 
   /** True once the connection is up; false if `giveUpAt` comes first. */
-  private ready(giveUpAt: number): Promise<boolean> {
-    if (this.connection.status === 'ready') return Promise.resolve(true);
-    if (performance.now() >= giveUpAt) return Promise.resolve(false);
-    this.outstanding++;
+  private async ready(giveUpAt: number): Promise<boolean> {
+    if (this.connection.status === 'ready') return true;
+    if (performance.now() >= giveUpAt) return false;
     this.waitingForReady++;
-    return new Promise((resolve) => {
-      const done = (up: boolean) => {
-        clearTimeout(timer);
-        this.onReady.delete(wake);
-        this.outstanding--;
-        this.waitingForReady--;
-        resolve(up);
-      };
-      const wake = () => done(true);
-      const timer = setTimeout(() => done(false), giveUpAt - performance.now());
-      this.onReady.add(wake);
-    });
+    try {
+      return await signalOrTime(this.onReady, giveUpAt).fired;
+    } finally {
+      this.waitingForReady--;
+    }
   }
 
   /** One send of the call: its reply, a Redis error, the connection lost, or no answer by `giveUpAt`. */
-  private attempt(send: () => Promise<unknown[]>, giveUpAt: number): Promise<Outcome> {
+  private async attempt(send: () => Promise<unknown[]>, giveUpAt: number): Promise<Outcome> {
     const epoch = this.epoch;
-    this.outstanding++;
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (outcome: Outcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        this.onClose.delete(lost);
-        resolve(outcome);
-      };
-      const lost = () => done({ kind: 'lost' });
-      const timer = setTimeout(() => done({ kind: 'timeout' }), Math.max(0, giveUpAt - performance.now()));
-      this.onClose.add(lost);
-      send().then(
-        (reply) => done({ kind: 'reply', reply }),
+    this.unanswered++;
+    const answered = send()
+      .then(
+        (reply): Outcome => ({ kind: 'reply', reply }),
         // A Redis error is an answer (the script failed, nothing written), and so is an
         // error while the connection stays up; any other is the connection failing under the call.
-        (error: unknown) => {
-          const connectionFailed = !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready');
-          done(connectionFailed ? { kind: 'lost' } : { kind: 'error', error });
-        },
-      ).finally(() => {
-        if (this.epoch === epoch) this.outstanding--;
+        (error: unknown): Outcome =>
+          !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready') ? { kind: 'lost' } : { kind: 'error', error },
+      )
+      .finally(() => {
+        if (this.epoch === epoch) this.unanswered--;
       });
-    });
+    const closedOrLate = signalOrTime(this.onClose, giveUpAt);
+    const outcome = await Promise.race([answered, closedOrLate.fired.then((closed): Outcome => ({ kind: closed ? 'lost' : 'timeout' }))]);
+    closedOrLate.cancel();
+    return outcome;
   }
 }

@@ -22,17 +22,18 @@ export class EventConfigStore {
     await this.redis.del(...EVENT_KEY_NAMES.map((name) => keys[name]));
   }
 
-  /** Counts one for-sale change of the event today; `allowed` false past the daily limit. */
-  async countForSaleEdit(event: EventRef, now: number): Promise<RateLimitInfo> {
+  /**
+   * Counts one for-sale change of the event today; `allowed` false past the daily limit.
+   * A call `limited` by it is refused there, so its count is taken back: a refused call
+   * changes nothing.
+   */
+  async countForSaleEdit(event: EventRef, now: number, limited: boolean): Promise<RateLimitInfo> {
     const { day, reset } = dayOf(now);
     const key = forSaleEditsKey(event, day);
     const results = await this.redis.multi().incr(key).pexpireat(key, reset.getTime()).exec();
-    return limitInfo(Number(results?.[0]?.[1] ?? FOR_SALE_EDITS_PER_DAY + 1), reset, true);
-  }
-
-  /** Takes one call back off today's count (a call refused once counted). */
-  async uncountForSaleEdit(event: EventRef, now: number): Promise<void> {
-    await this.redis.decr(forSaleEditsKey(event, dayOf(now).day));
+    const info = limitInfo(Number(results?.[0]?.[1] ?? FOR_SALE_EDITS_PER_DAY + 1), reset, true);
+    if (limited && !info.allowed) await this.redis.decr(key);
+    return info;
   }
 
   /** Today's count without counting (free calls, and checking a batch before counting any of it). */

@@ -25,10 +25,6 @@ export class RedisClock {
     return Date.now() + this.offsetMs;
   }
 
-  get offset(): number {
-    return this.offsetMs;
-  }
-
   stop(): void {
     clearInterval(this.timer);
   }

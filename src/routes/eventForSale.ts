@@ -55,12 +55,8 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
   async function limitedChange(workspace: WorkspaceDoc, key: string, limited: boolean, decide: Decide) {
     const event = await events.preview(workspace, key, decide);
     const now = Date.now();
-    const info = await events.countForSaleEdit(event, now);
-    if (limited && !info.allowed) {
-      // A refused call changes nothing, its count included.
-      await events.uncountForSaleEdit(event, now);
-      throw rateLimitExceeded(info, now);
-    }
+    const info = await events.countForSaleEdit(event, now, limited);
+    if (limited && !info.allowed) throw rateLimitExceeded(info, now);
     const changed = await events.change(workspace, key, decide);
     return { forSaleConfig: changed.forSaleConfig, rateLimitInfo: rateLimitInfo(info) };
   }

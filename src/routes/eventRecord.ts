@@ -34,9 +34,9 @@ export function eventRecord(event: EventDoc, chart: ChartDoc, index: ObjectIndex
 }
 
 /** A channel as clients see it: `index` absent when none was given (seats.io omits it), `color` null. */
-function channelRecord(channel: Channel): Record<string, unknown> {
+function channelRecord(channel: Channel): Omit<Channel, 'index'> | Channel {
   const { index, ...rest } = channel;
-  return index === null ? rest : { ...channel };
+  return index === null ? rest : channel;
 }
 
 /** The create response names the key `eventKey` (docs/seatsio-behaviour.md, "Events"); SDKs read `key`, so both. */

@@ -143,14 +143,9 @@ export class EventService {
     return this.events.list(workspace._id, request, (doc) => ({ ...doc, id: doc._id }));
   }
 
-  /** Counts one for-sale change of the event today (the daily limit). */
-  countForSaleEdit(event: EventDoc, now: number): Promise<RateLimitInfo> {
-    return this.configStore.countForSaleEdit(event, now);
-  }
-
-  /** Takes back the count of a call that was refused after all. */
-  uncountForSaleEdit(event: EventDoc, now: number): Promise<void> {
-    return this.configStore.uncountForSaleEdit(event, now);
+  /** Counts one for-sale change of the event today (the daily limit); a `limited` call refused by it is not counted. */
+  countForSaleEdit(event: EventDoc, now: number, limited: boolean): Promise<RateLimitInfo> {
+    return this.configStore.countForSaleEdit(event, now, limited);
   }
 
   /** Today's for-sale changes of the event, without counting one. */
