@@ -27,6 +27,7 @@ import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
 import { objectStatusRoutes } from './routes/objectStatus.js';
 import { operationRoutes } from './routes/operations.js';
+import { seasonRoutes } from './routes/seasons.js';
 import { systemRoutes } from './routes/system.js';
 import { usageRoutes } from './routes/usageReports.js';
 import { workspaceRoutes } from './routes/workspaces.js';
@@ -38,6 +39,7 @@ import { HealthChecks } from './services/healthChecks.js';
 import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
+import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
 import { UsageService } from './services/usageService.js';
 import { WorkspaceService } from './services/workspaceService.js';
@@ -103,6 +105,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     await saleConfig.chartPublished(chartId);
   });
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
+  const seasons = new SeasonService(repos.events, events, catalog);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
@@ -121,7 +124,8 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...chartRoutes(charts, workspaces, config.publicUrl),
     ...chartVersionRoutes(charts),
     ...chartCategoryRoutes(charts),
-    ...eventRoutes(events),
+    ...eventRoutes(events, seasons),
+    ...seasonRoutes(events, seasons),
     ...eventChannelRoutes(events),
     ...eventForSaleRoutes(events),
     ...objectStatusRoutes(statusChanges),

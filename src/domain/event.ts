@@ -51,6 +51,8 @@ export interface EventDoc {
   channels: Channel[];
   forSaleConfig: ForSaleConfig | null;
   isInThePast: boolean;
+  /** Its place in a season (src/domain/season.ts); absent for an event outside any season. */
+  season?: SeasonLink;
   /** Redis hash tag of the event's inventory keys: its own id, or its season's. */
   tag: string;
   /** Bucket keys of its used objects per month, from its chart's size at creation (src/domain/usedBuckets.ts). */
@@ -62,4 +64,14 @@ export interface EventDoc {
 }
 
 export type NewEvent = Omit<EventDoc, '_id' | 'tag' | 'createdOn' | 'updatedOn' | 'version'>;
-export type EventChange = Partial<Omit<EventDoc, '_id' | 'workspaceId' | 'chartId' | 'chartKey' | 'tag' | 'createdOn' | 'version'>>;
+export type EventChange = Partial<Omit<EventDoc, '_id' | 'workspaceId' | 'chartId' | 'chartKey' | 'tag' | 'createdOn' | 'version' | 'season'>>;
+
+/**
+ * Where a document stands in a season (docs/seasons.md): the top-level season itself, one
+ * of its partial seasons (a subset of its events), or one of its events. Every one of them
+ * shares the top-level season's hash tag.
+ */
+export type SeasonLink =
+  | { role: 'top'; forSalePropagated: boolean }
+  | { role: 'partial'; topId: number; eventIds: number[] }
+  | { role: 'event'; topId: number };

@@ -1,5 +1,5 @@
 import type { Collection, Db } from 'mongodb';
-import type { EventChange, EventDoc, NewEvent } from '../domain/event.js';
+import type { EventChange, EventDoc, NewEvent, SeasonLink } from '../domain/event.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import { insertWithNewId } from './counters.js';
 import { setIfUnchanged } from './conditionalWrite.js';
@@ -14,10 +14,13 @@ export class Events {
     this.events = db.collection<EventDoc>('events');
   }
 
-  /** Inserts the event; a taken key surfaces as MongoDB's duplicate-key error (E11000). */
-  create(fields: NewEvent): Promise<EventDoc> {
+  /**
+   * Inserts the event; a taken key surfaces as MongoDB's duplicate-key error (E11000). Its
+   * hash tag is its own id, or `tag` (its season's) for a unit of a season.
+   */
+  create(fields: NewEvent, tag?: string): Promise<EventDoc> {
     return insertWithNewId(this.db, 'events', async (id) => {
-      const doc: EventDoc = { _id: id, ...fields, tag: String(id), createdOn: new Date(), updatedOn: null, version: 1 };
+      const doc: EventDoc = { _id: id, ...fields, tag: tag ?? String(id), createdOn: new Date(), updatedOn: null, version: 1 };
       await this.events.insertOne(doc);
       return doc;
     });
@@ -41,6 +44,17 @@ export class Events {
   async moveToChart(doc: EventDoc, chartId: number, chartKey: string): Promise<EventDoc | undefined> {
     const fields = { chartId, chartKey, updatedOn: new Date() };
     return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
+  }
+
+  /** Replaces the season link of a unit if it is still at its version; undefined if it moved on. */
+  async relink(doc: EventDoc, season: SeasonLink): Promise<EventDoc | undefined> {
+    const fields = { season, updatedOn: new Date() };
+    return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
+  }
+
+  /** The top-level season `topId` with its partial seasons and events. */
+  seasonFamily(topId: number): Promise<EventDoc[]> {
+    return this.events.find({ $or: [{ _id: topId }, { 'season.topId': topId }] }).toArray();
   }
 
   async delete(id: number): Promise<void> {

@@ -9,9 +9,10 @@ import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
 import type { EventDoc, NewEvent } from '../domain/event.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
-import { createdEventRecord, eventRecord } from './eventRecord.js';
+import { createdEventRecord, eventRecords } from './eventRecord.js';
 import { EventKey, EventSettingsFields, NewEventFields } from './eventSchemas.js';
 import type { EventChart, EventService } from '../services/eventService.js';
+import type { SeasonService } from '../services/seasonService.js';
 import { PageQuery } from './querySchemas.js';
 
 // Events (docs/seatsio-behaviour.md,
@@ -24,7 +25,7 @@ const PAGE_LIMITS: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
 const MAX_EVENTS_PER_REQUEST = 100;
 
 const NewEventSchema = Type.Object(NewEventFields);
-type NewEventInput = Static<typeof NewEventSchema>;
+export type NewEventInput = Static<typeof NewEventSchema>;
 const CreateBody = Type.Object({ chartKey: Type.String({ minLength: 1, maxLength: 200 }), ...NewEventFields });
 const CreateMultipleBody = Type.Object({
   chartKey: Type.String({ minLength: 1, maxLength: 200 }),
@@ -35,10 +36,12 @@ const UpdateBody = Type.Object({
   chartKey: Type.Optional(Type.String({ maxLength: 200 })),
   ...EventSettingsFields,
   isInThePast: Type.Optional(Type.Boolean()),
+  // Top-level seasons only (docs/seasons.md).
+  forSalePropagated: Type.Optional(Type.Boolean()),
 });
 
 /** Checks one event of a create request and gives the fields to insert (nothing is written). */
-function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput, today: Date): NewEvent {
+export function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput, today: Date): NewEvent {
   const settings = newEventSettings(input, at.index, today);
   const forSaleConfig = input.forSaleConfig
     ? newForSaleConfig(input.forSaleConfig.forSale, input.forSaleConfig, at.index)
@@ -55,12 +58,10 @@ function newEvent(workspace: WorkspaceDoc, at: EventChart, input: NewEventInput,
   };
 }
 
-export function eventRoutes(events: EventService): RouteDef[] {
+export function eventRoutes(events: EventService, seasons: SeasonService): RouteDef[] {
+  const records = eventRecords(events, seasons);
   /** 200 with the event's record, on the chart it is on now. */
-  async function recordAnswer(event: EventDoc) {
-    const { chart, index } = await events.chartOf(event);
-    return ok(eventRecord(event, chart, index));
-  }
+  const recordAnswer = async (event: EventDoc) => ok(await records.one(event));
 
   /** Checks every event of the request before inserting any; keys must differ among themselves too. */
   async function createAll(workspace: WorkspaceDoc, chartKey: string, inputs: NewEventInput[], levels: Record<ChartValidator, ValidatorLevel>) {
@@ -112,17 +113,7 @@ export function eventRoutes(events: EventService): RouteDef[] {
           PAGE_LIMITS,
         );
         const page = await events.list(ctx.workspace, request);
-        // One chart read and one index per chart on the page, not per event.
-        const charts = new Map<number, Promise<EventChart>>();
-        const items = await Promise.all(
-          page.items.map(async (event) => {
-            let at = charts.get(event.chartId);
-            if (!at) charts.set(event.chartId, (at = events.chartOf(event)));
-            const { chart, index } = await at;
-            return eventRecord(event, chart, index);
-          }),
-        );
-        return ok({ ...page, items });
+        return ok({ ...page, items: await records.many(page.items) });
       },
     }),
 
@@ -144,7 +135,10 @@ export function eventRoutes(events: EventService): RouteDef[] {
       body: UpdateBody,
       handler: async (ctx) => {
         const today = new Date();
-        return recordAnswer(await events.change(ctx.workspace, ctx.params.key!, (event, at) => eventUpdate(event, ctx.body, at.index, today)));
+        const { forSalePropagated, ...fields } = ctx.body;
+        return recordAnswer(
+          await seasons.change(ctx.workspace, ctx.params.key!, forSalePropagated, (event, at) => eventUpdate(event, fields, at.index, today)),
+        );
       },
     }),
 
@@ -162,7 +156,7 @@ export function eventRoutes(events: EventService): RouteDef[] {
       summary: 'Deletes an event and its inventory',
       answers: { 204: 'deleted' },
       handler: async (ctx) => {
-        await events.delete(ctx.workspace, ctx.params.key!);
+        await seasons.delete(ctx.workspace, await events.find(ctx.workspace, ctx.params.key!));
         return noContent();
       },
     }),

@@ -80,7 +80,7 @@ export class EventService {
    * Inserts the events in order, all or none: if one insert fails (a key taken meanwhile)
    * the ones already inserted are deleted again. Keys were checked before, so that is rare.
    */
-  async create(at: EventChart, events: NewEvent[]): Promise<EventDoc[]> {
+  async create(at: EventChart, events: NewEvent[], tag?: string): Promise<EventDoc[]> {
     for (const fields of events) {
       if (await this.events.findByKey(fields.workspaceId, fields.key)) throw eventKeyTaken(fields.key);
     }
@@ -88,7 +88,7 @@ export class EventService {
     try {
       for (const fields of events) {
         try {
-          created.push(await this.events.create({ ...fields, usedBuckets: usedBucketsFor(at.index.objects.length) }));
+          created.push(await this.events.create({ ...fields, usedBuckets: usedBucketsFor(at.index.objects.length) }, tag));
         } catch (error) {
           throw isDuplicateKey(error) ? eventKeyTaken(fields.key) : error;
         }
@@ -153,11 +153,11 @@ export class EventService {
     return this.configStore.forSaleEditsLeft(event, now);
   }
 
-  async delete(workspace: WorkspaceDoc, key: string): Promise<void> {
-    const event = await this.find(workspace, key);
+  /** Deletes the event with its inventory (seasons: SeasonService.delete, which calls this per unit). */
+  async deleteDoc(event: EventDoc): Promise<void> {
     await this.events.delete(event._id);
     await this.configStore.deleteInventory(event);
-    await this.catalog.changed(workspace._id, event.key);
+    await this.catalog.changed(event.workspaceId, event.key);
     await this.chartUseEnded(event.chartId);
   }
 

@@ -1,0 +1,111 @@
+import type { EventDoc } from './event.js';
+
+// Seasons without I/O (docs/seasons.md): a top-level season, its partial seasons (each a
+// subset of its events) and its events, and what each of them must check a booking
+// against. The documents live in the events collection; this decides from a family of
+// them which flags a record shows and which other units a status change consults.
+
+export type SeasonRole = 'top' | 'partial' | 'event';
+
+/** One season's documents: the top-level season, its partial seasons and events, oldest first. */
+export interface SeasonFamily {
+  top: EventDoc;
+  partials: EventDoc[];
+  events: EventDoc[];
+}
+
+/**
+ * What a status change on one unit of a season is checked against. A unit's "use" of an
+ * object is what its own record says (a seat booked or held, places of an area taken).
+ * - `sum`: units whose use counts against this one in full (an event sees the season's
+ *   bookings and those of its partial seasons);
+ * - `groups`: sets of units whose uses add up, of which only the fullest group counts: on
+ *   a season, each event with the partial seasons that contain it (an area has capacity
+ *   minus the most taken in any one event); a seat is taken if any member took it.
+ * Events in the past are in no group: they no longer hold anything back.
+ */
+export interface SeasonScope {
+  role: SeasonRole;
+  top: EventDoc;
+  sum: EventDoc[];
+  groups: EventDoc[][];
+  /** Whether the top-level season's for-sale config applies to its events and partial seasons. */
+  propagated: boolean;
+}
+
+export function roleOf(doc: EventDoc): SeasonRole | null {
+  return doc.season?.role ?? null;
+}
+
+/** The family of a season from its documents, in any order. */
+export function familyOf(docs: EventDoc[]): SeasonFamily {
+  const sorted = [...docs].sort((a, b) => a._id - b._id);
+  const top = sorted.find((d) => d.season?.role === 'top');
+  if (!top) throw new Error('a season family without its top-level season');
+  return {
+    top,
+    partials: sorted.filter((d) => d.season?.role === 'partial'),
+    events: sorted.filter((d) => d.season?.role === 'event'),
+  };
+}
+
+/** The events of a partial season, in the order they were added. */
+export function eventIdsOf(partial: EventDoc): number[] {
+  return partial.season?.role === 'partial' ? partial.season.eventIds : [];
+}
+
+/** The partial seasons an event belongs to. */
+export function partialsOf(event: EventDoc, family: SeasonFamily): EventDoc[] {
+  return family.partials.filter((p) => eventIdsOf(p).includes(event._id));
+}
+
+export function scopeOf(doc: EventDoc, family: SeasonFamily): SeasonScope {
+  const { top } = family;
+  const propagated = top.season?.role === 'top' ? top.season.forSalePropagated : true;
+  const live = family.events.filter((e) => !e.isInThePast);
+  const withPartials = (event: EventDoc, except?: EventDoc) => [event, ...partialsOf(event, family).filter((p) => p !== except && p._id !== except?._id)];
+  switch (roleOf(doc)) {
+    case 'event':
+      return { role: 'event', top, sum: [top, ...partialsOf(doc, family)], groups: [], propagated };
+    case 'partial': {
+      const ids = eventIdsOf(doc);
+      return { role: 'partial', top, sum: [top], groups: live.filter((e) => ids.includes(e._id)).map((e) => withPartials(e, doc)), propagated };
+    }
+    default: {
+      // A partial season none of whose events is live still holds its own bookings back.
+      const covered = new Set(live.flatMap((e) => partialsOf(e, family).map((p) => p._id)));
+      const alone = family.partials.filter((p) => !covered.has(p._id)).map((p) => [p]);
+      return { role: 'top', top, sum: [], groups: [...live.map((e) => withPartials(e)), ...alone], propagated };
+    }
+  }
+}
+
+/** The season flags and keys of a record (docs/seasons.md, "Records"). */
+export function seasonFields(doc: EventDoc, family: SeasonFamily | null): Record<string, unknown> {
+  const role = roleOf(doc);
+  const fields: Record<string, unknown> = {
+    isSeason: role === 'top' || role === 'partial',
+    isTopLevelSeason: role === 'top',
+    isPartialSeason: role === 'partial',
+    isEventInSeason: role === 'event',
+  };
+  if (!family || !role) return fields;
+  if (role === 'top') {
+    fields.partialSeasonKeys = family.partials.map((p) => p.key);
+    fields.forSalePropagated = doc.season?.role === 'top' ? doc.season.forSalePropagated : true;
+  } else {
+    fields.topLevelSeasonKey = family.top.key;
+  }
+  if (role === 'event') fields.partialSeasonKeysForEvent = partialsOf(doc, family).map((p) => p.key);
+  return fields;
+}
+
+/** The events a season record lists: all of a top-level season's, a partial season's own. */
+export function eventsOf(doc: EventDoc, family: SeasonFamily): EventDoc[] {
+  if (roleOf(doc) === 'top') return family.events;
+  if (roleOf(doc) === 'partial') {
+    const ids = eventIdsOf(doc);
+    return ids.map((id) => family.events.find((e) => e._id === id)).filter((e): e is EventDoc => e !== undefined);
+  }
+  return [];
+}
