@@ -5,16 +5,20 @@
 --
 -- KEYS     7 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
 --          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, then the count
---          hash of the objects the event used this month (includes/usedObjects.lua);
---          after every event's keys, the used-object bucket keys; last, the request's
---          record key (includes/requestRecord.lua)
+--          hash of the objects the event used this month (includes/usedObjects.lua). The
+--          events changed come first, then the other units of their seasons the changes are
+--          checked against; after every event's keys, the used-object bucket keys, then the
+--          seasons' keys (count of stored records, overrides); last, the request's record
+--          key (includes/requestRecord.lua)
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
 --          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep, channels?,
 --                         ignoreChannels, allowed?, rejected?, objects: [ {l, q?, c?, t?, x?} ] } ],
 --            expand, used, usedBuckets }
 --            e: the event's position (1-based) among the events of KEYS
---            op: 'book' | 'hold' | 'release' | 'status'; status: the status to set
+--            op: 'book' | 'hold' | 'release' | 'status', or 'override' / 'useSeason' (an event
+--                of a season sets or drops its own copy of its season's status); status: the
+--                status to set
 --            token: the request's hold token; tokenExpiry: its expiry (ms), for holds
 --            orderId: stored with the object; listing: the resale listing id (status changes)
 --            keep: keep extra data not given anew
@@ -25,6 +29,9 @@
 --            used: per event, the labels to count as used by bucket key:
 --                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
 --            usedBuckets: per event, its number of bucket keys
+--            seasons: per position (as a string) of a unit of a season: { use, cnt?, ov?,
+--                  top?, fb?, nfs?, sum?, groups? } (includes/eventState.lua and
+--                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
 -- ARGV[3]  the request's deadline (ms epoch, Redis's clock): later, nothing is done
 -- ARGV[4]  how long (ms) the record of a successful call is kept
 -- Returns  {-1} when the deadline has passed (nothing written),
@@ -50,8 +57,10 @@ local request = cjson.decode(ARGV[2])
 --#include usedObjects.lua
 --#include failures.lua
 --#include eventState.lua
+--#include currentObject.lua
 --#include channelRule.lua
 --#include statusGuard.lua
+--#include seasonRules.lua
 --#include seatRules.lua
 --#include areaRules.lua
 
@@ -68,7 +77,9 @@ end
 for i, change in ipairs(request.changes) do
   local state = eventState(change.e)
   for _, item in ipairs(change.objects) do
-    if item.q and item.q > 0 then
+    if change.op == 'override' or change.op == 'useSeason' then
+      changeSeasonStatus(state, change, item)
+    elseif item.q and item.q > 0 then
       changeArea(state, change, item)
     else
       changeObject(state, change, item)

@@ -105,7 +105,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     await saleConfig.chartPublished(chartId);
   });
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
-  const seasons = new SeasonService(repos.events, events, catalog);
+  const seasons = new SeasonService(repos.events, events, catalog, saleConfig);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);

@@ -65,6 +65,31 @@ local function cleanExpiredAreaHolds(state)
   end
 end
 
+-- Places of an area another unit of the season has taken (booked, held or in a status).
+local function areaUse(position, label)
+  local other = eventState(position)
+  cleanExpiredAreaHolds(other)
+  local area = decodeArea(record(other, label))
+  return area.nonFree + area.held
+end
+
+-- Places of the area its season keeps from this unit (docs/seasons.md, "Rules"): what the
+-- `sum` units took, plus the fullest of the `groups` (on a season: the event that sold the
+-- most, with its partial seasons), plus what the season's events keep off sale.
+local function seasonAreaTaken(state, label)
+  local season = state.season
+  if not season or not (season.sum or season.groups) then return 0 end
+  local taken = tonumber(ownSaleField(state, 'e:' .. label)) or 0
+  for _, p in ipairs(season.sum or {}) do taken = taken + areaUse(p, label) end
+  local most = 0
+  for _, group in ipairs(season.groups or {}) do
+    local inGroup = 0
+    for _, p in ipairs(group) do inGroup = inGroup + areaUse(p, label) end
+    if inGroup > most then most = inGroup end
+  end
+  return taken + most
+end
+
 -- Free places of one part of an area.
 local function freeIn(area, part, capacity, notForSale, allotted, total)
   if part ~= '' then
@@ -103,7 +128,8 @@ local function changeArea(state, change, item)
   local parts = usableParts(state, change, label, allotted, false)
   if not parts then return end
   if not guard(change, label, current) then return end
-  local notForSale = tonumber(saleField(state, 'n:' .. label)) or 0
+  -- What the season keeps from this unit is off sale here, as far as free places go.
+  local notForSale = (tonumber(saleField(state, 'n:' .. label)) or 0) + seasonAreaTaken(state, label)
   local op = change.op
   local token = change.token or ''
   local member = holdMember(label, token)

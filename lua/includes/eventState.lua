@@ -1,9 +1,13 @@
 -- The state of each event a status change touches, read through once and written back
 -- once: every read goes through the event's state, so later changes of one call see
 -- earlier ones, and nothing is written until every check of the call has passed.
+-- An event of a season (docs/seasons.md) also carries what the request says of its season
+-- (request.seasons[e], see change-object-status.lua): the key counting which objects its
+-- units have records of, its overrides of the season's status, and the unit whose sale
+-- config it inherits.
 -- Needs: KEYS (KEYS_PER_EVENT per event, in the order of src/inventory/eventKeys.ts
--- EVENT_KEY_NAMES, then the event's used-objects count key), objectStates.lua (decodeHold,
--- encodeHold), calls.lua (callChunked).
+-- EVENT_KEY_NAMES, then the event's used-objects count key), request, objectStates.lua
+-- (decodeHold, encodeHold), calls.lua (callChunked).
 
 local KEYS_PER_EVENT = 7
 
@@ -15,10 +19,12 @@ local function eventState(e)
   if state then return state end
   local base = (e - 1) * KEYS_PER_EVENT
   state = {
+    e = e,
     objects = KEYS[base + 1], extraData = KEYS[base + 2], holdTokens = KEYS[base + 3],
     saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], used = KEYS[base + 7],
-    records = {}, recordsChanged = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
+    records = {}, recordsChanged = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
+    season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},
   }
   events[e] = state
   return state
@@ -41,6 +47,8 @@ local function record(state, label)
 end
 
 local function setRecord(state, label, value)
+  -- What Redis had, for the season's count of stored records (writeBack).
+  if state.stored[label] == nil then state.stored[label] = readThrough(state.records, state.objects, label) end
   state.records[label] = value or false
   state.recordsChanged[label] = true
 end
@@ -95,10 +103,33 @@ end
 -- A field of the event's channel and for-sale config, or false. Most events have no
 -- channels and everything for sale: their sale config hash does not exist, and one EXISTS
 -- per event spares the lookups per object.
-local function saleField(state, field)
+-- A unit of a season without a field of its own takes its season's (channels always,
+-- places not for sale when the season propagates its for-sale config).
+local function ownSaleField(state, field)
   if state.hasSaleConfig == nil then state.hasSaleConfig = redis.call('EXISTS', state.saleConfig) == 1 end
-  if not state.hasSaleConfig then return false end
-  return redis.call('HGET', state.saleConfig, field)
+  return state.hasSaleConfig and redis.call('HGET', state.saleConfig, field) or false
+end
+
+local function saleField(state, field)
+  local value = ownSaleField(state, field)
+  local season = state.season
+  if value or not season or not season.fb then return value end
+  if string.sub(field, 1, 2) == 'n:' and not season.nfs then return false end
+  return saleField(eventState(season.fb), field)
+end
+
+-- Whether the event overrides its season's status of the object (override-season-status).
+local function overridden(state, label)
+  local key = state.season and state.season.ov
+  if not key then return false end
+  if state.hasOverrides == nil then state.hasOverrides = redis.call('EXISTS', KEYS[key]) == 1 end
+  if not state.hasOverrides and state.overrides[label] == nil then return false end
+  return readThrough(state.overrides, KEYS[key], label) ~= false
+end
+
+local function setOverridden(state, label, on)
+  state.overrides[label] = on and '1' or false
+  state.overridesChanged[label] = true
 end
 
 -- The changed fields of a hash: field/value pairs to set, fields to delete (value false).
@@ -120,6 +151,22 @@ end
 -- objects changed.
 local function writeBack(state)
   local sets, deletes = fieldChanges(state.recordsChanged, state.records)
+  -- A season counts, per object, the units under it that have a record of it, so a booking
+  -- on the season knows without reading every event whether one of them took the object.
+  local season = state.season
+  if season and season.cnt then
+    for label in pairs(state.recordsChanged) do
+      local had, has = state.stored[label] ~= false, state.records[label] ~= false
+      if had ~= has and redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then
+        redis.call('HDEL', KEYS[season.use], label)
+      end
+    end
+  end
+  if season and season.ov then
+    local on, off = fieldChanges(state.overridesChanged, state.overrides)
+    callChunked('HSET', KEYS[season.ov], on)
+    callChunked('HDEL', KEYS[season.ov], off)
+  end
   callChunked('HSET', state.objects, sets)
   callChunked('HDEL', state.objects, deletes)
   sets, deletes = fieldChanges(state.extraChanged, state.extra)

@@ -2,19 +2,8 @@
 -- book, hold, release or a custom status on one object, checked against its current state,
 -- its channel, its for-sale state and the hold token of the request.
 -- Needs: now (ms), constants.lua, objectStates.lua (decodeObject, encodeObject),
--- eventState.lua, failures.lua, channelRule.lua (usableParts, NO_ALLOTMENTS),
--- statusGuard.lua (guard).
-
--- The status an object has right now: an expired hold is what the object was before it.
-local function currentObject(state, label)
-  local object = decodeObject(record(state, label))
-  if object.status == HELD and tokenExpiry(state, object.token) <= now then
-    object.status = object.previous ~= '' and object.previous or FREE
-    object.token = ''
-    object.previous = ''
-  end
-  return object
-end
+-- eventState.lua, currentObject.lua, failures.lua, channelRule.lua (usableParts,
+-- NO_ALLOTMENTS), statusGuard.lua (guard), seasonRules.lua (seasonConflict).
 
 local function selectable(status)
   return status == FREE or status == RESALE
@@ -28,7 +17,15 @@ local function changeObject(state, change, item)
   if not guard(change, label, object.status) then return end
   local op = change.op
   local token = change.token or ''
-  if op ~= 'release' and (tonumber(saleField(state, 'n:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
+  if op ~= 'release' then
+    if (tonumber(saleField(state, 'n:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
+    if state.season then
+      -- Not for sale, or in a channel of its own, in one of the season's events (seasons only).
+      if (tonumber(ownSaleField(state, 'e:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
+      local taken = seasonConflict(state, label)
+      if taken then return fail('OBJECT_TAKEN_IN_SEASON', label, taken) end
+    end
+  end
   local held = object.status == HELD
   local heldByOther = held and object.token ~= token
   -- A resale listing id is set by a status change, kept by a hold, cleared by book and release.

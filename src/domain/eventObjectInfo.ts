@@ -12,6 +12,8 @@ export interface ObjectSnapshot {
   state: ObjectState | AreaState;
   /** Parsed extra data, when set. */
   extraData?: Record<string, unknown>;
+  /** The event overrides its season's status of this object (docs/seasons.md, "Overrides"). */
+  seasonStatusOverridden?: boolean;
 }
 
 const isArea = (state: ObjectState | AreaState): state is AreaState => 'nonFree' in state;
@@ -64,6 +66,6 @@ export function describeEventObject(
   if (snapshot.extraData) info.extraData = snapshot.extraData;
   const channel = channelOf(event, object.label);
   if (channel) info.channel = channel;
-  info.seasonStatusOverriddenQuantity = 0;
+  info.seasonStatusOverriddenQuantity = snapshot.seasonStatusOverridden ? 1 : 0;
   return info;
 }

@@ -1,9 +1,59 @@
+import { badRequest } from './errors.js';
 import type { EventDoc } from './event.js';
+import { FIELD_SEPARATOR } from './objectStates.js';
 
 // Seasons without I/O (docs/seasons.md): a top-level season, its partial seasons (each a
 // subset of its events) and its events, and what each of them must check a booking
 // against. The documents live in the events collection; this decides from a family of
 // them which flags a record shows and which other units a status change consults.
+
+/** A past event refuses every change, status changes included (docs/seasons.md, "The past"). */
+export const eventInThePast = (key: string) => badRequest('EVENT_IN_THE_PAST', `Event ${key} is in the past and cannot be changed`);
+
+/** Seasons open nothing for sale: only mark-as-not-for-sale applies to them (docs/seasons.md, "Not for sale"). */
+export function checkMarkForSale(event: EventDoc): void {
+  const role = roleOf(event);
+  if (role === 'top' || role === 'partial') {
+    throw badRequest('NOT_SUPPORTED_FOR_SEASONS', `${event.key} is a season: mark-as-for-sale is not supported on seasons; use mark-as-not-for-sale`);
+  }
+}
+
+/** An event of a season uses its season's channels: they are replaced on the season (docs/seasons.md, "Channels"). */
+export function checkChannelsReplaceable(event: EventDoc): void {
+  if (roleOf(event) === 'event') {
+    throw badRequest('CHANNELS_MANAGED_ON_SEASON', `${event.key} is an event in a season: replace the channels of its season instead`);
+  }
+}
+
+/**
+ * What the events of a season keep back from it, per object (docs/seasons.md, "Not for
+ * sale", "Channels"): places an event has off sale, or in a channel of its own. A season
+ * (or partial season) cannot sell what one of its events holds back; the most any one
+ * event holds back counts. `fieldsOf` gives an event's own sale config fields
+ * (saleConfigFields); `capacityOf` an object's places.
+ */
+export function heldBackByEvents(
+  events: EventDoc[],
+  fieldsOf: (event: EventDoc) => Map<string, string>,
+  capacityOf: (label: string) => number,
+): Map<string, number> {
+  const heldBack = new Map<string, number>();
+  const keep = (label: string, places: number) => heldBack.set(label, Math.max(heldBack.get(label) ?? 0, places));
+  for (const event of events) {
+    const allotted = new Map<string, number>();
+    for (const [field, value] of fieldsOf(event)) {
+      const label = field.slice(2);
+      if (field.startsWith('n:')) keep(label, Number(value));
+      else if (field.startsWith('c:')) keep(label, capacityOf(label));
+      else if (field.startsWith('a:')) {
+        const parts = value.split(FIELD_SEPARATOR);
+        for (let i = 1; i < parts.length; i += 2) allotted.set(label, (allotted.get(label) ?? 0) + Number(parts[i]));
+      }
+    }
+    for (const [label, places] of allotted) keep(label, places);
+  }
+  return heldBack;
+}
 
 export type SeasonRole = 'top' | 'partial' | 'event';
 
@@ -24,11 +74,11 @@ export interface SeasonFamily {
  *   minus the most taken in any one event); a seat is taken if any member took it.
  * Events in the past are in no group: they no longer hold anything back.
  */
-export interface SeasonScope {
+export interface SeasonScope<Unit = EventDoc> {
   role: SeasonRole;
-  top: EventDoc;
-  sum: EventDoc[];
-  groups: EventDoc[][];
+  top: Unit;
+  sum: Unit[];
+  groups: Unit[][];
   /** Whether the top-level season's for-sale config applies to its events and partial seasons. */
   propagated: boolean;
 }
@@ -63,7 +113,7 @@ export function scopeOf(doc: EventDoc, family: SeasonFamily): SeasonScope {
   const { top } = family;
   const propagated = top.season?.role === 'top' ? top.season.forSalePropagated : true;
   const live = family.events.filter((e) => !e.isInThePast);
-  const withPartials = (event: EventDoc, except?: EventDoc) => [event, ...partialsOf(event, family).filter((p) => p !== except && p._id !== except?._id)];
+  const withPartials = (event: EventDoc, except?: EventDoc) => [event, ...partialsOf(event, family).filter((p) => p._id !== except?._id)];
   switch (roleOf(doc)) {
     case 'event':
       return { role: 'event', top, sum: [top, ...partialsOf(doc, family)], groups: [], propagated };

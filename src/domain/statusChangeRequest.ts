@@ -3,6 +3,7 @@ import { badRequest } from './errors.js';
 import { bookableObject } from './eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from './objectIndex.js';
 import { HELD } from './objectStates.js';
+import { eventInThePast } from './season.js';
 
 // A status-changing request (docs/seatsio-behaviour.md, "Changing object status") checked
 // against an event's chart and turned into what the script needs, without I/O. Everything
@@ -27,7 +28,11 @@ export function checkObjectCount(count: number): void {
   }
 }
 
-export type StatusOperation = 'book' | 'hold' | 'release' | 'status';
+/** `override` / `useSeason`: an event in a season sets or drops its own copy of the season's status. */
+export type StatusOperation = 'book' | 'hold' | 'release' | 'status' | 'override' | 'useSeason';
+
+/** How clients name a change: a status, a release, or an event's override of its season's status. */
+export type ChangeType = 'CHANGE_STATUS_TO' | 'RELEASE' | 'OVERRIDE_SEASON_STATUS' | 'USE_SEASON_STATUS';
 
 export interface StatusParameters {
   holdToken?: string;
@@ -59,8 +64,10 @@ export interface PlannedChange {
 }
 
 /** The operation a status stands for: the SDKs book and hold through change-object-status. */
-export function operationFor(type: 'CHANGE_STATUS_TO' | 'RELEASE', status: string | undefined): { op: StatusOperation; status: string } {
+export function operationFor(type: ChangeType, status: string | undefined): { op: StatusOperation; status: string } {
   if (type === 'RELEASE') return { op: 'release', status: 'free' };
+  if (type === 'OVERRIDE_SEASON_STATUS') return { op: 'override', status: '' };
+  if (type === 'USE_SEASON_STATUS') return { op: 'useSeason', status: '' };
   const checked = checkStatus(status);
   if (checked === 'booked') return { op: 'book', status: checked };
   if (checked === HELD) return { op: 'hold', status: checked };
@@ -186,13 +193,27 @@ export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: 
 }
 
 export function planChange(
-  event: Pick<EventDoc, 'tableBookingConfig'>,
+  event: Pick<EventDoc, 'tableBookingConfig'> & Partial<Pick<EventDoc, 'key' | 'isInThePast' | 'season'>>,
   index: ObjectIndex,
   op: StatusOperation,
   status: string,
   inputs: ObjectInput[],
   parameters: StatusParameters,
 ): PlannedChange {
+  if (event.isInThePast) throw eventInThePast(event.key ?? '');
   checkParameters(op, parameters);
-  return { op, status, objects: planObjects(event, index, inputs), parameters: withoutEmptyGuards(parameters) };
+  const objects = planObjects(event, index, inputs);
+  if (op === 'override' || op === 'useSeason') checkSeasonOverride(event, objects);
+  return { op, status, objects, parameters: withoutEmptyGuards(parameters) };
+}
+
+/** Only an event of a season overrides its season's status, and only of seats, tables and booths. */
+function checkSeasonOverride(event: Partial<Pick<EventDoc, 'key' | 'season'>>, objects: PlannedObject[]): void {
+  if (event.season?.role !== 'event') {
+    throw badRequest('NOT_AN_EVENT_IN_A_SEASON', `${event.key} is not an event in a season: there is no season status to override`);
+  }
+  const area = objects.find((o) => o.object.objectType === 'generalAdmission');
+  if (area) {
+    throw badRequest('SEASON_OVERRIDE_NOT_SUPPORTED', `${area.label} is a general admission area; season status is overridden for seats, tables and booths`);
+  }
 }

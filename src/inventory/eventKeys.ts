@@ -1,3 +1,5 @@
+import type { SeasonLink } from '../domain/event.js';
+
 // Where an event's inventory lives in Redis (docs/redis-layout.md). Every key of an event
 // carries the event's hash tag (its own id, or its season's), so one script can check and
 // change all of them on Redis Cluster. A free object has no entry anywhere: creating an
@@ -25,6 +27,8 @@ export interface EventKeys {
 export interface EventRef {
   _id: number;
   tag: string;
+  /** Its place in a season, if any (src/domain/event.ts). */
+  season?: SeasonLink;
   /** How many bucket keys hold the objects it used in a month (src/domain/usedBuckets.ts); 1 if unset. */
   usedBuckets?: number;
 }
@@ -63,3 +67,15 @@ export const usedBucketKey = (event: EventRef, month: string, bucket: number) =>
  * same call answers with it (lua/includes/requestRecord.lua). `id` is random per request.
  */
 export const requestRecordKey = (event: EventRef, id: string) => `inv:{${event.tag}}:request:${id}`;
+
+/** The id of the top-level season of a unit of a season. */
+export const topIdOf = (unit: EventRef): number | undefined => (unit.season?.role === 'top' ? unit._id : unit.season?.topId);
+
+/**
+ * hash: object label -> how many units of the season (its partial seasons and events) have a
+ * record of the object (lua/includes/eventState.lua, writeBack), kept on the top-level season.
+ */
+export const seasonUseKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonUse`;
+
+/** hash: object label -> '1' for objects whose season status the event overrides. */
+export const seasonOverridesKey = (event: EventRef) => `${prefixOf(event)}:seasonOverrides`;

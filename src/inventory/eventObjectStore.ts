@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectStates.js';
-import { eventKeys, type EventRef } from './eventKeys.js';
+import { eventKeys, seasonOverridesKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
 // extra data (not the sales flow: that changes state only through the status script).
@@ -75,6 +75,12 @@ export class EventObjectStore {
       snapshots.set(label, extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state });
     });
     return snapshots;
+  }
+
+  /** Which of the labels the event overrides its season's status of. */
+  async readOverrides(event: EventRef, labels: string[]): Promise<Set<string>> {
+    const values = await this.redis.hmget(seasonOverridesKey(event), ...labels);
+    return new Set(labels.filter((_, i) => values[i] !== null));
   }
 
   /** Every stored record of the event: label -> record (free objects have none). */

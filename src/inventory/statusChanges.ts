@@ -1,7 +1,8 @@
 import { ApiError } from '../domain/errors.js';
-import type { PlannedChange } from '../domain/statusChangeRequest.js';
+import type { SeasonScope } from '../domain/season.js';
+import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
-import { eventKeys, EVENT_KEY_NAMES, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
@@ -12,6 +13,8 @@ export interface EventStatusChange {
   change: PlannedChange;
   /** The hold token's expiry (ms epoch), for holds. */
   tokenExpiry?: number;
+  /** For a unit of a season: the other units its changes are checked against. */
+  season?: SeasonScope<EventRef>;
 }
 
 export interface AppliedObject {
@@ -58,6 +61,55 @@ function failure(raw: [string, string, string][]): ApiError {
   return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
 }
 
+/** Operations whose objects count as used (docs/seatsio-behaviour.md, "Usage"): not release, not season overrides. */
+const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
+
+/**
+ * What the script needs of the season of each unit in KEYS (lua/change-object-status.lua,
+ * ARGV[2] `seasons`), keyed by the unit's position; the season's keys are added to `keys`.
+ */
+function seasonsPayload(changes: EventStatusChange[], events: EventRef[], position: Map<number, number>, keys: string[]) {
+  const keyIndex = new Map<string, number>();
+  const indexOf = (key: string) => {
+    if (!keyIndex.has(key)) {
+      keys.push(key);
+      keyIndex.set(key, keys.length);
+    }
+    return keyIndex.get(key)!;
+  };
+  const scopes = new Map(changes.filter((c) => c.season).map((c) => [c.event._id, c.season!]));
+  const seasons: Record<string, SeasonUnitPayload> = {};
+  for (const unit of events) {
+    if (!unit.season) continue;
+    const role = unit.season.role;
+    const entry: SeasonUnitPayload = { use: indexOf(seasonUseKey(unit)) };
+    if (role !== 'top') entry.cnt = true;
+    if (role === 'event') entry.ov = indexOf(seasonOverridesKey(unit));
+    const scope = scopes.get(unit._id);
+    if (scope) {
+      if (role === 'top') entry.top = true;
+      else entry.fb = position.get(scope.top._id);
+      entry.nfs = scope.propagated;
+      entry.sum = scope.sum.map((u) => position.get(u._id)!);
+      entry.groups = scope.groups.map((group) => group.map((u) => position.get(u._id)!));
+    }
+    seasons[String(position.get(unit._id))] = entry;
+  }
+  return seasons;
+}
+
+/** lua/includes/eventState.lua and seasonRules.lua read these; positions are 1-based among the events of KEYS. */
+interface SeasonUnitPayload {
+  use: number;
+  cnt?: boolean;
+  ov?: number;
+  top?: boolean;
+  fb?: number;
+  nfs?: boolean;
+  sum?: number[];
+  groups?: number[][];
+}
+
 export async function applyStatusChanges(
   calls: AtMostOnceCalls,
   changes: EventStatusChange[],
@@ -66,12 +118,15 @@ export async function applyStatusChanges(
 ): Promise<AppliedChanges> {
   const events: EventRef[] = [];
   const position = new Map<number, number>();
-  for (const { event } of changes) {
+  const add = (event: EventRef) => {
     if (!position.has(event._id)) {
       events.push(event);
       position.set(event._id, events.length);
     }
-  }
+  };
+  for (const { event } of changes) add(event);
+  // The units of a season a change is checked against come after the changed events.
+  for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
   const month = monthOf(now);
   const keys = events.flatMap((event) => {
     const k = eventKeys(event);
@@ -81,7 +136,7 @@ export async function applyStatusChanges(
   // in its bucket key, passed after the events' own keys.
   const usedLabels = events.map(() => new Set<string>());
   for (const { event, change } of changes) {
-    if (change.op !== 'release') for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
+    if (COUNTED_AS_USED.has(change.op)) for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
   }
   const usedBuckets = events.map((event) => event.usedBuckets ?? 1);
   const used: [number, string[]][][] = [];
@@ -97,6 +152,7 @@ export async function applyStatusChanges(
     expand,
     used,
     usedBuckets,
+    seasons: seasonsPayload(changes, events, position, keys),
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
       op: change.op,
@@ -105,7 +161,8 @@ export async function applyStatusChanges(
       tokenExpiry,
       orderId: change.parameters.orderId,
       listing: change.parameters.resaleListingId,
-      keep: change.parameters.keepExtraData === true,
+      // Setting or dropping a season override leaves the extra data as it is.
+      keep: change.parameters.keepExtraData === true || change.op === 'override' || change.op === 'useSeason',
       channels: change.parameters.channelKeys,
       ignoreChannels: change.parameters.ignoreChannels === true,
       allowed: change.parameters.allowedPreviousStatuses,

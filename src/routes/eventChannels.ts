@@ -1,3 +1,4 @@
+import { checkChannelsReplaceable } from '../domain/season.js';
 import Type from 'typebox';
 import { addChannels, addToChannel, removeChannel, removeFromChannel, replaceChannels, updateChannel } from '../domain/channels.js';
 import { newKey } from '../domain/keys.js';
@@ -24,9 +25,10 @@ export function eventChannelRoutes(events: EventService): RouteDef[] {
       answers: { 204: 'replaced' },
       body: ReplaceBody,
       handler: async (ctx) => {
-        await events.change(ctx.workspace, ctx.params.key!, (event, at) => ({
-          channels: replaceChannels(event.channels, ctx.body.channels, at.index, newKey),
-        }));
+        await events.change(ctx.workspace, ctx.params.key!, (event, at) => {
+          checkChannelsReplaceable(event);
+          return { channels: replaceChannels(event.channels, ctx.body.channels, at.index, newKey) };
+        });
         return noContent();
       },
     }),

@@ -1,3 +1,4 @@
+import { checkMarkForSale } from '../domain/season.js';
 import Type from 'typebox';
 import { ApiError } from '../domain/errors.js';
 import { takesOffSale, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
@@ -45,7 +46,10 @@ const edited =
 
 const replaced =
   (forSale: boolean, body: ForSaleInput): Decide =>
-  (_event, at) => ({ forSaleConfig: newForSaleConfig(forSale, body, at.index) });
+  (event, at) => {
+    if (forSale) checkMarkForSale(event);
+    return { forSaleConfig: newForSaleConfig(forSale, body, at.index) };
+  };
 
 export function eventForSaleRoutes(events: EventService): RouteDef[] {
   /**

@@ -35,6 +35,13 @@ const parameterFields = {
 // The status is checked by the domain too (empty or too long → INVALID_STATUS).
 const StatusField = Type.Optional(Type.String());
 const ChangeType = Type.Union([Type.Literal('CHANGE_STATUS_TO'), Type.Literal('RELEASE')]);
+// A batch may also set or drop an event's override of its season's status (docs/seasons.md).
+const BatchChangeType = Type.Union([
+  Type.Literal('CHANGE_STATUS_TO'),
+  Type.Literal('RELEASE'),
+  Type.Literal('OVERRIDE_SEASON_STATUS'),
+  Type.Literal('USE_SEASON_STATUS'),
+]);
 
 const EventBody = Type.Object(parameterFields);
 const StatusBody = Type.Object({ ...parameterFields, status: StatusField });
@@ -46,7 +53,7 @@ const GroupBody = Type.Object({
 });
 const BatchBody = Type.Object({
   statusChanges: Type.Array(
-    Type.Object({ ...parameterFields, event: Type.String({ maxLength: 200 }), type: Type.Optional(ChangeType), status: StatusField }),
+    Type.Object({ ...parameterFields, event: Type.String({ maxLength: 200 }), type: Type.Optional(BatchChangeType), status: StatusField }),
     { minItems: 1, maxItems: 100 },
   ),
 });
@@ -98,6 +105,8 @@ export function objectStatusRoutes(service: StatusChangeService): RouteDef[] {
     onEvent('put-up-for-resale', 'Puts objects up for resale, all or nothing', 'CHANGE_STATUS_TO', 'resale'),
     onEvent('release', 'Releases objects, all or nothing', 'RELEASE'),
     onEvent('change-object-status', 'Sets a status on objects, all or nothing', 'CHANGE_STATUS_TO'),
+    onEvent('override-season-status', "Gives an event of a season its own status for objects, free, whatever the season's", 'OVERRIDE_SEASON_STATUS'),
+    onEvent('use-season-status', "Gives objects of an event of a season the season's status again", 'USE_SEASON_STATUS'),
 
     // Several events in one all-or-nothing change; the map of objects is keyed by label.
     workspaceRoute({

@@ -1,7 +1,8 @@
 import { notFound } from '../domain/errors.js';
 import { Lru } from '../util/lru.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
-import { eventKeys, type EventKeys } from '../inventory/eventKeys.js';
+import { eventKeys, topIdOf, type EventKeys } from '../inventory/eventKeys.js';
+import { familyOf, scopeOf, type SeasonScope } from '../domain/season.js';
 import type { ChartDoc } from '../domain/chart.js';
 import type { EventDoc } from '../domain/event.js';
 import type { InvalidationBus } from '../metadata/invalidationBus.js';
@@ -20,6 +21,8 @@ export interface LoadedEvent {
   chart: ChartDoc;
   index: ObjectIndex;
   keys: EventKeys;
+  /** For a unit of a season: what its status changes are checked against (SeasonService drops it on any change to the season). */
+  season?: SeasonScope;
 }
 
 const EVENT_TOPIC = 'event';
@@ -88,7 +91,9 @@ export class EventCatalog {
     if (!event) return null;
     const chart = await this.repos.charts.findById(event.chartId);
     if (!chart) return null;
-    return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event) };
+    const topId = topIdOf(event);
+    const season = topId === undefined ? undefined : scopeOf(event, familyOf(await this.repos.events.seasonFamily(topId)));
+    return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event), season };
   }
 
   private dropChart(chartId: number): void {

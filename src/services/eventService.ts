@@ -6,6 +6,7 @@ import type { EventChange, EventDoc, NewEvent } from '../domain/event.js';
 import type { RateLimitInfo } from '../domain/forSaleLimit.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
+import { eventInThePast } from '../domain/season.js';
 import { usedBucketsFor } from '../domain/usedBuckets.js';
 import type { EventConfigStore } from '../inventory/eventConfigStore.js';
 import type { Charts } from '../metadata/charts.js';
@@ -36,8 +37,6 @@ export interface EventChart {
 const SALE_CONFIG_INPUTS = ['channels', 'forSaleConfig', 'objectCategories', 'categories'] as const;
 export const eventKeyTaken = (key: string) => badRequest('EVENT_KEY_ALREADY_EXISTS', `An event with key ${key} already exists in this workspace`);
 
-export const eventInThePast = (key: string) =>
-  badRequest('EVENT_IN_THE_PAST', `Event ${key} is in the past and cannot be changed`);
 
 export class EventService {
   constructor(
@@ -123,6 +122,8 @@ export class EventService {
     if (before !== after) {
       const touched = SALE_CONFIG_INPUTS.some((field) => before[field] !== after[field]);
       if (touched && (hasSaleConfig(before) || hasSaleConfig(after))) await this.saleConfig.sync(after, at.index);
+      // What an event holds back counts on its season (SaleConfigSync.seasonChanged), until it is in the past.
+      if (after.season?.role === 'event' && (touched || before.isInThePast !== after.isInThePast)) await this.saleConfig.seasonChanged(after, at.index);
       await this.catalog.changed(workspace._id, ...new Set([before.key, after.key]));
     }
     return after;

@@ -1,5 +1,7 @@
 import { notFound } from '../domain/errors.js';
-import { describeEventObject } from '../domain/eventObjectInfo.js';
+import type { EventDoc } from '../domain/event.js';
+import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { eventInThePast } from '../domain/season.js';
 import { bookableObjects } from '../domain/eventObjectRules.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
@@ -20,6 +22,20 @@ function objectOf(loaded: LoadedEvent, label: string): ChartObject {
   return object;
 }
 
+/**
+ * The settings object info reads: a unit of a season also shows its season's channels and,
+ * when the season propagates it, its for-sale config where it has none of its own.
+ */
+function settingsOf(loaded: LoadedEvent): EventDoc {
+  const { event, season } = loaded;
+  if (!season || season.role === 'top') return event;
+  return {
+    ...event,
+    channels: [...event.channels, ...season.top.channels],
+    forSaleConfig: event.forSaleConfig ?? (season.propagated ? season.top.forSaleConfig : null),
+  };
+}
+
 export class ObjectInfoService {
   constructor(
     private readonly catalog: EventCatalog,
@@ -30,17 +46,44 @@ export class ObjectInfoService {
   async describe(workspace: WorkspaceDoc, eventKey: string, labels: string[]): Promise<Record<string, unknown>> {
     const loaded = await this.catalog.get(workspace, eventKey);
     const objects = labels.map((label) => objectOf(loaded, label));
-    const snapshots = await this.objects.readSnapshots(loaded.event, loaded.index, labels, Date.now());
+    const snapshots = await this.snapshots(loaded, labels, Date.now());
+    const settings = settingsOf(loaded);
     const result: Record<string, unknown> = {};
     for (const object of objects) {
-      result[object.label] = describeEventObject(loaded.event, loaded.index, object, snapshots.get(object.label)!);
+      result[object.label] = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!);
     }
     return result;
+  }
+
+  /**
+   * The objects' snapshots as a client of the event sees them. In an event of a season, a
+   * seat, table or booth free in the event itself shows what its season or a partial season
+   * took, unless the event overrides the season's status (docs/seasons.md).
+   */
+  private async snapshots(loaded: LoadedEvent, labels: string[], now: number): Promise<Map<string, ObjectSnapshot>> {
+    const own = await this.objects.readSnapshots(loaded.event, loaded.index, labels, now);
+    if (loaded.season?.role !== 'event' || labels.length === 0) return own;
+    const [overrides, ...seasonal] = await Promise.all([
+      this.objects.readOverrides(loaded.event, labels),
+      ...loaded.season.sum.map((unit) => this.objects.readSnapshots(unit, loaded.index, labels, now)),
+    ]);
+    for (const label of labels) {
+      const snapshot = own.get(label)!;
+      if (overrides.has(label)) {
+        snapshot.seasonStatusOverridden = true;
+        continue;
+      }
+      if (snapshot.state.status !== 'free' || loaded.index.byLabel.get(label)?.objectType === 'generalAdmission') continue;
+      const taken = seasonal.map((s) => s.get(label)!).find((s) => s.state.status !== 'free');
+      if (taken) snapshot.state = taken.state;
+    }
+    return own;
   }
 
   /** Replaces the extra data of each object named; every label is checked before anything is written. */
   async setExtraData(workspace: WorkspaceDoc, eventKey: string, entries: [string, Record<string, unknown>][]): Promise<void> {
     const loaded = await this.catalog.get(workspace, eventKey);
+    if (loaded.event.isInThePast) throw eventInThePast(loaded.event.key);
     const fields = new Map(entries.map(([label, data]) => [objectOf(loaded, label).label, extraDataText(label, data)!]));
     await this.objects.setExtraData(loaded.event, fields);
   }
@@ -63,10 +106,11 @@ export class ObjectInfoService {
   async byStatus(workspace: WorkspaceDoc, eventKey: string): Promise<Record<string, unknown[]>> {
     const loaded = await this.catalog.get(workspace, eventKey);
     const objects = bookableObjects(loaded.event, loaded.index);
-    const snapshots = await this.objects.readSnapshots(loaded.event, loaded.index, objects.map((o) => o.label), Date.now());
+    const snapshots = await this.snapshots(loaded, objects.map((o) => o.label), Date.now());
+    const settings = settingsOf(loaded);
     const report: Record<string, unknown[]> = {};
     for (const object of objects) {
-      const info = describeEventObject(loaded.event, loaded.index, object, snapshots.get(object.label)!);
+      const info = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!);
       (report[info.status as string] ??= []).push(info);
     }
     return report;

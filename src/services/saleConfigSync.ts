@@ -2,6 +2,8 @@ import type { EventDoc } from '../domain/event.js';
 import { ApiError } from '../domain/errors.js';
 import { saleConfigFields } from '../domain/eventObjectRules.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
+import { eventsOf, familyOf, heldBackByEvents } from '../domain/season.js';
+import { topIdOf } from '../inventory/eventKeys.js';
 import type { EventConfigStore } from '../inventory/eventConfigStore.js';
 import type { Charts } from '../metadata/charts.js';
 import type { Events } from '../metadata/events.js';
@@ -15,7 +17,9 @@ import type { ObjectIndexes } from './objectIndexes.js';
 /** Rewrites of the sale config chasing concurrent changes before giving up (each is a newer version). */
 const MAX_SALE_CONFIG_WRITES = 20;
 
-export const hasSaleConfig = (event: EventDoc) => event.channels.length > 0 || event.forSaleConfig !== null;
+/** Seasons always have fields: what their events hold back (fieldsOf). */
+export const hasSaleConfig = (event: EventDoc) =>
+  event.channels.length > 0 || event.forSaleConfig !== null || event.season?.role === 'top' || event.season?.role === 'partial';
 
 export class SaleConfigSync {
   constructor(
@@ -33,7 +37,7 @@ export class SaleConfigSync {
   async sync(event: EventDoc, index: ObjectIndex): Promise<void> {
     let current = event;
     for (let i = 0; i < MAX_SALE_CONFIG_WRITES; i++) {
-      await this.store.writeSaleConfig(current, saleConfigFields(current, index));
+      await this.store.writeSaleConfig(current, await this.fieldsOf(current, index));
       const stored = await this.events.findById(current._id);
       if (!stored) {
         // Deleted meanwhile: take back what we just wrote.
@@ -44,6 +48,38 @@ export class SaleConfigSync {
       current = stored;
     }
     throw new ApiError(409, 'CONCURRENT_MODIFICATION', `Event ${event.key} is being changed by other requests; try again`);
+  }
+
+  /**
+   * After a change to a season's make-up or to one of its events' sale config: the season
+   * and its partial seasons are rewritten, for what their events hold back (`e:` fields).
+   */
+  async seasonChanged(unit: EventDoc, index: ObjectIndex): Promise<void> {
+    const topId = topIdOf(unit);
+    if (topId === undefined) return;
+    const family = familyOf(await this.events.seasonFamily(topId));
+    for (const season of [family.top, ...family.partials]) await this.sync(season, index);
+  }
+
+  /**
+   * A unit's own fields (saleConfigFields) and, for a season or partial season,
+   * `e:<label>` = places one of its events not in the past holds back (heldBackByEvents).
+   */
+  private async fieldsOf(unit: EventDoc, index: ObjectIndex): Promise<Map<string, string>> {
+    const fields = saleConfigFields(unit, index);
+    const topId = topIdOf(unit);
+    const role = unit.season?.role;
+    if (topId === undefined || role === 'event') return fields;
+    const family = familyOf(await this.events.seasonFamily(topId));
+    const live = eventsOf(unit, family).filter((e) => !e.isInThePast);
+    const capacityOf = (label: string) => {
+      const object = index.byLabel.get(label);
+      return object?.objectType === 'generalAdmission' ? object.capacity : 1;
+    };
+    for (const [label, places] of heldBackByEvents(live, (e) => saleConfigFields(e, index), capacityOf)) {
+      if (places > 0) fields.set(`e:${label}`, String(places));
+    }
+    return fields;
   }
 
   /**

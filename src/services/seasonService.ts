@@ -7,6 +7,7 @@ import type { Events } from '../metadata/events.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog } from './eventCatalog.js';
 import type { EventChart, EventService } from './eventService.js';
+import type { SaleConfigSync } from './saleConfigSync.js';
 
 // Seasons and partial seasons (docs/seasons.md): creating them with their events, adding
 // events later, grouping events into partial seasons, deleting. Every unit of a season is
@@ -32,6 +33,7 @@ export class SeasonService {
     private readonly events: Events,
     private readonly eventService: EventService,
     private readonly catalog: EventCatalog,
+    private readonly saleConfig: SaleConfigSync,
   ) {}
 
   /** The season a unit belongs to, or null for an event outside any season. */
@@ -112,7 +114,8 @@ export class SeasonService {
       }
       await this.eventService.deleteDoc(doc);
     }
-    await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
+    if (doc.season?.role === 'top') await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
+    else await this.familyChanged(workspace, family.top);
   }
 
   /**
@@ -158,7 +161,9 @@ export class SeasonService {
   /** Every process forgets every unit of the season (see the top of this file). */
   async familyChanged(workspace: WorkspaceDoc, anyUnit: EventDoc): Promise<void> {
     const family = await this.familyOf(anyUnit);
-    if (family) await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
+    if (!family) return;
+    await this.saleConfig.seasonChanged(family.top, (await this.eventService.chartOf(family.top)).index);
+    await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
   }
 
   private async relinkPartial(

@@ -2,6 +2,7 @@ import { describeEventObject } from '../domain/eventObjectInfo.js';
 import { areaState, objectState, type AreaHolds } from '../domain/objectStates.js';
 import {
   operationFor,
+  type ChangeType,
   planChange,
   type ObjectInput,
   type PlannedChange,
@@ -23,7 +24,7 @@ import type { EventCatalog } from './eventCatalog.js';
 
 export interface StatusChangeInput {
   eventKey: string;
-  type: 'CHANGE_STATUS_TO' | 'RELEASE';
+  type: ChangeType;
   status?: string;
   objects: ObjectInput[];
   parameters: StatusParameters;
@@ -48,12 +49,13 @@ export class StatusChangeService {
     const planned = inputs.map((input, i) => {
       const { event, index } = loaded[i]!;
       const { op, status } = operationFor(input.type, input.status);
-      return { event, change: planChange(event, index, op, status, input.objects, input.parameters) };
+      return { event, change: planChange(event, index, op, status, input.objects, input.parameters), season: loaded[i]!.season };
     });
     const changes: EventStatusChange[] = await Promise.all(
-      planned.map(async ({ event, change }) => ({
+      planned.map(async ({ event, change, season }) => ({
         event,
         change,
+        season,
         tokenExpiry: await this.tokenExpiry(workspace, event, change, now),
       })),
     );

@@ -1,4 +1,7 @@
 import { notFound } from '../domain/errors.js';
+import type { EventDoc } from '../domain/event.js';
+import { eventsOf, familyOf } from '../domain/season.js';
+import { topIdOf } from '../inventory/eventKeys.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { Events } from '../metadata/events.js';
 import type { Tenant } from '../metadata/tenantCache.js';
@@ -42,7 +45,7 @@ export class UsageService {
     for (const workspace of await this.workspacesOf(tenant)) {
       const ids = await this.used.eventsInUse(workspace._id, month);
       if (ids.length === 0) continue;
-      // Deleted events keep their usage; their tag is their id (events in seasons come later).
+      // Deleted events keep their usage under the tag they had; a deleted one's is taken to be its id.
       const events = await Promise.all(
         ids.map(async (id) => {
           const doc = await this.events.findById(id);
@@ -50,14 +53,35 @@ export class UsageService {
         }),
       );
       const counts = await this.used.usedObjectCounts(events, month);
+      const usage = new Map(events.map((event, i) => [event._id, { event: { id: event._id, key: event.key }, numUsedObjects: counts[i]! }]));
+      for (const [event, numUsedObjects] of await this.seasonUsage(ids, month)) usage.set(event._id, { event: { id: event._id, key: event.key }, numUsedObjects });
       details.push({
         workspace: { id: workspace._id, name: workspace.name },
-        usageByEvent: events
-          .map((event, i) => ({ event: { id: event._id, key: event.key }, numUsedObjects: counts[i]! }))
-          .sort((a, b) => a.event.id - b.event.id),
+        usageByEvent: [...usage.values()].sort((a, b) => a.event.id - b.event.id),
       });
     }
     return details;
+  }
+
+  /**
+   * An object used on a season (or partial season) counts as used on each of its events too
+   * (docs/seasons.md, "Used seats"): those events' distinct objects with the seasons' added.
+   */
+  private async seasonUsage(idsInUse: number[], month: string): Promise<Map<EventDoc, number>> {
+    const extra = new Map<number, { event: EventDoc; labels: Set<string> }>();
+    for (const id of idsInUse) {
+      const season = await this.events.findById(id);
+      const role = season?.season?.role;
+      if (!season || (role !== 'top' && role !== 'partial')) continue;
+      const family = familyOf(await this.events.seasonFamily(topIdOf(season)!));
+      const labels = await this.used.usedObjects(season, month);
+      for (const event of eventsOf(season, family)) {
+        const entry = extra.get(event._id) ?? { event, labels: new Set(idsInUse.includes(event._id) ? await this.used.usedObjects(event, month) : []) };
+        for (const label of labels) entry.labels.add(label);
+        extra.set(event._id, entry);
+      }
+    }
+    return new Map([...extra.values()].map(({ event, labels }) => [event, labels.size]));
   }
 
   /** The objects one event of the company used in the month; 404 for an event it never had. */

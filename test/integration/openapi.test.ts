@@ -44,6 +44,12 @@ const SAMPLES: Record<string, unknown> = {
   'POST /events/:key/actions/change-object-status': { objects: ['A-1'], status: 'sold-elsewhere', channelKeys: ['NO_CHANNEL'] },
   'POST /events/groups/actions/change-object-status': { events: ['e1', 'e2'], objects: ['A-1'], status: 'booked' },
   'POST /events/actions/change-object-status': { statusChanges: [{ event: 'e1', objects: ['A-1'], status: 'booked', type: 'CHANGE_STATUS_TO' }] },
+  'POST /events/:key/actions/override-season-status': { objects: ['A-1'] },
+  'POST /events/:key/actions/use-season-status': { objects: ['A-1'] },
+  'POST /seasons': { chartKey: 'chart', key: 'season', numberOfEvents: 2, forSalePropagated: true },
+  'POST /seasons/:key/actions/create-events': { eventKeys: ['e3', 'e4'] },
+  'POST /seasons/:key/partial-seasons': { key: 'first-half', name: 'First half', eventKeys: ['e1'] },
+  'POST /seasons/:key/partial-seasons/:partial/actions/add-events': { eventKeys: ['e2'] },
 };
 
 /** What a route answers when the body shape itself was refused. */

@@ -4,7 +4,7 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEvent, eventPath } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
-import { createSeason } from '../support/seasons.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // The season routes (docs/seasons.md): create a season with events, add events, partial
 // seasons, and retrieve, update, list and delete through the event routes.
@@ -103,7 +103,7 @@ describe('adding events', () => {
 describe('partial seasons', () => {
   it('creates a partial season, adds events to it and removes one', async () => {
     const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 3 });
-    const [e1, e2, e3] = season.events.map((e: { key: string }) => e.key) as string[];
+    const [e1, e2, e3] = eventKeysOf(season) as [string, string, string];
     const created = await ctx.api.post(`/seasons/${season.key}/partial-seasons`, { key: `${season.key}-p`, name: 'Half', eventKeys: [e1] });
     expect(created.status, created.text).toBe(200);
     expect(created.body).toMatchObject({
@@ -179,7 +179,7 @@ describe('seasons through the event routes', () => {
 
   it('deletes a season with its partial seasons and events; deleting an event takes it out of its partial seasons', async () => {
     const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
-    const [e1, e2] = season.events.map((e: { key: string }) => e.key) as string[];
+    const [e1, e2] = eventKeysOf(season) as [string, string];
     await ctx.api.post(`/seasons/${season.key}/partial-seasons`, { key: `${season.key}-p`, eventKeys: [e1, e2] });
     expect((await ctx.api.delete(eventPath(e1))).status).toBe(204);
     expect((await ctx.api.get(eventPath(`${season.key}-p`))).body.events.map((e: { key: string }) => e.key)).toEqual([e2]);

@@ -1,0 +1,285 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { uploadDrawing } from '../support/charts.js';
+import { action, codes, done, eventPath, expireIn, holdToken, objectInfo, statuses } from '../support/events.js';
+import { createCompanyClients, expectError, useServerWithCompany } from '../support/harness.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
+import { thisMonth } from '../support/usage.js';
+
+// The season rules (docs/seasons.md, "Rules"), each on a season of its own on real
+// servers: what one unit of a season books, holds back or assigns is seen by the others
+// in the same script call that changes it.
+
+const ctx = useServerWithCompany();
+let chartKey: string;
+
+beforeAll(async () => {
+  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
+});
+
+/** A season with `events` events: its key and its events' keys. */
+async function season(events = 2, body: Record<string, unknown> = {}): Promise<{ key: string; events: string[] }> {
+  const record = await createSeason(ctx.api, chartKey, { numberOfEvents: events, ...body });
+  return { key: record.key, events: eventKeysOf(record) };
+}
+
+const book = (event: string, objects: unknown[], extra: Record<string, unknown> = {}) => action(ctx.api, event, 'book', { objects, ...extra });
+const past = async (event: string) => expect((await ctx.api.post(eventPath(event), { isInThePast: true })).status).toBe(200);
+
+describe('seats booked on the season or in its events', () => {
+  it('a seat booked on the season is unavailable in every event, and object info there shows it booked', async () => {
+    const s = await season(3);
+    await done(ctx.api, s.key, 'book', { objects: ['A-1'], orderId: 'season-ticket' });
+    for (const event of s.events) {
+      expectError(await book(event, ['A-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+      const info = await objectInfo(ctx.api, event, 'A-1');
+      expect(info).toMatchObject({ status: 'booked', orderId: 'season-ticket', isAvailable: false });
+    }
+    // The other seats are untouched.
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['A-2'] });
+  });
+
+  it('a seat booked in one event cannot be booked on the season (400) until every such event is in the past', async () => {
+    const s = await season(3);
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['A-1'] });
+    await done(ctx.api, s.events[1]!, 'book', { objects: ['A-1'] });
+    const refused = await book(s.key, ['A-1', 'A-2']);
+    expectError(refused, 400, 'OBJECT_TAKEN_IN_SEASON');
+    expect((await statuses(ctx.api, s.key, ['A-1', 'A-2']))).toEqual({ 'A-1': 'free', 'A-2': 'free' });
+    await past(s.events[0]!);
+    expectError(await book(s.key, ['A-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await past(s.events[1]!);
+    await done(ctx.api, s.key, 'book', { objects: ['A-1'] });
+    // The third event, not in the past, now sees the season's booking.
+    expectError(await book(s.events[2]!, ['A-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+  });
+
+  it('a hold in an event takes the seat from the season until its token expires', async () => {
+    const s = await season(2);
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, s.events[0]!, 'hold', { objects: ['A-5'], holdToken: token });
+    expectError(await book(s.key, ['A-5']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await expireIn(ctx.api, token, 0);
+    await done(ctx.api, s.key, 'book', { objects: ['A-5'] });
+    expectError(await book(s.events[0]!, ['A-5']), 400, 'OBJECT_TAKEN_IN_SEASON');
+  });
+
+  it('a release in the event gives the seat back to the season', async () => {
+    const s = await season(2);
+    await done(ctx.api, s.events[1]!, 'book', { objects: ['B-1'] });
+    expectError(await book(s.key, ['B-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await done(ctx.api, s.events[1]!, 'release', { objects: ['B-1'] });
+    await done(ctx.api, s.key, 'book', { objects: ['B-1'] });
+  });
+
+  it('one batch that books a seat in an event and then on the season is refused whole', async () => {
+    const s = await season(2);
+    const response = await ctx.api.post('/events/actions/change-object-status', {
+      statusChanges: [
+        { event: s.events[0], objects: ['C-1'], status: 'booked' },
+        { event: s.key, objects: ['C-1'], status: 'booked' },
+      ],
+    });
+    expectError(response, 400, 'OBJECT_TAKEN_IN_SEASON');
+    expect(await statuses(ctx.api, s.events[0]!, ['C-1'])).toEqual({ 'C-1': 'free' });
+  });
+
+  it('concurrent bookings of one seat on the season and in each of its events: exactly one wins', async () => {
+    const s = await season(4);
+    for (const label of ['D-1', 'D-2', 'D-3']) {
+      const units = [s.key, ...s.events];
+      const answers = await Promise.all(units.map((unit) => book(unit, [label])));
+      const won = answers.filter((r) => r.status === 204);
+      const seasonWon = answers[0]!.status === 204;
+      // Either the season got it (and no event), or events got it (any number of them, never with the season).
+      if (seasonWon) expect(won).toHaveLength(1);
+      else expect(won.length).toBeGreaterThanOrEqual(1);
+      for (const refused of answers.filter((r) => r.status !== 204)) expect(codes(refused)).toEqual(['OBJECT_TAKEN_IN_SEASON']);
+    }
+  });
+});
+
+describe('general admission in a season', () => {
+  it('places booked on the season reduce every event; the season has capacity minus the most booked in one event', async () => {
+    const s = await season(2);
+    await done(ctx.api, s.events[0]!, 'book', { objects: [{ objectId: 'GA1', quantity: 50 }] });
+    await done(ctx.api, s.events[1]!, 'book', { objects: [{ objectId: 'GA1', quantity: 20 }] });
+    expectError(await book(s.key, [{ objectId: 'GA1', quantity: 51 }]), 400, 'NOT_ENOUGH_FREE_PLACES');
+    await done(ctx.api, s.key, 'book', { objects: [{ objectId: 'GA1', quantity: 30 }] });
+    // Event 2: 100 - 20 own - 30 season = 50 left; event 1: 100 - 50 - 30 = 20.
+    expectError(await book(s.events[1]!, [{ objectId: 'GA1', quantity: 51 }]), 400, 'NOT_ENOUGH_FREE_PLACES');
+    await done(ctx.api, s.events[1]!, 'book', { objects: [{ objectId: 'GA1', quantity: 50 }] });
+    expectError(await book(s.events[0]!, [{ objectId: 'GA1', quantity: 21 }]), 400, 'NOT_ENOUGH_FREE_PLACES');
+    await done(ctx.api, s.events[0]!, 'book', { objects: [{ objectId: 'GA1', quantity: 20 }] });
+    // Now both events are full: the season has nothing left.
+    expectError(await book(s.key, [{ objectId: 'GA1', quantity: 1 }]), 400, 'NOT_ENOUGH_FREE_PLACES');
+  });
+});
+
+describe('for sale and channels', () => {
+  it('not for sale on the season closes every event; mark-as-for-sale on a season is refused', async () => {
+    const s = await season(2);
+    expect((await ctx.api.post(eventPath(s.key, '/actions/mark-as-not-for-sale'), { objects: ['A-1'] })).status).toBe(200);
+    for (const event of s.events) expectError(await book(event, ['A-1']), 400, 'OBJECT_NOT_FOR_SALE');
+    expect((await objectInfo(ctx.api, s.events[0]!, 'A-1')).forSale).toBe(false);
+    expectError(await ctx.api.post(eventPath(s.key, '/actions/mark-as-for-sale'), { objects: ['A-1'] }), 400, 'NOT_SUPPORTED_FOR_SEASONS');
+  });
+
+  it('not for sale in one event closes the season, not the other events', async () => {
+    const s = await season(2);
+    expect((await ctx.api.post(eventPath(s.events[0]!, '/actions/mark-as-not-for-sale'), { objects: ['A-2'] })).status).toBe(200);
+    expectError(await book(s.key, ['A-2']), 400, 'OBJECT_NOT_FOR_SALE');
+    await done(ctx.api, s.events[1]!, 'book', { objects: ['A-2'] });
+    expectError(await book(s.events[0]!, ['A-2']), 400, 'OBJECT_NOT_FOR_SALE');
+    // Once that event is in the past, it no longer holds the seat back from the season.
+    const s2 = await season(1);
+    await ctx.api.post(eventPath(s2.events[0]!, '/actions/mark-as-not-for-sale'), { objects: ['A-3'] });
+    expectError(await book(s2.key, ['A-3']), 400, 'OBJECT_NOT_FOR_SALE');
+    await past(s2.events[0]!);
+    await done(ctx.api, s2.key, 'book', { objects: ['A-3'] });
+  });
+
+  it("events inherit the season's channels; replacing an event's channels is refused", async () => {
+    const s = await season(2, { channels: [{ key: 'ch1', name: 'Channel 1', color: '#00ff00', index: 1, objects: ['A-1'] }] });
+    expectError(await book(s.events[0]!, ['A-1']), 400, 'OBJECT_IN_CHANNEL');
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['A-1'], channelKeys: ['ch1'] });
+    expect((await objectInfo(ctx.api, s.events[1]!, 'A-1')).channel).toBe('ch1');
+    expectError(await book(s.key, ['A-2'], { channelKeys: ['ch1'] }), 400, 'OBJECT_NOT_IN_CHANNEL');
+    // Channels added to the season later reach its events at once.
+    const added = await ctx.api.post(eventPath(s.key, '/channels'), { key: 'ch2', name: 'Channel 2', objects: ['A-3'] });
+    expect(added.status, added.text).toBe(204);
+    expectError(await book(s.events[1]!, ['A-3']), 400, 'OBJECT_IN_CHANNEL');
+    expectError(await ctx.api.post(eventPath(s.events[0]!, '/channels/replace'), { channels: [] }), 400, 'CHANNELS_MANAGED_ON_SEASON');
+  });
+
+  it('a channel assignment made only on an event leaves the object unavailable on the season', async () => {
+    const s = await season(2);
+    const added = await ctx.api.post(eventPath(s.events[0]!, '/channels'), { key: 'own', name: 'Own', objects: ['B-2'] });
+    expect(added.status, added.text).toBe(204);
+    expectError(await book(s.key, ['B-2']), 400, 'OBJECT_NOT_FOR_SALE');
+    expectError(await book(s.key, ['B-2'], { ignoreChannels: true }), 400, 'OBJECT_NOT_FOR_SALE');
+    await done(ctx.api, s.events[1]!, 'book', { objects: ['B-2'] });
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['B-2'], channelKeys: ['own'] });
+  });
+});
+
+describe('partial seasons', () => {
+  it("a place booked on a partial season is unavailable on the season and in the partial season's events only", async () => {
+    const s = await season(3);
+    const partial = `${s.key}-p`;
+    await ctx.api.post(`/seasons/${s.key}/partial-seasons`, { key: partial, eventKeys: [s.events[0], s.events[1]] });
+    await done(ctx.api, partial, 'book', { objects: ['A-4'] });
+    expectError(await book(s.key, ['A-4']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    expectError(await book(s.events[0]!, ['A-4']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    expectError(await book(s.events[1]!, ['A-4']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    expect((await objectInfo(ctx.api, s.events[1]!, 'A-4')).status).toBe('booked');
+    await done(ctx.api, s.events[2]!, 'book', { objects: ['A-4'] });
+    // And the other way round: booked in an event of the partial season, unavailable on it.
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['A-6'] });
+    expectError(await book(partial, ['A-6']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await done(ctx.api, partial, 'book', { objects: ['A-7'] });
+  });
+
+  it('a partial season without events still blocks its bookings on the season', async () => {
+    const s = await season(1);
+    const partial = `${s.key}-empty`;
+    await ctx.api.post(`/seasons/${s.key}/partial-seasons`, { key: partial });
+    await done(ctx.api, partial, 'book', { objects: ['B-5'] });
+    expectError(await book(s.key, ['B-5']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['B-5'] });
+  });
+});
+
+describe('events created later', () => {
+  it('objects booked on the season are unavailable in events created with create-events', async () => {
+    const s = await season(1);
+    await done(ctx.api, s.key, 'book', { objects: ['A-8'] });
+    const created = await ctx.api.post(`/seasons/${s.key}/actions/create-events`, { eventKeys: [`${s.key}-later`] });
+    expect(created.status, created.text).toBe(200);
+    expectError(await book(`${s.key}-later`, ['A-8']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    expect((await objectInfo(ctx.api, `${s.key}-later`, 'A-8')).status).toBe('booked');
+    await done(ctx.api, `${s.key}-later`, 'book', { objects: ['A-7'] });
+    expectError(await book(s.key, ['A-7']), 400, 'OBJECT_TAKEN_IN_SEASON');
+  });
+});
+
+describe('overriding the season status', () => {
+  it('frees a season seat in one event, which may then sell it; use-season-status gives it back', async () => {
+    const s = await season(2);
+    await done(ctx.api, s.key, 'book', { objects: ['C-3'] });
+    const [e1, e2] = s.events as [string, string];
+    expect((await ctx.api.post(eventPath(e1, '/actions/override-season-status'), { objects: ['C-3'] })).status).toBe(204);
+    expect(await objectInfo(ctx.api, e1, 'C-3')).toMatchObject({ status: 'free', isAvailable: true, seasonStatusOverriddenQuantity: 1 });
+    await done(ctx.api, e1, 'book', { objects: ['C-3'], orderId: 'walk-in' });
+    expect(await objectInfo(ctx.api, e1, 'C-3')).toMatchObject({ status: 'booked', orderId: 'walk-in' });
+    expectError(await book(e2, ['C-3']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    // Not while the event's own copy is taken.
+    expectError(await ctx.api.post(eventPath(e1, '/actions/use-season-status'), { objects: ['C-3'] }), 400, 'OBJECT_NOT_FREE');
+    await done(ctx.api, e1, 'release', { objects: ['C-3'] });
+    expect((await ctx.api.post(eventPath(e1, '/actions/use-season-status'), { objects: ['C-3'] })).status).toBe(204);
+    expect(await objectInfo(ctx.api, e1, 'C-3')).toMatchObject({ status: 'booked', seasonStatusOverriddenQuantity: 0 });
+    expectError(await book(e1, ['C-3']), 400, 'OBJECT_TAKEN_IN_SEASON');
+  });
+
+  it('batch types OVERRIDE_SEASON_STATUS and USE_SEASON_STATUS, in one all-or-nothing call with a booking', async () => {
+    const s = await season(1);
+    const [e1] = s.events as [string];
+    await done(ctx.api, s.key, 'book', { objects: ['C-4'] });
+    const response = await ctx.api.post('/events/actions/change-object-status?expand=objects', {
+      statusChanges: [
+        { type: 'OVERRIDE_SEASON_STATUS', event: e1, objects: ['C-4'] },
+        { event: e1, objects: ['C-4'], status: 'booked' },
+      ],
+    });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.results[1].objects['C-4'].status).toBe('booked');
+    // A batch whose last change fails undoes the override too.
+    const refused = await ctx.api.post('/events/actions/change-object-status', {
+      statusChanges: [
+        { type: 'OVERRIDE_SEASON_STATUS', event: e1, objects: ['C-5'] },
+        { event: e1, objects: ['C-5'], status: 'booked' },
+        { event: e1, objects: ['C-4'], status: 'booked' },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    await done(ctx.api, s.key, 'book', { objects: ['C-5'] });
+    expectError(await book(e1, ['C-5']), 400, 'OBJECT_TAKEN_IN_SEASON');
+  });
+
+  it('is refused on a season, on an event outside any season, and for GA areas', async () => {
+    const s = await season(1);
+    expectError(await ctx.api.post(eventPath(s.key, '/actions/override-season-status'), { objects: ['A-1'] }), 400, 'NOT_AN_EVENT_IN_A_SEASON');
+    expectError(await ctx.api.post(eventPath(s.events[0]!, '/actions/override-season-status'), { objects: ['GA1'] }), 400, 'SEASON_OVERRIDE_NOT_SUPPORTED');
+  });
+});
+
+describe('the past is frozen', () => {
+  it('a past event refuses book, hold, release and change-object-status, and changes nothing', async () => {
+    const s = await season(1);
+    const [event] = s.events as [string];
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    await past(event);
+    const token = await holdToken(ctx.api);
+    expectError(await book(event, ['A-2']), 400, 'EVENT_IN_THE_PAST');
+    expectError(await action(ctx.api, event, 'hold', { objects: ['A-2'], holdToken: token }), 400, 'EVENT_IN_THE_PAST');
+    expectError(await action(ctx.api, event, 'release', { objects: ['A-1'] }), 400, 'EVENT_IN_THE_PAST');
+    expectError(await action(ctx.api, event, 'change-object-status', { objects: ['A-3'], status: 'custom' }), 400, 'EVENT_IN_THE_PAST');
+    expectError(await ctx.api.post(eventPath(event, '/actions/update-extra-data'), { extraData: { 'A-1': { a: 1 } } }), 400, 'EVENT_IN_THE_PAST');
+    expect(await statuses(ctx.api, event, ['A-1', 'A-2', 'A-3'])).toEqual({ 'A-1': 'booked', 'A-2': 'free', 'A-3': 'free' });
+  });
+});
+
+describe('used seats', () => {
+  it('a place booked on a season of 5 events counts 6 in the usage report', async () => {
+    const clients = await createCompanyClients(ctx.server.url);
+    const chart = (await uploadDrawing(clients.api, rowsWithoutSections)).key;
+    const record = await createSeason(clients.api, chart, { numberOfEvents: 5 });
+    await done(clients.api, record.key, 'book', { objects: ['A-1'] });
+    const month = await clients.admin.get(`/reports/usage/month/${thisMonth()}`);
+    expect(month.status, month.text).toBe(200);
+    const byEvent = month.body.flatMap((w: { usageByEvent: { event: { key: string }; numUsedObjects: number }[] }) => w.usageByEvent);
+    expect(byEvent).toHaveLength(6);
+    expect(byEvent.reduce((sum: number, e: { numUsedObjects: number }) => sum + e.numUsedObjects, 0)).toBe(6);
+    expect((await clients.admin.get('/reports/usage')).body.usage[0].numUsedObjects).toBe(6);
+  });
+});
