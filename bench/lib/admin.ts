@@ -6,6 +6,14 @@ import { basicAuth } from './measure.js';
 export interface BenchEvent {
   id: number;
   key: string;
+  /** The hash tag of its inventory keys: its own id, or its top-level season's (src/metadata/events.ts). */
+  tag?: string;
+}
+
+/** A season and its events, all under the season's hash tag. */
+export interface BenchSeason {
+  season: BenchEvent;
+  events: BenchEvent[];
 }
 
 export class Admin {
@@ -39,6 +47,13 @@ export class Admin {
     const events: BenchEvent[] = [];
     for (let i = 0; i < count; i++) events.push(await this.createEvent(chartKey));
     return events;
+  }
+
+  /** A season on the chart with `events` events (POST /seasons). */
+  async createSeason(chartKey: string, events: number): Promise<BenchSeason> {
+    const created = await this.call<{ id: number; key: string; events: { id: number; key: string }[] }>('POST', '/seasons', { chartKey, numberOfEvents: events });
+    const tag = String(created.id);
+    return { season: { id: created.id, key: created.key, tag }, events: created.events.map((e) => ({ id: e.id, key: e.key, tag })) };
   }
 
   /** Books objects in requests of at most 1,000 (the cap per request, docs/seatsio-behaviour.md "Limits"). */

@@ -7,8 +7,8 @@ import type { BenchEvent } from './admin.js';
 // compare with what its requests were told. Read straight from the inventory (the single
 // source of truth), with the same record decoding the server uses.
 
-// Events outside seasons use their own id as hash tag (src/metadata/events.ts).
-const keysOf = (event: BenchEvent) => eventKeys({ _id: event.id, tag: String(event.id) });
+// Events outside seasons use their own id as hash tag, events of a season their season's (src/metadata/events.ts).
+const keysOf = (event: BenchEvent) => eventKeys({ _id: event.id, tag: event.tag ?? String(event.id) });
 
 export class FinalState {
   readonly redis: Redis;

@@ -51,7 +51,7 @@ export function addRatios(scenarios: Record<string, Figures>): void {
   for (const figures of Object.values(scenarios)) figures.ratioToCeiling = Math.round((figures.rps / ceiling) * 1000) / 1000;
 }
 
-const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings'];
+const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];
 
 export function printTable(report: BenchReport): void {
   console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  checks');

@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 // report's shape and the correctness checks each scenario makes against the final state in
 // Redis; no timing (the figures are ratios for people to read, see README "Benchmarks").
 
-const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'health', 'holdTokenCreate', 'workspaceList'];
+const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'health', 'holdTokenCreate', 'workspaceList'];
 
 describe('npm run bench -- --smoke', () => {
-  it('runs every scenario; no seat sold twice or lost, no GA place oversold, exactly 100 hot seats sold', async () => {
+  it('runs every scenario; no seat sold twice or lost (seasons included), no GA place oversold, exactly 100 hot seats sold', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
       const output = join(dir, 'smoke.json');
@@ -38,6 +38,15 @@ describe('npm run bench -- --smoke', () => {
       expect(hotSeats).toMatchObject({ successes: 100, refused400: 900, otherAnswers: 0, seatsBookedInState: 100, strayBookings: 0 });
       expect(gaSellOut).toMatchObject({ placesSold: gaSellOut.capacity, placesBookedInState: gaSellOut.capacity, oversold: 0, lostPlaces: 0 });
       expect(releaseChurn.strayBookings).toBe(0);
+      const { seasonBook, seasonEventBook } = report.scenarios;
+      for (const figures of [seasonBook, seasonEventBook]) {
+        expect(figures.non2xx).toBe(0);
+        expect([figures.doubleBookings, figures.lostBookings]).toEqual([0, 0]);
+        expect(figures.seatsBooked).toBeGreaterThan(0);
+      }
+      // Every seat of the season half of the chart, 10 per request (one season in a smoke run).
+      expect(seasonBook.seatsBooked).toBe(5_000);
+      expect(seasonEventBook.seasonAndEventBookings).toBe(0);
       expect(releaseChurn.cycles).toBeGreaterThan(0);
       expect(report.eventsAndMemory).toMatchObject({ freeSeatBytes: 0, seatsBooked: 100_000 });
       expect(report.eventsAndMemory.bookedSeatBytes).toBeGreaterThan(0);

@@ -1,0 +1,90 @@
+import type { BenchSeason } from '../lib/admin.js';
+import { SeatLedger } from '../lib/ledger.js';
+import { generatedRequests, measure, type Figures } from '../lib/measure.js';
+import type { BenchContext } from './context.js';
+
+// Seasons (docs/seasons.md): seasons of 100 events on the 10,000-seat chart.
+// - seasonBook: 10 seats per request on the season itself, each season's first half of the
+//   chart, season after season until every season sold it (bounded by that amount);
+// - seasonEventBook: 2 seats per request in the seasons' events, from the other half of
+//   the chart, like book2 but in events of a season: each booking is checked against the
+//   season in the same script call.
+// The final state must show no seat booked both on a season and in one of its events, and
+// every seat a request was told it booked booked.
+
+const EVENTS_PER_SEASON = 100;
+const SEATS_PER_SEASON_REQUEST = 10;
+const SEASONS: Record<BenchContext['scale']['mode'], number> = { full: 6, quick: 2, smoke: 1 };
+
+const made = new WeakMap<BenchContext, Promise<BenchSeason[]>>();
+
+/** The seasons both scenarios use, made once per run. */
+function seasonsOf(ctx: BenchContext): Promise<BenchSeason[]> {
+  if (!made.has(ctx)) {
+    const events = ctx.scale.mode === 'smoke' ? 5 : EVENTS_PER_SEASON;
+    made.set(ctx, (async () => {
+      const seasons: BenchSeason[] = [];
+      for (let i = 0; i < SEASONS[ctx.scale.mode]; i++) seasons.push(await ctx.admin.createSeason(ctx.charts.seats10k.key, events));
+      return seasons;
+    })());
+  }
+  return made.get(ctx)!;
+}
+
+/** The first half of the chart's seats are sold on the seasons, the second half in their events. */
+const halves = (labels: string[]) => [labels.slice(0, labels.length / 2), labels.slice(labels.length / 2)] as const;
+
+export async function seasonBook(ctx: BenchContext): Promise<Figures> {
+  const seasons = await seasonsOf(ctx);
+  const [onSeason] = halves(ctx.charts.seats10k.labels);
+  const perSeason = Math.floor(onSeason.length / SEATS_PER_SEASON_REQUEST);
+  const ledger = new SeatLedger();
+  let next = 0;
+  const figures = await measure(ctx.settings, {
+    url: ctx.serverUrl,
+    amount: perSeason * seasons.length,
+    requests: generatedRequests({
+      headers: ctx.workspaceHeaders,
+      next: () => {
+        const n = next++;
+        const { season } = seasons[Math.floor(n / perSeason) % seasons.length]!;
+        const at = (n % perSeason) * SEATS_PER_SEASON_REQUEST;
+        const seats = onSeason.slice(at, at + SEATS_PER_SEASON_REQUEST);
+        return { path: `/events/${season.key}/actions/book`, body: JSON.stringify({ objects: seats }), data: { event: season, seats } };
+      },
+      onStatus: (status, { event, seats }) => status < 300 && ledger.booked(event, seats),
+    }),
+  });
+  return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };
+}
+
+export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
+  const seasons = await seasonsOf(ctx);
+  const [, inEvents] = halves(ctx.charts.seats10k.labels);
+  const events = seasons.flatMap((s) => s.events);
+  const pairsPerEvent = Math.floor(inEvents.length / 2);
+  const ledger = new SeatLedger();
+  let next = 0;
+  const figures = await measure(ctx.settings, {
+    url: ctx.serverUrl,
+    requests: generatedRequests({
+      headers: ctx.workspaceHeaders,
+      // Event after event, season after season: every event of every season gets bookings.
+      next: () => {
+        const pair = next++;
+        const event = events[pair % events.length]!;
+        const at = (Math.floor(pair / events.length) % pairsPerEvent) * 2;
+        const seats = [inEvents[at]!, inEvents[at + 1]!];
+        return { path: `/events/${event.key}/actions/book`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
+      },
+      onStatus: (status, { event, seats }) => status < 300 && ledger.booked(event, seats),
+    }),
+  });
+  // No seat may be booked both on a season and in one of its events.
+  let seasonAndEvent = 0;
+  for (const { season, events: ofSeason } of seasons) {
+    const onTheSeason = await ctx.state.booked(season);
+    for (const event of ofSeason) for (const label of await ctx.state.booked(event)) if (onTheSeason.has(label)) seasonAndEvent++;
+  }
+  return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)), seasonAndEventBookings: seasonAndEvent };
+}
