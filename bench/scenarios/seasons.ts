@@ -7,8 +7,8 @@ import type { BenchContext } from './context.js';
 // - seasonBook: 10 seats per request on the season itself, each season's first half of the
 //   chart, season after season until every season sold it (bounded by that amount);
 // - seasonEventBook: 2 seats per request in the seasons' events, from the other half of
-//   the chart, like book2 but in events of a season: each booking is checked against the
-//   season in the same script call.
+//   the chart, walking event after event like book2, but in events of a season: each
+//   booking is checked against the season in the same script call.
 // The final state must show no seat booked both on a season and in one of its events, and
 // every seat a request was told it booked booked.
 
@@ -69,11 +69,11 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
     url: ctx.serverUrl,
     requests: generatedRequests({
       headers: ctx.workspaceHeaders,
-      // Event after event, season after season: every event of every season gets bookings.
+      // Event after event, as book2 walks its events.
       next: () => {
         const pair = next++;
-        const event = events[pair % events.length]!;
-        const at = (Math.floor(pair / events.length) % pairsPerEvent) * 2;
+        const event = events[Math.floor(pair / pairsPerEvent) % events.length]!;
+        const at = (pair % pairsPerEvent) * 2;
         const seats = [inEvents[at]!, inEvents[at + 1]!];
         return { path: `/events/${event.key}/actions/book`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
       },

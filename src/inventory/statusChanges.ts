@@ -61,6 +61,18 @@ function failure(raw: [string, string, string][]): ApiError {
   return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
 }
 
+/** Each event's keys in script order with its used-objects key of a month, made once per event record. */
+const scriptKeys = new WeakMap<EventRef, { month: string; keys: string[] }>();
+function scriptKeysOf(event: EventRef, month: string): string[] {
+  let entry = scriptKeys.get(event);
+  if (entry?.month !== month) {
+    const k = eventKeys(event);
+    entry = { month, keys: [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)] };
+    scriptKeys.set(event, entry);
+  }
+  return entry.keys;
+}
+
 /** Operations whose objects count as used (docs/seatsio-behaviour.md, "Usage"): not release, not season overrides. */
 const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
 
@@ -128,10 +140,7 @@ export async function applyStatusChanges(
   // The units of a season a change is checked against come after the changed events.
   for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
   const month = monthOf(now);
-  const keys = events.flatMap((event) => {
-    const k = eventKeys(event);
-    return [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)];
-  });
+  const keys = events.flatMap((event) => scriptKeysOf(event, month));
   // Every object passed to book, hold or a status counts as used (docs/seatsio-behaviour.md, "Usage"),
   // in its bucket key, passed after the events' own keys.
   const usedLabels = events.map(() => new Set<string>());
