@@ -14,6 +14,8 @@ export interface ObjectSnapshot {
   extraData?: Record<string, unknown>;
   /** The event overrides its season's status of this object (docs/seasons.md, "Overrides"). */
   seasonStatusOverridden?: boolean;
+  /** On a season: why an object free on it is unavailable there (taken in an event: its status; or not_for_sale). */
+  unavailable?: string;
 }
 
 const isArea = (state: ObjectState | AreaState): state is AreaState => 'nonFree' in state;
@@ -63,6 +65,10 @@ export function describeEventObject(
     info.availabilityReason = notForSale > 0 ? 'not_for_sale' : selectable ? 'available' : status;
   }
   info.status = status;
+  if (snapshot.unavailable && info.isAvailable) {
+    info.isAvailable = false;
+    info.availabilityReason = snapshot.unavailable;
+  }
   if (snapshot.extraData) info.extraData = snapshot.extraData;
   const channel = channelOf(event, object.label);
   if (channel) info.channel = channel;

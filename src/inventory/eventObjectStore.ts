@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectStates.js';
-import { eventKeys, seasonOverridesKey, type EventRef } from './eventKeys.js';
+import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
 // extra data (not the sales flow: that changes state only through the status script).
@@ -81,6 +81,18 @@ export class EventObjectStore {
   async readOverrides(event: EventRef, labels: string[]): Promise<Set<string>> {
     const values = await this.redis.hmget(seasonOverridesKey(event), ...labels);
     return new Set(labels.filter((_, i) => values[i] !== null));
+  }
+
+  /** The labels a season's events keep back from it (its `e:` sale config fields). */
+  async heldBackByEvents(season: EventRef, labels: string[]): Promise<Set<string>> {
+    const values = await this.redis.hmget(eventKeys(season).saleConfig, ...labels.map((l) => `e:${l}`));
+    return new Set(labels.filter((_, i) => values[i] !== null));
+  }
+
+  /** The labels some partial season or event of the season has a record of (its seasonUse count). */
+  async recordedInSeason(season: EventRef, labels: string[]): Promise<string[]> {
+    const counts = await this.redis.hmget(seasonUseKey(season), ...labels);
+    return labels.filter((_, i) => Number(counts[i] ?? 0) > 0);
   }
 
   /** Every stored record of the event: label -> record (free objects have none). */

@@ -1,7 +1,7 @@
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
-import { eventInThePast } from '../domain/season.js';
+import { eventInThePast, type SeasonScope } from '../domain/season.js';
 import { bookableObjects } from '../domain/eventObjectRules.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
@@ -62,7 +62,11 @@ export class ObjectInfoService {
    */
   private async snapshots(loaded: LoadedEvent, labels: string[], now: number): Promise<Map<string, ObjectSnapshot>> {
     const own = await this.objects.readSnapshots(loaded.event, loaded.index, labels, now);
-    if (loaded.season?.role !== 'event' || labels.length === 0) return own;
+    if (!loaded.season || labels.length === 0) return own;
+    if (loaded.season.role !== 'event') {
+      await this.markTakenElsewhere(loaded, loaded.season, own, now);
+      return own;
+    }
     const [overrides, ...seasonal] = await Promise.all([
       this.objects.readOverrides(loaded.event, labels),
       ...loaded.season.sum.map((unit) => this.objects.readSnapshots(unit, loaded.index, labels, now)),
@@ -78,6 +82,27 @@ export class ObjectInfoService {
       if (taken) snapshot.state = taken.state;
     }
     return own;
+  }
+
+  /**
+   * On a season or partial season: seats, tables and booths free on it but taken by a unit
+   * it is checked against (an event, a partial season) or held back by one of its events
+   * are unavailable there (docs/seasons.md, "Records").
+   */
+  private async markTakenElsewhere(loaded: LoadedEvent, scope: SeasonScope, snapshots: Map<string, ObjectSnapshot>, now: number): Promise<void> {
+    const free = [...snapshots].filter(([label, s]) => s.state.status === 'free' && loaded.index.byLabel.get(label)?.objectType !== 'generalAdmission');
+    if (free.length === 0) return;
+    const labels = free.map(([label]) => label);
+    const heldBack = await this.objects.heldBackByEvents(loaded.event, labels);
+    // On a top-level season, only objects some unit has a record of need a look at the units.
+    const candidates = scope.role === 'top' ? await this.objects.recordedInSeason(loaded.event, labels) : labels;
+    const units = [...scope.sum, ...scope.groups.flat()];
+    const taken = candidates.length === 0 ? [] : await Promise.all(units.map((unit) => this.objects.readSnapshots(unit, loaded.index, candidates, now)));
+    for (const [label, snapshot] of free) {
+      const elsewhere = taken.map((s) => s.get(label)).find((s) => s && s.state.status !== 'free');
+      if (elsewhere) snapshot.unavailable = elsewhere.state.status;
+      else if (heldBack.has(label)) snapshot.unavailable = 'not_for_sale';
+    }
   }
 
   /** Replaces the extra data of each object named; every label is checked before anything is written. */

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, codes, done, eventPath, expireIn, holdToken, objectInfo, statuses } from '../support/events.js';
+import { redisKeysOf, storedEvent } from '../support/eventAdmin.js';
 import { createCompanyClients, expectError, useServerWithCompany } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { thisMonth } from '../support/usage.js';
@@ -281,5 +282,93 @@ describe('used seats', () => {
     expect(byEvent).toHaveLength(6);
     expect(byEvent.reduce((sum: number, e: { numUsedObjects: number }) => sum + e.numUsedObjects, 0)).toBe(6);
     expect((await clients.admin.get('/reports/usage')).body.usage[0].numUsedObjects).toBe(6);
+  });
+});
+
+describe('object info on a season', () => {
+  it('shows an object free on the season but taken in an event, or kept back by one, as unavailable', async () => {
+    const s = await season(2);
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['A-1'] });
+    await ctx.api.post(eventPath(s.events[1]!, '/actions/mark-as-not-for-sale'), { objects: ['A-2'] });
+    const infos = (await ctx.api.get(eventPath(s.key, '/objects?label=A-1&label=A-2&label=A-3'))).body;
+    expect(infos['A-1']).toMatchObject({ status: 'free', isAvailable: false, availabilityReason: 'booked' });
+    expect(infos['A-2']).toMatchObject({ status: 'free', isAvailable: false, availabilityReason: 'not_for_sale' });
+    expect(infos['A-3']).toMatchObject({ status: 'free', isAvailable: true, availabilityReason: 'available' });
+  });
+});
+
+describe('season keys on the event routes', () => {
+  it('hold, book with the token, extra data, orders, object info, by-status report, groups and batches take a season key', async () => {
+    const a = await season(1);
+    const b = await season(1);
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, a.key, 'hold', { objects: ['A-1', 'A-2'], holdToken: token });
+    expectError(await book(a.events[0]!, ['A-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await done(ctx.api, a.key, 'book', { objects: ['A-1', 'A-2'], holdToken: token, orderId: 'o-1' });
+    expect((await ctx.api.get(eventPath(a.key, '/orders/o-1'))).body).toEqual(['A-1', 'A-2']);
+    expect((await ctx.api.post(eventPath(a.key, '/actions/update-extra-data'), { extraData: { 'A-1': { fan: 'yes' } } })).status).toBe(204);
+    expect((await objectInfo(ctx.api, a.key, 'A-1')).extraData).toEqual({ fan: 'yes' });
+    const report = await ctx.api.get(`/reports/events/${a.key}/byStatus/booked`);
+    expect(report.body.booked.map((o: { label: string }) => o.label).sort()).toEqual(['A-1', 'A-2']);
+    // A group over two seasons, all or nothing: A-1 is taken on season a, so nothing is booked on b.
+    const group = await ctx.api.post('/events/groups/actions/change-object-status', { events: [b.key, a.key], objects: ['A-1'], status: 'booked' });
+    expectError(group, 400, 'OBJECT_NOT_FREE');
+    expect(await statuses(ctx.api, b.key, ['A-1'])).toEqual({ 'A-1': 'free' });
+    const batch = await ctx.api.post('/events/actions/change-object-status', {
+      statusChanges: [
+        { event: b.key, objects: ['B-1'], status: 'booked' },
+        { event: a.events[0], objects: ['B-1'], status: 'booked' },
+      ],
+    });
+    expect(batch.status, batch.text).toBe(204);
+    expectError(await book(b.events[0]!, ['B-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    expectError(await book(a.key, ['B-1']), 400, 'OBJECT_TAKEN_IN_SEASON');
+  });
+
+  it("keeps every unit's inventory under the season's hash tag, so one script call reaches all of them", async () => {
+    const s = await season(2);
+    const partial = `${s.key}-p`;
+    await ctx.api.post(`/seasons/${s.key}/partial-seasons`, { key: partial, eventKeys: [s.events[0]] });
+    await done(ctx.api, s.key, 'book', { objects: ['A-1'] });
+    await done(ctx.api, partial, 'book', { objects: ['A-2'] });
+    await done(ctx.api, s.events[1]!, 'book', { objects: ['A-3'] });
+    await ctx.api.post(eventPath(s.events[0]!, '/actions/override-season-status'), { objects: ['A-1'] });
+    await ctx.api.post(eventPath(s.events[1]!, '/actions/mark-as-not-for-sale'), { objects: ['A-4'] });
+    const workspace = ctx.company.workspace.id;
+    const top = await storedEvent(ctx.server, workspace, s.key);
+    const ids = await Promise.all([s.key, partial, ...s.events].map(async (key) => (await storedEvent(ctx.server, workspace, key))._id));
+    const keys = await redisKeysOf(ctx.server, top);
+    // objects of the season, the partial season and an event; the count; an override; sale configs.
+    for (const id of ids) expect(keys.some((k) => k.includes(`}:${id}:`)), `keys of unit ${id}`).toBe(true);
+    expect(keys.some((k) => k.endsWith(`}:${top._id}:seasonUse`))).toBe(true);
+    expect(keys.some((k) => k.endsWith(':seasonOverrides'))).toBe(true);
+    for (const id of ids) expect((await storedEvent(ctx.server, workspace, [s.key, partial, ...s.events][ids.indexOf(id)]!)).tag).toBe(top.tag);
+  });
+});
+
+describe('general admission under concurrent load', () => {
+  it('concurrent place bookings on the season and its events never give an event more places than the area has', async () => {
+    const s = await season(3);
+    const units = [s.key, ...s.events];
+    // 160 requests of 1..3 places over the season and its events, all at once: about 80
+    // places asked for on each unit, so the season and any one event together want 160 of 100.
+    const requests = Array.from({ length: 160 }, (_, i) => ({ unit: units[i % units.length]!, places: (i % 3) + 1 }));
+    const answers = await Promise.all(requests.map(({ unit, places }) => book(unit, [{ objectId: 'GA1', quantity: places }])));
+    const sold = new Map<string, number>();
+    answers.forEach((answer, i) => {
+      if (answer.status === 204) sold.set(requests[i]!.unit, (sold.get(requests[i]!.unit) ?? 0) + requests[i]!.places);
+      else expect(codes(answer)).toEqual(['NOT_ENOUGH_FREE_PLACES']);
+    });
+    const onSeason = sold.get(s.key) ?? 0;
+    for (const event of s.events) {
+      const inEvent = sold.get(event) ?? 0;
+      expect(onSeason + inEvent).toBeLessThanOrEqual(100);
+      const info = await objectInfo(ctx.api, event, 'GA1');
+      expect(info.numBooked).toBe(inEvent);
+    }
+    expect((await objectInfo(ctx.api, s.key, 'GA1')).numBooked).toBe(onSeason);
+    // Someone was refused, and the area was sold up to (nearly) its capacity in some event.
+    expect(answers.some((a) => a.status === 400)).toBe(true);
+    expect(Math.max(...s.events.map((e) => onSeason + (sold.get(e) ?? 0)))).toBeGreaterThanOrEqual(97);
   });
 });
