@@ -18,7 +18,7 @@ import { gaSellOut } from './scenarios/gaSellOut.js';
 import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
-import { seasonBook, seasonEventBook } from './scenarios/seasons.js';
+import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
 //  [-- --connections N] [-- --output FILE]`
@@ -165,6 +165,7 @@ async function main(): Promise<void> {
       sections.eventsAndMemory = memory;
       console.log('events and memory:', JSON.stringify(memory));
     }
+    if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
       const cpu = cpuMeter(server.pid, redisPid);

@@ -80,7 +80,7 @@ const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
  * What the script needs of the season of each unit in KEYS (lua/change-object-status.lua,
  * ARGV[2] `seasons`), keyed by the unit's position; the season's keys are added to `keys`.
  */
-function seasonsPayload(changes: EventStatusChange[], events: EventRef[], position: Map<number, number>, keys: string[]) {
+function seasonsPayload(changes: EventStatusChange[], position: Map<number, number>, keys: string[]) {
   const keyIndex = new Map<string, number>();
   const indexOf = (key: string) => {
     if (!keyIndex.has(key)) {
@@ -89,23 +89,26 @@ function seasonsPayload(changes: EventStatusChange[], events: EventRef[], positi
     }
     return keyIndex.get(key)!;
   };
-  const scopes = new Map(changes.filter((c) => c.season).map((c) => [c.event._id, c.season!]));
+  // Only the units a change is made on: the others are only read (their records), so the
+  // script needs nothing of their seasons. A season of 100 events stays a small payload.
   const seasons: Record<string, SeasonUnitPayload> = {};
-  for (const unit of events) {
-    if (!unit.season) continue;
+  for (const { event: unit, season: scope } of changes) {
+    const at = String(position.get(unit._id));
+    if (!scope || !unit.season || seasons[at]) continue;
     const role = unit.season.role;
-    const entry: SeasonUnitPayload = { use: indexOf(seasonUseKey(unit)) };
-    if (role !== 'top') entry.cnt = true;
-    if (role === 'event') entry.ov = indexOf(seasonOverridesKey(unit));
-    const scope = scopes.get(unit._id);
-    if (scope) {
-      if (role === 'top') entry.top = true;
-      else entry.fb = position.get(scope.top._id);
-      entry.nfs = scope.propagated;
-      entry.sum = scope.sum.map((u) => position.get(u._id)!);
-      entry.groups = scope.groups.map((group) => group.map((u) => position.get(u._id)!));
+    const entry: SeasonUnitPayload = {
+      use: indexOf(seasonUseKey(unit)),
+      nfs: scope.propagated,
+      sum: scope.sum.map((u) => position.get(u._id)!),
+      groups: scope.groups.map((group) => group.map((u) => position.get(u._id)!)),
+    };
+    if (role === 'top') entry.top = true;
+    else {
+      entry.cnt = true;
+      entry.fb = position.get(scope.top._id);
     }
-    seasons[String(position.get(unit._id))] = entry;
+    if (role === 'event') entry.ov = indexOf(seasonOverridesKey(unit));
+    seasons[at] = entry;
   }
   return seasons;
 }
@@ -161,7 +164,7 @@ export async function applyStatusChanges(
     expand,
     used,
     usedBuckets,
-    seasons: seasonsPayload(changes, events, position, keys),
+    seasons: seasonsPayload(changes, position, keys),
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
       op: change.op,
