@@ -29,8 +29,8 @@
 --            used: per event, the labels to count as used by bucket key:
 --                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
 --            usedBuckets: per event, its number of bucket keys
---            seasons: per position (as a string) of a unit of a season: { use, cnt?, ov?,
---                  top?, fb?, nfs?, sum?, groups? } (includes/eventState.lua and
+--            seasons: per position (as a string) of a unit of a season a change is made on:
+--                  { use, vk, ver, cnt?, ov?, top?, fb?, nfs?, sum?, groups? } (includes/eventState.lua and
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
 -- ARGV[3]  the request's deadline (ms epoch, Redis's clock): later, nothing is done
 -- ARGV[4]  how long (ms) the record of a successful call is kept
@@ -76,7 +76,13 @@ end
 
 for i, change in ipairs(request.changes) do
   local state = eventState(change.e)
-  for _, item in ipairs(change.objects) do
+  -- A change planned on an old make-up of its season is not checked at all.
+  local objects = change.objects
+  if seasonChanged(state) then
+    fail('SEASON_CHANGED', '', '')
+    objects = {}
+  end
+  for _, item in ipairs(objects) do
     if change.op == 'override' or change.op == 'useSeason' then
       changeSeasonStatus(state, change, item)
     elseif item.q and item.q > 0 then

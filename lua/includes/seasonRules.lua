@@ -9,6 +9,13 @@
 -- Needs: now (ms), constants.lua, eventState.lua (eventState, overridden, setOverridden,
 -- record), currentObject.lua, failures.lua (fail).
 
+-- Whether the season's make-up changed since the caller planned this unit's change (the
+-- units it names may no longer be all it must be checked against): the caller replans.
+local function seasonChanged(state)
+  local season = state.season
+  return season ~= nil and (redis.call('GET', KEYS[season.vk]) or '0') ~= season.ver
+end
+
 -- Every unit a scope names, listed once per call.
 local function scopeUnits(season)
   if season.units then return season.units end

@@ -81,6 +81,8 @@ export interface SeasonScope<Unit = EventDoc> {
   groups: Unit[][];
   /** Whether the top-level season's for-sale config applies to its events and partial seasons. */
   propagated: boolean;
+  /** The season's make-up version the scope was computed at (src/inventory/seasonVersions.ts). */
+  version: string;
 }
 
 export function roleOf(doc: EventDoc): SeasonRole | null {
@@ -109,23 +111,23 @@ export function partialsOf(event: EventDoc, family: SeasonFamily): EventDoc[] {
   return family.partials.filter((p) => eventIdsOf(p).includes(event._id));
 }
 
-export function scopeOf(doc: EventDoc, family: SeasonFamily): SeasonScope {
+export function scopeOf(doc: EventDoc, family: SeasonFamily, version = '0'): SeasonScope {
   const { top } = family;
   const propagated = top.season?.role === 'top' ? top.season.forSalePropagated : true;
   const live = family.events.filter((e) => !e.isInThePast);
   const withPartials = (event: EventDoc, except?: EventDoc) => [event, ...partialsOf(event, family).filter((p) => p._id !== except?._id)];
   switch (roleOf(doc)) {
     case 'event':
-      return { role: 'event', top, sum: [top, ...partialsOf(doc, family)], groups: [], propagated };
+      return { role: 'event', top, sum: [top, ...partialsOf(doc, family)], groups: [], propagated, version };
     case 'partial': {
       const ids = eventIdsOf(doc);
-      return { role: 'partial', top, sum: [top], groups: live.filter((e) => ids.includes(e._id)).map((e) => withPartials(e, doc)), propagated };
+      return { role: 'partial', top, sum: [top], groups: live.filter((e) => ids.includes(e._id)).map((e) => withPartials(e, doc)), propagated, version };
     }
     default: {
       // A partial season none of whose events is live still holds its own bookings back.
       const covered = new Set(live.flatMap((e) => partialsOf(e, family).map((p) => p._id)));
       const alone = family.partials.filter((p) => !covered.has(p._id)).map((p) => [p]);
-      return { role: 'top', top, sum: [], groups: [...live.map((e) => withPartials(e)), ...alone], propagated };
+      return { role: 'top', top, sum: [], groups: [...live.map((e) => withPartials(e)), ...alone], propagated, version };
     }
   }
 }

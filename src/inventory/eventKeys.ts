@@ -79,3 +79,10 @@ export const seasonUseKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(uni
 
 /** hash: object label -> '1' for objects whose season status the event overrides. */
 export const seasonOverridesKey = (event: EventRef) => `${prefixOf(event)}:seasonOverrides`;
+
+/**
+ * string: a number bumped on every change to a season's make-up (events, partial seasons,
+ * past flags, forSalePropagated). A status change carries the number its checks were
+ * planned with; the script refuses a change planned on an older make-up (docs/seasons.md).
+ */
+export const seasonVersionKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonVersion`;

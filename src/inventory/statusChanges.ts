@@ -2,7 +2,7 @@ import { ApiError } from '../domain/errors.js';
 import type { SeasonScope } from '../domain/season.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
-import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonVersionKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
@@ -43,6 +43,16 @@ const MESSAGES: Record<string, (labels: string, detail: string) => string> = {
   OBJECT_NOT_RELEASABLE: (labels) => `Objects cannot be released (nothing to release): ${labels}`,
   ILLEGAL_STATUS_CHANGE: (labels, status) => `Illegal status change: ${labels} (current status ${status})`,
 };
+
+const SEASON_CHANGED = 'SEASON_CHANGED';
+
+/**
+ * The script refused a change planned on an old make-up of its season (a unit added or
+ * marked as past meanwhile): the caller reloads the season and plans again.
+ */
+export const seasonChanged = () =>
+  new ApiError(409, SEASON_CHANGED, 'The season changed while this request was being planned; try again');
+export const isSeasonChanged = (error: unknown) => error instanceof ApiError && error.errors[0]?.code === SEASON_CHANGED;
 
 /** One error per code, naming every object that failed for that reason. */
 function failure(raw: [string, string, string][]): ApiError {
@@ -98,6 +108,8 @@ function seasonsPayload(changes: EventStatusChange[], position: Map<number, numb
     const role = unit.season.role;
     const entry: SeasonUnitPayload = {
       use: indexOf(seasonUseKey(unit)),
+      vk: indexOf(seasonVersionKey(unit)),
+      ver: scope.version,
       nfs: scope.propagated,
       sum: scope.sum.map((u) => position.get(u._id)!),
       groups: scope.groups.map((group) => group.map((u) => position.get(u._id)!)),
@@ -116,6 +128,8 @@ function seasonsPayload(changes: EventStatusChange[], position: Map<number, numb
 /** lua/includes/eventState.lua and seasonRules.lua read these; positions are 1-based among the events of KEYS. */
 interface SeasonUnitPayload {
   use: number;
+  vk: number;
+  ver: string;
   cnt?: boolean;
   ov?: number;
   top?: boolean;
@@ -183,7 +197,11 @@ export async function applyStatusChanges(
     })),
   };
   const reply = await calls.changeObjectStatus(events[0]!, keys, now, JSON.stringify(payload));
-  if (reply[0] === 0) throw failure(reply.slice(1) as [string, string, string][]);
+  if (reply[0] === 0) {
+    const raw = reply.slice(1) as [string, string, string][];
+    if (raw.some(([code]) => code === SEASON_CHANGED)) throw seasonChanged();
+    throw failure(raw);
+  }
   const firstUse = (reply[1] as number[]).map((e) => events[e - 1]!);
   const results = reply[2] ? (JSON.parse(reply[2] as string) as [string, string][][]) : undefined;
   return {

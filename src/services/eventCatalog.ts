@@ -9,6 +9,7 @@ import type { InvalidationBus } from '../metadata/invalidationBus.js';
 import type { Repositories } from '../metadata/repositories.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ObjectIndexes } from './objectIndexes.js';
+import type { SeasonVersions } from '../inventory/seasonVersions.js';
 
 // Events as the sales flow needs them, from memory: the event record, its chart and the
 // object index of the chart's published version. Nothing on the priority lane waits for
@@ -44,6 +45,7 @@ export class EventCatalog {
     private readonly repos: Repositories,
     private readonly indexes: ObjectIndexes,
     private readonly bus: InvalidationBus,
+    private readonly seasonVersions: SeasonVersions,
   ) {
     bus.on(EVENT_TOPIC, (m) => this.loaded.delete(String(m.id)), () => this.clear());
     bus.on(CHART_TOPIC, (m) => this.dropChart(Number(m.id)), () => this.clear());
@@ -80,6 +82,11 @@ export class EventCatalog {
     }
   }
 
+  /** Drops entries in this process only: a status change planned on an old season make-up reloads them. */
+  forget(workspaceId: number, keys: string[]): void {
+    for (const key of keys) this.loaded.delete(entryKey(workspaceId, key));
+  }
+
   /** Called when a chart's published version changed: its events see the new objects. */
   async chartChanged(chartId: number): Promise<void> {
     this.dropChart(chartId);
@@ -92,7 +99,12 @@ export class EventCatalog {
     const chart = await this.repos.charts.findById(event.chartId);
     if (!chart) return null;
     const topId = topIdOf(event);
-    const season = topId === undefined ? undefined : scopeOf(event, familyOf(await this.repos.events.seasonFamily(topId)));
+    let season: SeasonScope | undefined;
+    if (topId !== undefined) {
+      // The version first: a make-up change after it makes the script refuse this scope.
+      const version = await this.seasonVersions.current(event);
+      season = scopeOf(event, familyOf(await this.repos.events.seasonFamily(topId)), version);
+    }
     return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event), season };
   }
 

@@ -8,6 +8,7 @@ import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog } from './eventCatalog.js';
 import type { EventChart, EventService } from './eventService.js';
 import type { SaleConfigSync } from './saleConfigSync.js';
+import type { SeasonVersions } from '../inventory/seasonVersions.js';
 
 // Seasons and partial seasons (docs/seasons.md): creating them with their events, adding
 // events later, grouping events into partial seasons, deleting. Every unit of a season is
@@ -34,6 +35,7 @@ export class SeasonService {
     private readonly eventService: EventService,
     private readonly catalog: EventCatalog,
     private readonly saleConfig: SaleConfigSync,
+    private readonly versions: SeasonVersions,
   ) {}
 
   /** The season a unit belongs to, or null for an event outside any season. */
@@ -163,6 +165,8 @@ export class SeasonService {
     const family = await this.familyOf(anyUnit);
     if (!family) return;
     await this.saleConfig.seasonChanged(family.top, (await this.eventService.chartOf(family.top)).index);
+    // Before the caches go: a status change planned on the old make-up is refused and replanned.
+    await this.versions.bump(family.top);
     await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
   }
 

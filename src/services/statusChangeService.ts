@@ -13,7 +13,7 @@ import type { EventRef } from '../inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
-import { applyStatusChanges, type EventStatusChange } from '../inventory/statusChanges.js';
+import { applyStatusChanges, isSeasonChanged, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog } from './eventCatalog.js';
@@ -32,6 +32,9 @@ export interface StatusChangeInput {
 
 export type ObjectInfos = Record<string, Record<string, unknown>>;
 
+/** Plans of one request made again after its season changed, before giving up with 409. */
+const MAX_SEASON_REPLANS = 3;
+
 export class StatusChangeService {
   constructor(
     private readonly catalog: EventCatalog,
@@ -41,8 +44,23 @@ export class StatusChangeService {
     private readonly objects: EventObjectStore,
   ) {}
 
-  /** Applies every input, all or nothing; with `expand`, the objects' details per input. */
+  /**
+   * Applies every input, all or nothing; with `expand`, the objects' details per input. A
+   * change on a unit of a season planned on a make-up that changed meanwhile (another
+   * process may not have dropped its copy yet) is planned again on the season as it is now.
+   */
   async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.applyOnce(workspace, inputs, expand);
+      } catch (error) {
+        if (!isSeasonChanged(error) || attempt >= MAX_SEASON_REPLANS) throw error;
+        this.catalog.forget(workspace._id, inputs.map((input) => input.eventKey));
+      }
+    }
+  }
+
+  private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
     const now = Date.now();
     const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
     // Every input is checked before any hold token is read.

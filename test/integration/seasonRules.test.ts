@@ -3,6 +3,7 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, codes, done, eventPath, expireIn, holdToken, objectInfo, statuses } from '../support/events.js';
 import { redisKeysOf, storedEvent } from '../support/eventAdmin.js';
+import { seasonVersionKey } from '../../src/inventory/eventKeys.js';
 import { createCompanyClients, expectError, useServerWithCompany } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { thisMonth } from '../support/usage.js';
@@ -370,5 +371,29 @@ describe('general admission under concurrent load', () => {
     // Someone was refused, and the area was sold up to (nearly) its capacity in some event.
     expect(answers.some((a) => a.status === 400)).toBe(true);
     expect(Math.max(...s.events.map((e) => onSeason + (sold.get(e) ?? 0)))).toBeGreaterThanOrEqual(97);
+  });
+});
+
+describe('a season changing while requests are planned', () => {
+  it('a change planned on an old make-up is refused by the script and planned again on the new one', async () => {
+    const s = await season(2);
+    const partial = `${s.key}-p`;
+    await ctx.api.post(`/seasons/${s.key}/partial-seasons`, { key: partial });
+    const [e1] = s.events as [string];
+    // The event is loaded (and cached) with a scope of the season alone.
+    await done(ctx.api, e1, 'book', { objects: ['A-1'] });
+    // Another process adds the event to the partial season: MongoDB changes and the version
+    // goes up, but this process has not heard of it yet (its cached scope is stale).
+    const { repos, redis } = ctx.server.app.parts;
+    const workspace = ctx.company.workspace.id;
+    const partialDoc = await storedEvent(ctx.server, workspace, partial);
+    const event = await storedEvent(ctx.server, workspace, e1);
+    await repos.events.relink(partialDoc, { role: 'partial', topId: event.season!.role === 'event' ? event.season!.topId : 0, eventIds: [event._id] });
+    await redis.incr(seasonVersionKey(partialDoc));
+    await done(ctx.api, partial, 'book', { objects: ['A-2'] });
+    // The stale plan would not look at the partial season; the script refuses it, the server
+    // replans with the partial season in the scope, and the seat is refused as taken.
+    expectError(await book(e1, ['A-2']), 400, 'OBJECT_TAKEN_IN_SEASON');
+    await done(ctx.api, e1, 'book', { objects: ['A-3'] });
   });
 });
