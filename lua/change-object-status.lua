@@ -26,9 +26,9 @@
 --            objects: l label; q places (GA areas only: q > 0 marks an area); c the area's
 --            capacity (areas); t ticket type; x extra data as JSON text
 --            expand: answer with each change's objects
---            used: per event, the labels to count as used by bucket key:
+--            used: per changed event (the first events of KEYS), the labels to count as used by bucket key:
 --                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
---            usedBuckets: per event, its number of bucket keys
+--            usedBuckets: per changed event, its number of bucket keys
 --            seasons: per position (as a string) of a unit of a season a change is made on:
 --                  { use, vk, ver, cnt?, ov?, top?, fb?, nfs?, sum?, groups? } (includes/eventState.lua and
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
@@ -105,7 +105,7 @@ local firstUses = {}
 for e, state in pairs(events) do
   writeBack(state)
   local used = request.used[e]
-  if #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
+  if used and #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
 end
 
 if not request.expand then return remember({ 1, firstUses, false }) end

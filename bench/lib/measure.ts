@@ -25,10 +25,17 @@ export interface LoadSettings {
 export async function measure(settings: LoadSettings, options: autocannon.Options): Promise<Figures> {
   // A scenario bounded by `amount` runs until that many answers came, however long it takes.
   const bound = options.amount ? {} : { duration: settings.durationSeconds };
-  const result = await autocannon({ connections: settings.connections, ...bound, ...options });
+  // Without a callback autocannon returns its instance, which is also a promise of the result.
+  const run = autocannon({ connections: settings.connections, ...bound, ...options }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
+  // A run bounded by `amount` lasts a few seconds: its per-second samples say little, and
+  // autocannon ends it (and its `duration`) at the next whole second after the last answer,
+  // so its rps is timed here, from the start to the last answer.
+  const started = performance.now();
+  let lastAnswer = started;
+  run.on('response', () => (lastAnswer = performance.now()));
+  const result = await run;
   return {
-    // A run bounded by `amount` lasts a second or two: its per-second samples say little.
-    rps: Math.round(options.amount ? result.requests.total / result.duration : result.requests.average),
+    rps: Math.round(options.amount ? result.requests.total / ((lastAnswer - started) / 1000) : result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,

@@ -154,19 +154,21 @@ export async function applyStatusChanges(
     }
   };
   for (const { event } of changes) add(event);
-  // The units of a season a change is checked against come after the changed events.
+  const changed = events.slice();
+  // The units of a season a change is checked against come after the changed events: they
+  // are only read, so they have no used objects (the arrays below cover the changed ones).
   for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
   const month = monthOf(now);
   const keys = events.flatMap((event) => scriptKeysOf(event, month));
   // Every object passed to book, hold or a status counts as used (docs/seatsio-behaviour.md, "Usage"),
   // in its bucket key, passed after the events' own keys.
-  const usedLabels = events.map(() => new Set<string>());
+  const usedLabels = changed.map(() => new Set<string>());
   for (const { event, change } of changes) {
     if (COUNTED_AS_USED.has(change.op)) for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
   }
-  const usedBuckets = events.map((event) => event.usedBuckets ?? 1);
+  const usedBuckets = changed.map((event) => event.usedBuckets ?? 1);
   const used: [number, string[]][][] = [];
-  events.forEach((event, i) => {
+  changed.forEach((event, i) => {
     const buckets: [number, string[]][] = [];
     for (const [bucket, labels] of byUsedBucket(usedLabels[i]!, usedBuckets[i]!)) {
       keys.push(usedBucketKey(event, month, bucket));

@@ -23,6 +23,8 @@ async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('charts').createIndex({ workspaceId: 1, archived: 1, _id: -1 });
   await db.collection('events').createIndex({ workspaceId: 1, key: 1 }, { unique: true });
   await db.collection('events').createIndex({ chartId: 1, _id: -1 });
+  // A season's units, read whenever one of them is loaded for the sales flow (Events.seasonFamily).
+  await db.collection('events').createIndex({ 'season.topId': 1 });
 }
 
 export async function pingMongo(db: Db): Promise<void> {
