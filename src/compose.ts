@@ -10,7 +10,7 @@ import { HoldTokenStore } from './inventory/holdTokenStore.js';
 import { AtMostOnceCalls } from './inventory/atMostOnce.js';
 import { RedisClock } from './inventory/redisClock.js';
 import { Scripts } from './inventory/scripts.js';
-import { SeasonVersions } from './inventory/seasonVersions.js';
+import { SeasonStore } from './inventory/seasonStore.js';
 import { UsedObjects } from './inventory/usedObjects.js';
 import type { InvalidationBus } from './metadata/invalidationBus.js';
 import { repositories, type Repositories } from './metadata/repositories.js';
@@ -97,8 +97,8 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   // Caches kept coherent across processes through the bus.
   const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
   const indexes = new ObjectIndexes(repos.charts);
-  const seasonVersions = new SeasonVersions(redis);
-  const catalog = new EventCatalog(repos, indexes, bus, seasonVersions);
+  const seasonStore = new SeasonStore(redis, scripts);
+  const catalog = new EventCatalog(repos, indexes, bus, seasonStore);
 
   // Services.
   const saleConfig = new SaleConfigSync(repos.events, repos.charts, indexes, eventConfig);
@@ -107,7 +107,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     await saleConfig.chartPublished(chartId);
   });
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
-  const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonVersions);
+  const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);

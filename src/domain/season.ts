@@ -81,7 +81,7 @@ export interface SeasonScope<Unit = EventDoc> {
   groups: Unit[][];
   /** Whether the top-level season's for-sale config applies to its events and partial seasons. */
   propagated: boolean;
-  /** The season's make-up version the scope was computed at (src/inventory/seasonVersions.ts). */
+  /** The season's make-up version the scope was computed at (src/inventory/seasonStore.ts). */
   version: string;
 }
 

@@ -86,3 +86,6 @@ export const seasonOverridesKey = (event: EventRef) => `${prefixOf(event)}:seaso
  * planned with; the script refuses a change planned on an older make-up (docs/seasons.md).
  */
 export const seasonVersionKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonVersion`;
+
+/** set: ids of the units taken out of the season's seasonUse count (lua/forget-season-unit-3.lua). */
+export const seasonForgottenKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonForgotten`;

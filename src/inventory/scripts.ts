@@ -15,6 +15,7 @@ const SCRIPT_FILES = {
   holdTokenForEvent: 'hold-token-for-event-2.lua',
   changeHoldTokenExpiry: 'change-hold-token-expiry-1.lua',
   retimeHoldToken: 'retime-hold-token-2.lua',
+  forgetSeasonUnit: 'forget-season-unit-3.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -100,6 +101,11 @@ export class Scripts {
   /** lua/retime-hold-token-2.lua: moves a token's holds in one event to its new expiry. */
   retimeHoldToken(holdTokensKey: string, gaHoldExpiryKey: string, token: string, expiresAt: number): Promise<number> {
     return this.call('retimeHoldToken', [holdTokensKey, gaHoldExpiryKey], [token, expiresAt]) as Promise<number>;
+  }
+
+  /** lua/forget-season-unit-3.lua: the unit leaves its season's count of stored records, once; how many objects it had. */
+  forgetSeasonUnit(objectsKey: string, seasonUseKey: string, forgottenKey: string, unitId: number): Promise<number> {
+    return this.call('forgetSeasonUnit', [objectsKey, seasonUseKey, forgottenKey], [unitId]) as Promise<number>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

@@ -9,7 +9,7 @@ import type { InvalidationBus } from '../metadata/invalidationBus.js';
 import type { Repositories } from '../metadata/repositories.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ObjectIndexes } from './objectIndexes.js';
-import type { SeasonVersions } from '../inventory/seasonVersions.js';
+import type { SeasonStore } from '../inventory/seasonStore.js';
 
 // Events as the sales flow needs them, from memory: the event record, its chart and the
 // object index of the chart's published version. Nothing on the priority lane waits for
@@ -45,7 +45,7 @@ export class EventCatalog {
     private readonly repos: Repositories,
     private readonly indexes: ObjectIndexes,
     private readonly bus: InvalidationBus,
-    private readonly seasonVersions: SeasonVersions,
+    private readonly seasonStore: SeasonStore,
   ) {
     bus.on(EVENT_TOPIC, (m) => this.loaded.delete(String(m.id)), () => this.clear());
     bus.on(CHART_TOPIC, (m) => this.dropChart(Number(m.id)), () => this.clear());
@@ -102,7 +102,7 @@ export class EventCatalog {
     let season: SeasonScope | undefined;
     if (topId !== undefined) {
       // The version first: a make-up change after it makes the script refuse this scope.
-      const version = await this.seasonVersions.current(event);
+      const version = await this.seasonStore.current(event);
       season = scopeOf(event, familyOf(await this.repos.events.seasonFamily(topId)), version);
     }
     return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event), season };

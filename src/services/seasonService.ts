@@ -8,7 +8,7 @@ import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog } from './eventCatalog.js';
 import type { EventChart, EventService } from './eventService.js';
 import type { SaleConfigSync } from './saleConfigSync.js';
-import type { SeasonVersions } from '../inventory/seasonVersions.js';
+import type { SeasonStore } from '../inventory/seasonStore.js';
 
 // Seasons and partial seasons (docs/seasons.md): creating them with their events, adding
 // events later, grouping events into partial seasons, deleting. Every unit of a season is
@@ -35,7 +35,7 @@ export class SeasonService {
     private readonly eventService: EventService,
     private readonly catalog: EventCatalog,
     private readonly saleConfig: SaleConfigSync,
-    private readonly versions: SeasonVersions,
+    private readonly seasonStore: SeasonStore,
   ) {}
 
   /** The season a unit belongs to, or null for an event outside any season. */
@@ -114,6 +114,7 @@ export class SeasonService {
           await this.relinkPartial(workspace, family.top.key, partial.key, (ids) => ids.filter((id) => id !== doc._id));
         }
       }
+      await this.seasonStore.forget(doc);
       await this.eventService.deleteDoc(doc);
     }
     if (doc.season?.role === 'top') await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
@@ -142,6 +143,8 @@ export class SeasonService {
       return change;
     });
     if (!after.season) return after;
+    // A past event holds nothing back from its season any more (docs/seasons.md, "The past").
+    if (after.season.role === 'event' && after.isInThePast) await this.seasonStore.forget(after);
     if (forSalePropagated !== undefined) {
       after = await untilWritten(`Season ${after.key}`, async () => {
         const current = await this.eventService.find(workspace, after.key);
@@ -166,7 +169,7 @@ export class SeasonService {
     if (!family) return;
     await this.saleConfig.seasonChanged(family.top, (await this.eventService.chartOf(family.top)).index);
     // Before the caches go: a status change planned on the old make-up is refused and replanned.
-    await this.versions.bump(family.top);
+    await this.seasonStore.bump(family.top);
     await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
   }
 

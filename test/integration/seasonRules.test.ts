@@ -3,7 +3,7 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, codes, done, eventPath, expireIn, holdToken, objectInfo, statuses } from '../support/events.js';
 import { redisKeysOf, storedEvent } from '../support/eventAdmin.js';
-import { seasonVersionKey } from '../../src/inventory/eventKeys.js';
+import { seasonUseKey, seasonVersionKey } from '../../src/inventory/eventKeys.js';
 import { createCompanyClients, expectError, useServerWithCompany } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { thisMonth } from '../support/usage.js';
@@ -98,6 +98,26 @@ describe('seats booked on the season or in its events', () => {
       else expect(won.length).toBeGreaterThanOrEqual(1);
       for (const refused of answers.filter((r) => r.status !== 204)) expect(codes(refused)).toEqual(['OBJECT_TAKEN_IN_SEASON']);
     }
+  });
+});
+
+describe("the season's count of stored records", () => {
+  it('counts the units holding a record of a seat; an event marked as past or deleted leaves the count, once', async () => {
+    const s = await season(3);
+    const top = await storedEvent(ctx.server, ctx.company.workspace.id, s.key);
+    const count = async (label: string) => Number((await ctx.server.app.parts.redis.hget(seasonUseKey(top), label)) ?? 0);
+    for (const event of s.events) await done(ctx.api, event, 'book', { objects: ['D-7'] });
+    await done(ctx.api, s.events[0]!, 'book', { objects: ['D-8'] });
+    expect([await count('D-7'), await count('D-8')]).toEqual([3, 1]);
+    await done(ctx.api, s.events[2]!, 'release', { objects: ['D-7'] });
+    expect(await count('D-7')).toBe(2);
+    await past(s.events[0]!);
+    expect([await count('D-7'), await count('D-8')]).toEqual([1, 0]);
+    expect((await ctx.api.delete(eventPath(s.events[1]!))).status).toBe(204);
+    expect(await count('D-7')).toBe(0);
+    // With no unit holding it, the season books it on the fast path.
+    await done(ctx.api, s.key, 'book', { objects: ['D-7', 'D-8'] });
+    expectError(await book(s.events[2]!, ['D-7']), 400, 'OBJECT_TAKEN_IN_SEASON');
   });
 });
 
