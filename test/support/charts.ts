@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Drawing } from '../../src/domain/drawing.js';
 import { basic, type Api, type TestServer } from './harness.js';
+import { newEventFields } from './eventDocs.js';
 
 // Helpers shared by the chart integration tests (charts, chart versions, chart categories).
 
@@ -80,20 +81,7 @@ export async function setValidatorLevel(admin: Api, validator: string, level: 'O
  * validation findings, which POST /events would refuse. Returns the event's key.
  */
 export async function putInUse(server: TestServer, workspaceId: number, chart: ChartRecord, key: string = randomUUID()): Promise<string> {
-  await server.app.parts.repos.events.create({
-    workspaceId,
-    chartId: chart.id,
-    chartKey: chart.key,
-    key,
-    name: null,
-    date: null,
-    tableBookingConfig: { mode: 'INHERIT' },
-    objectCategories: {},
-    categories: [],
-    channels: [],
-    forSaleConfig: null,
-    isInThePast: false,
-  });
+  await server.app.parts.repos.events.create(newEventFields({ workspaceId, chartId: chart.id, chartKey: chart.key, key }));
   await server.app.parts.repos.charts.markUsed(chart.id);
   return key;
 }

@@ -12,6 +12,7 @@ import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { checkPlaces, generalAdmissionArea, knownAreaPlaces, knownLabels } from '../../src/domain/objectLabels.js';
 import type { EventDoc } from '../../src/domain/event.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
+import { eventDoc } from '../support/eventDocs.js';
 
 // Event settings as create and update take them: dates, table booking, event-level
 // categories, object categories, and the object label checks they share with channels
@@ -32,26 +33,7 @@ const rows = buildObjectIndex(rowsWithoutSections);
 const tables = buildObjectIndex(withTables);
 const today = new Date('2025-06-15T12:00:00Z');
 
-const event = (fields: Partial<EventDoc> = {}): EventDoc => ({
-  _id: 1,
-  workspaceId: 1,
-  chartId: 1,
-  chartKey: 'chart',
-  key: 'event',
-  name: null,
-  date: null,
-  tableBookingConfig: { mode: 'INHERIT' },
-  objectCategories: {},
-  categories: [],
-  channels: [],
-  forSaleConfig: null,
-  isInThePast: false,
-  tag: '1',
-  createdOn: new Date(),
-  updatedOn: null,
-  version: 1,
-  ...fields,
-});
+const event = (fields: Partial<EventDoc> = {}): EventDoc => eventDoc({ createdOn: new Date(), ...fields });
 
 describe('checkEventDate', () => {
   it.each(['2014-01-01', '2024-02-29', '2035-06-15', '2025-06-15'])('accepts %s', (date) => {

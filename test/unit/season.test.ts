@@ -2,32 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { EventDoc, SeasonLink } from '../../src/domain/event.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { eventsOf, familyOf, heldBackByEvents, scopeOf, seasonFields } from '../../src/domain/season.js';
+import { eventDoc } from '../support/eventDocs.js';
 
 // The season domain without servers (docs/seasons.md): which units a unit of a season is
 // checked against, the record fields, and what events hold back from their season.
 
-function unit(id: number, key: string, season: SeasonLink, isInThePast = false): EventDoc {
-  return {
-    _id: id,
-    workspaceId: 1,
-    chartId: 1,
-    chartKey: 'chart',
-    key,
-    name: null,
-    date: null,
-    tableBookingConfig: { mode: 'INHERIT' },
-    objectCategories: {},
-    categories: [],
-    channels: [],
-    forSaleConfig: null,
-    isInThePast,
-    season,
-    tag: '1',
-    createdOn: new Date(0),
-    updatedOn: null,
-    version: 1,
-  };
-}
+const unit = (id: number, key: string, season: SeasonLink, isInThePast = false): EventDoc => eventDoc({ _id: id, key, season, isInThePast });
 
 const top = unit(1, 'season', { role: 'top', forSalePropagated: true });
 const e2 = unit(2, 'e2', { role: 'event', topId: 1 });
