@@ -101,6 +101,9 @@ export function familyOf(docs: EventDoc[]): SeasonFamily {
   };
 }
 
+/** Every unit of the season: the season, its partial seasons, its events. */
+export const unitsOf = (family: SeasonFamily): EventDoc[] => [family.top, ...family.partials, ...family.events];
+
 /** The events of a partial season, in the order they were added. */
 export function eventIdsOf(partial: EventDoc): number[] {
   return partial.season?.role === 'partial' ? partial.season.eventIds : [];

@@ -1,7 +1,7 @@
-import { checkChannelsReplaceable } from '../domain/season.js';
 import Type from 'typebox';
 import { addChannels, addToChannel, removeChannel, removeFromChannel, replaceChannels, updateChannel } from '../domain/channels.js';
 import { newKey } from '../domain/keys.js';
+import { checkChannelsReplaceable } from '../domain/season.js';
 import { noContent, workspaceRoute, type RouteDef } from '../http/route.js';
 import { ChannelChangeFields, ChannelObjectsFields, Channels, ChannelSchema } from './eventSchemas.js';
 import type { EventService } from '../services/eventService.js';

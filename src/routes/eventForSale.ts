@@ -1,8 +1,8 @@
-import { checkMarkForSale } from '../domain/season.js';
 import Type from 'typebox';
 import { ApiError } from '../domain/errors.js';
 import { takesOffSale, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
 import type { RateLimitInfo } from '../domain/forSaleLimit.js';
+import { checkMarkForSale } from '../domain/season.js';
 import type { EventChange, EventDoc } from '../domain/event.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';

@@ -1,7 +1,7 @@
 import { badRequest, notFound } from '../domain/errors.js';
 import type { EventChange, EventDoc, NewEvent, SeasonLink } from '../domain/event.js';
 import { newKey } from '../domain/keys.js';
-import { eventIdsOf, familyOf, type SeasonFamily } from '../domain/season.js';
+import { eventIdsOf, familyOf, unitsOf, type SeasonFamily } from '../domain/season.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
 import type { Events } from '../metadata/events.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
@@ -117,7 +117,7 @@ export class SeasonService {
       await this.seasonStore.forget(doc);
       await this.eventService.deleteDoc(doc);
     }
-    if (doc.season?.role === 'top') await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
+    if (doc.season?.role === 'top') await this.catalog.changed(workspace._id, ...unitsOf(family).map((d) => d.key));
     else await this.familyChanged(workspace, family.top);
   }
 
@@ -170,7 +170,7 @@ export class SeasonService {
     await this.saleConfig.seasonChanged(family.top, (await this.eventService.chartOf(family.top)).index);
     // Before the caches go: a status change planned on the old make-up is refused and replanned.
     await this.seasonStore.bump(family.top);
-    await this.catalog.changed(workspace._id, ...[family.top, ...family.partials, ...family.events].map((d) => d.key));
+    await this.catalog.changed(workspace._id, ...unitsOf(family).map((d) => d.key));
   }
 
   private async relinkPartial(
