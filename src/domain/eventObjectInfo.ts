@@ -16,6 +16,8 @@ export interface ObjectSnapshot {
   seasonStatusOverridden?: boolean;
   /** On a season: why an object free on it is unavailable there (taken in an event: its status; or not_for_sale). */
   unavailable?: string;
+  /** GA in a unit of a season: places the other units keep from it (docs/seasons.md, "Rules"). */
+  seasonTakenPlaces?: number;
 }
 
 const isArea = (state: ObjectState | AreaState): state is AreaState => 'nonFree' in state;
@@ -35,7 +37,7 @@ export function describeEventObject(
   let status: string;
   if (isArea(state)) {
     const held = state.held;
-    const free = Math.max(0, object.capacity - state.nonFree - held - notForSale);
+    const free = Math.max(0, object.capacity - state.nonFree - held - notForSale - (snapshot.seasonTakenPlaces ?? 0));
     const full = state.nonFree + held >= object.capacity;
     status = full ? (state.nonFree > 0 ? state.status : HELD) : 'free';
     info.numBooked = state.nonFree;

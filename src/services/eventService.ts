@@ -125,6 +125,10 @@ export class EventService {
       // What an event holds back counts on its season (SaleConfigSync.seasonChanged), until it is in the past.
       if (after.season?.role === 'event' && (touched || before.isInThePast !== after.isInThePast)) await this.saleConfig.seasonChanged(after, at.index);
       await this.catalog.changed(workspace._id, ...new Set([before.key, after.key]));
+      // A season's units show its channels and for-sale config (docs/seasons.md): their cached copies go too.
+      if (after.season?.role === 'top' && touched) {
+        await this.catalog.changed(workspace._id, ...(await this.events.seasonFamily(after._id)).map((unit) => unit.key).filter((k) => k !== after.key));
+      }
     }
     return after;
   }

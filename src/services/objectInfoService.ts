@@ -1,6 +1,7 @@
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import type { AreaState } from '../domain/objectStates.js';
 import { eventInThePast, type SeasonScope } from '../domain/season.js';
 import { bookableObjects } from '../domain/eventObjectRules.js';
 import type { ChartObject } from '../domain/objectIndex.js';
@@ -63,6 +64,7 @@ export class ObjectInfoService {
   private async snapshots(loaded: LoadedEvent, labels: string[], now: number): Promise<Map<string, ObjectSnapshot>> {
     const own = await this.objects.readSnapshots(loaded.event, loaded.index, labels, now);
     if (!loaded.season || labels.length === 0) return own;
+    await this.subtractSeasonPlaces(loaded, loaded.season, own, now);
     if (loaded.season.role !== 'event') {
       await this.markTakenElsewhere(loaded, loaded.season, own, now);
       return own;
@@ -82,6 +84,25 @@ export class ObjectInfoService {
       if (taken) snapshot.state = taken.state;
     }
     return own;
+  }
+
+  /**
+   * GA areas in a unit of a season: what the script subtracts (lua/includes/areaRules.lua,
+   * seasonAreaTaken), the places the `sum` units took plus the fullest of the `groups`.
+   */
+  private async subtractSeasonPlaces(loaded: LoadedEvent, scope: SeasonScope, snapshots: Map<string, ObjectSnapshot>, now: number): Promise<void> {
+    const areas = [...snapshots.keys()].filter((label) => loaded.index.byLabel.get(label)?.objectType === 'generalAdmission');
+    if (areas.length === 0) return;
+    const read = (units: EventDoc[]) => Promise.all(units.map((unit) => this.objects.readSnapshots(unit, loaded.index, areas, now)));
+    const [sum, groups] = await Promise.all([read(scope.sum), Promise.all(scope.groups.map(read))]);
+    const taken = (unit: Map<string, ObjectSnapshot>, label: string) => {
+      const state = unit.get(label)!.state as AreaState;
+      return state.nonFree + state.held;
+    };
+    for (const label of areas) {
+      const fullest = Math.max(0, ...groups.map((group) => group.reduce((n, unit) => n + taken(unit, label), 0)));
+      snapshots.get(label)!.seasonTakenPlaces = sum.reduce((n, unit) => n + taken(unit, label), 0) + fullest;
+    }
   }
 
   /**

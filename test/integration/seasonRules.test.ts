@@ -135,6 +135,13 @@ describe('general admission in a season', () => {
     await done(ctx.api, s.events[0]!, 'book', { objects: [{ objectId: 'GA1', quantity: 20 }] });
     // Now both events are full: the season has nothing left.
     expectError(await book(s.key, [{ objectId: 'GA1', quantity: 1 }]), 400, 'NOT_ENOUGH_FREE_PLACES');
+    // Object info counts the same way: own places booked, and free what the season left.
+    expect(await objectInfo(ctx.api, s.events[1]!, 'GA1')).toMatchObject({ numBooked: 70, numFree: 0, isAvailable: false });
+    expect(await objectInfo(ctx.api, s.key, 'GA1')).toMatchObject({ numBooked: 30, numFree: 0 });
+    await done(ctx.api, s.events[1]!, 'release', { objects: [{ objectId: 'GA1', quantity: 5 }] });
+    expect(await objectInfo(ctx.api, s.events[1]!, 'GA1')).toMatchObject({ numBooked: 65, numFree: 5, isAvailable: true });
+    // Event 1 still has 70 + 30 of 100: the season has nothing left.
+    expect((await objectInfo(ctx.api, s.key, 'GA1')).numFree).toBe(0);
   });
 });
 
@@ -171,6 +178,7 @@ describe('for sale and channels', () => {
     const added = await ctx.api.post(eventPath(s.key, '/channels'), { key: 'ch2', name: 'Channel 2', objects: ['A-3'] });
     expect(added.status, added.text).toBe(204);
     expectError(await book(s.events[1]!, ['A-3']), 400, 'OBJECT_IN_CHANNEL');
+    expect((await objectInfo(ctx.api, s.events[1]!, 'A-3')).channel).toBe('ch2');
     expectError(await ctx.api.post(eventPath(s.events[0]!, '/channels/replace'), { channels: [] }), 400, 'CHANNELS_MANAGED_ON_SEASON');
   });
 
