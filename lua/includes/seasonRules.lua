@@ -40,7 +40,12 @@ local function takenAmong(units, label, loadedOnly)
   return nil
 end
 
--- The status that keeps the object from being taken in this unit, or nil.
+-- What seasonConflict answers when the call left the season's units out (`lite`, a single
+-- change on the season) and one of them has a record of the object: the caller calls again
+-- with every unit.
+local UNITS_NEEDED = {}
+
+-- The status that keeps the object from being taken in this unit, or nil (or UNITS_NEEDED).
 local function seasonConflict(state, label)
   local season = state.season
   if not season or not (season.sum or season.groups) or overridden(state, label) then return nil end
@@ -49,6 +54,7 @@ local function seasonConflict(state, label)
     -- No unit has a record of it in Redis: only a change earlier in this call can have taken it.
     return takenAmong(units, label, true)
   end
+  if season.lite then return UNITS_NEEDED end
   return takenAmong(units, label, false)
 end
 

@@ -45,6 +45,7 @@ const MESSAGES: Record<string, (labels: string, detail: string) => string> = {
 };
 
 const SEASON_CHANGED = 'SEASON_CHANGED';
+const SEASON_UNITS_NEEDED = 'SEASON_UNITS_NEEDED';
 
 /**
  * The script refused a change planned on an old make-up of its season (a unit added or
@@ -90,7 +91,7 @@ const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
  * What the script needs of the season of each unit in KEYS (lua/change-object-status.lua,
  * ARGV[2] `seasons`), keyed by the unit's position; the season's keys are added to `keys`.
  */
-function seasonsPayload(changes: EventStatusChange[], position: Map<number, number>, keys: string[]) {
+function seasonsPayload(changes: EventStatusChange[], position: Map<number, number>, keys: string[], lite: boolean) {
   const keyIndex = new Map<string, number>();
   const indexOf = (key: string) => {
     if (!keyIndex.has(key)) {
@@ -111,9 +112,10 @@ function seasonsPayload(changes: EventStatusChange[], position: Map<number, numb
       vk: indexOf(seasonVersionKey(unit)),
       ver: scope.version,
       nfs: scope.propagated,
-      sum: scope.sum.map((u) => position.get(u._id)!),
-      groups: scope.groups.map((group) => group.map((u) => position.get(u._id)!)),
+      sum: lite ? [] : scope.sum.map((u) => position.get(u._id)!),
+      groups: lite ? [] : scope.groups.map((group) => group.map((u) => position.get(u._id)!)),
     };
+    if (lite) entry.lite = true;
     if (role === 'top') entry.top = true;
     else {
       entry.cnt = true;
@@ -133,10 +135,24 @@ interface SeasonUnitPayload {
   cnt?: boolean;
   ov?: number;
   top?: boolean;
+  /** The units of the scope are not in KEYS (liteSeasonCall). */
+  lite?: boolean;
   fb?: number;
   nfs?: boolean;
   sum?: number[];
   groups?: number[][];
+}
+
+/**
+ * Whether a call may leave out the units a season booking is checked against (`lite`): a
+ * single change on a top-level season, of seats, tables or booths only. The script then
+ * decides from the season's count alone, and answers SEASON_UNITS_NEEDED (nothing written)
+ * for an object some unit holds; the call is made again with every unit. A batch never goes
+ * lite: a change earlier in it may have taken the object without the count showing it yet.
+ */
+function liteSeasonCall(changes: EventStatusChange[]): boolean {
+  const [only, ...more] = changes;
+  return more.length === 0 && only?.season?.role === 'top' && only.change.objects.every((o) => o.object.objectType !== 'generalAdmission');
 }
 
 export async function applyStatusChanges(
@@ -144,6 +160,7 @@ export async function applyStatusChanges(
   changes: EventStatusChange[],
   now: number,
   expand: boolean,
+  lite = liteSeasonCall(changes),
 ): Promise<AppliedChanges> {
   const events: EventRef[] = [];
   const position = new Map<number, number>();
@@ -157,7 +174,7 @@ export async function applyStatusChanges(
   const changed = events.slice();
   // The units of a season a change is checked against come after the changed events: they
   // are only read, so they have no used objects (the arrays below cover the changed ones).
-  for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
+  if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
   const month = monthOf(now);
   const keys = events.flatMap((event) => scriptKeysOf(event, month));
   // Every object passed to book, hold or a status counts as used (docs/seatsio-behaviour.md, "Usage"),
@@ -180,7 +197,7 @@ export async function applyStatusChanges(
     expand,
     used,
     usedBuckets,
-    seasons: seasonsPayload(changes, position, keys),
+    seasons: seasonsPayload(changes, position, keys, lite),
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
       op: change.op,
@@ -202,6 +219,7 @@ export async function applyStatusChanges(
   if (reply[0] === 0) {
     const raw = reply.slice(1) as [string, string, string][];
     if (raw.some(([code]) => code === SEASON_CHANGED)) throw seasonChanged();
+    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return applyStatusChanges(calls, changes, now, expand, false);
     throw failure(raw);
   }
   const firstUse = (reply[1] as number[]).map((e) => events[e - 1]!);
