@@ -30,7 +30,7 @@
 --                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
 --            usedBuckets: per changed event, its number of bucket keys
 --            seasons: per position (as a string) of a unit of a season a change is made on:
---                  { use, vk, ver, cnt?, ov?, top?, lite?, fb?, nfs?, sum?, groups? } (includes/eventState.lua and
+--                  { use, vk, ver, nfs, sum, groups, ov?, top?, lite?, fb? } (includes/eventState.lua and
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
 -- ARGV[3]  the request's deadline (ms epoch, Redis's clock): later, nothing is done
 -- ARGV[4]  how long (ms) the record of a successful call is kept

@@ -78,11 +78,11 @@ end
 -- most, with its partial seasons), plus what the season's events keep off sale.
 local function seasonAreaTaken(state, label)
   local season = state.season
-  if not season or not (season.sum or season.groups) then return 0 end
+  if not season then return 0 end
   local taken = tonumber(ownSaleField(state, 'e:' .. label)) or 0
-  for _, p in ipairs(season.sum or {}) do taken = taken + areaUse(p, label) end
+  for _, p in ipairs(season.sum) do taken = taken + areaUse(p, label) end
   local most = 0
-  for _, group in ipairs(season.groups or {}) do
+  for _, group in ipairs(season.groups) do
     local inGroup = 0
     for _, p in ipairs(group) do inGroup = inGroup + areaUse(p, label) end
     if inGroup > most then most = inGroup end

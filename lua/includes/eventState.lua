@@ -151,10 +151,11 @@ end
 -- objects changed.
 local function writeBack(state)
   local sets, deletes = fieldChanges(state.recordsChanged, state.records)
-  -- A season counts, per object, the units under it that have a record of it, so a booking
+  -- A season counts, per object, the units under it (every unit but the season itself)
+  -- that have a record of it, so a booking
   -- on the season knows without reading every event whether one of them took the object.
   local season = state.season
-  if season and season.cnt then
+  if season and not season.top then
     for label in pairs(state.recordsChanged) do
       local had, has = state.stored[label] ~= false, state.records[label] ~= false
       if had ~= has and redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then

@@ -20,8 +20,8 @@ end
 local function scopeUnits(season)
   if season.units then return season.units end
   local units = {}
-  for _, p in ipairs(season.sum or {}) do units[#units + 1] = p end
-  for _, group in ipairs(season.groups or {}) do
+  for _, p in ipairs(season.sum) do units[#units + 1] = p end
+  for _, group in ipairs(season.groups) do
     for _, p in ipairs(group) do units[#units + 1] = p end
   end
   season.units = units
@@ -48,7 +48,7 @@ local UNITS_NEEDED = {}
 -- The status that keeps the object from being taken in this unit, or nil (or UNITS_NEEDED).
 local function seasonConflict(state, label)
   local season = state.season
-  if not season or not (season.sum or season.groups) or overridden(state, label) then return nil end
+  if not season or overridden(state, label) then return nil end
   local units = scopeUnits(season)
   if season.top and (tonumber(redis.call('HGET', KEYS[season.use], label)) or 0) == 0 then
     -- No unit has a record of it in Redis: only a change earlier in this call can have taken it.

@@ -117,10 +117,7 @@ function seasonsPayload(changes: EventStatusChange[], position: Map<number, numb
     };
     if (lite) entry.lite = true;
     if (role === 'top') entry.top = true;
-    else {
-      entry.cnt = true;
-      entry.fb = position.get(scope.top._id);
-    }
+    else entry.fb = position.get(scope.top._id);
     if (role === 'event') entry.ov = indexOf(seasonOverridesKey(unit));
     seasons[at] = entry;
   }
@@ -132,15 +129,14 @@ interface SeasonUnitPayload {
   use: number;
   vk: number;
   ver: string;
-  cnt?: boolean;
   ov?: number;
   top?: boolean;
   /** The units of the scope are not in KEYS (liteSeasonCall). */
   lite?: boolean;
   fb?: number;
-  nfs?: boolean;
-  sum?: number[];
-  groups?: number[][];
+  nfs: boolean;
+  sum: number[];
+  groups: number[][];
 }
 
 /**
