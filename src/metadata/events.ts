@@ -35,20 +35,23 @@ export class Events {
   }
 
   /** Applies the change if the event is still at `version`; false if it moved on meanwhile. */
-  async update(doc: EventDoc, change: EventChange): Promise<EventDoc | undefined> {
-    const fields = { ...change, updatedOn: new Date() };
-    return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
+  update(doc: EventDoc, change: EventChange): Promise<EventDoc | undefined> {
+    return this.setIfAt(doc, change);
   }
 
   /** Moves the event to another chart if it is still at its version; undefined if it moved on. */
-  async moveToChart(doc: EventDoc, chartId: number, chartKey: string): Promise<EventDoc | undefined> {
-    const fields = { chartId, chartKey, updatedOn: new Date() };
-    return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
+  moveToChart(doc: EventDoc, chartId: number, chartKey: string): Promise<EventDoc | undefined> {
+    return this.setIfAt(doc, { chartId, chartKey });
   }
 
   /** Replaces the season link of a unit if it is still at its version; undefined if it moved on. */
-  async relink(doc: EventDoc, season: SeasonLink): Promise<EventDoc | undefined> {
-    const fields = { season, updatedOn: new Date() };
+  relink(doc: EventDoc, season: SeasonLink): Promise<EventDoc | undefined> {
+    return this.setIfAt(doc, { season });
+  }
+
+  /** Sets the fields (and updatedOn) if the event is still at its version: the event as written, or undefined. */
+  private async setIfAt(doc: EventDoc, change: Partial<EventDoc>): Promise<EventDoc | undefined> {
+    const fields = { ...change, updatedOn: new Date() };
     return (await setIfUnchanged<EventDoc>(this.events, doc, fields)) ? { ...doc, ...fields, version: doc.version + 1 } : undefined;
   }
 
