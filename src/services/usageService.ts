@@ -1,6 +1,6 @@
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
-import { eventsOf, familyOf } from '../domain/season.js';
+import { eventsOf, familyOf, type SeasonFamily } from '../domain/season.js';
 import { topIdOf } from '../inventory/eventKeys.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { Events } from '../metadata/events.js';
@@ -46,15 +46,11 @@ export class UsageService {
       const ids = await this.used.eventsInUse(workspace._id, month);
       if (ids.length === 0) continue;
       // Deleted events keep their usage under the tag they had; a deleted one's is taken to be its id.
-      const events = await Promise.all(
-        ids.map(async (id) => {
-          const doc = await this.events.findById(id);
-          return { _id: id, tag: doc?.tag ?? String(id), key: doc?.key ?? null };
-        }),
-      );
+      const docs = await Promise.all(ids.map((id) => this.events.findById(id)));
+      const events = ids.map((id, i) => ({ _id: id, tag: docs[i]?.tag ?? String(id), key: docs[i]?.key ?? null }));
       const counts = await this.used.usedObjectCounts(events, month);
       const usage = new Map(events.map((event, i) => [event._id, { event: { id: event._id, key: event.key }, numUsedObjects: counts[i]! }]));
-      for (const [event, numUsedObjects] of await this.seasonUsage(ids, month)) usage.set(event._id, { event: { id: event._id, key: event.key }, numUsedObjects });
+      for (const [event, numUsedObjects] of await this.seasonUsage(docs, ids, month)) usage.set(event._id, { event: { id: event._id, key: event.key }, numUsedObjects });
       details.push({
         workspace: { id: workspace._id, name: workspace.name },
         usageByEvent: [...usage.values()].sort((a, b) => a.event.id - b.event.id),
@@ -67,13 +63,15 @@ export class UsageService {
    * An object used on a season (or partial season) counts as used on each of its events too
    * (docs/seasons.md, "Used seats"): those events' distinct objects with the seasons' added.
    */
-  private async seasonUsage(idsInUse: number[], month: string): Promise<Map<EventDoc, number>> {
+  private async seasonUsage(docsInUse: (EventDoc | null)[], idsInUse: number[], month: string): Promise<Map<EventDoc, number>> {
     const extra = new Map<number, { event: EventDoc; labels: Set<string> }>();
-    for (const id of idsInUse) {
-      const season = await this.events.findById(id);
+    const families = new Map<number, SeasonFamily>();
+    for (const season of docsInUse) {
       const role = season?.season?.role;
       if (!season || (role !== 'top' && role !== 'partial')) continue;
-      const family = familyOf(await this.events.seasonFamily(topIdOf(season)!));
+      const topId = topIdOf(season)!;
+      if (!families.has(topId)) families.set(topId, familyOf(await this.events.seasonFamily(topId)));
+      const family = families.get(topId)!;
       const labels = await this.used.usedObjects(season, month);
       for (const event of eventsOf(season, family)) {
         const entry = extra.get(event._id) ?? { event, labels: new Set(idsInUse.includes(event._id) ? await this.used.usedObjects(event, month) : []) };
