@@ -1,5 +1,7 @@
 import { badRequest } from './errors.js';
 import type { EventDoc } from './event.js';
+import type { ObjectSnapshot } from './eventObjectInfo.js';
+import type { AreaState } from './objectStates.js';
 import { FIELD_SEPARATOR } from './objectStates.js';
 
 // Seasons without I/O (docs/seasons.md): a top-level season, its partial seasons (each a
@@ -163,4 +165,48 @@ export function eventsOf(doc: EventDoc, family: SeasonFamily): EventDoc[] {
     return ids.map((id) => family.events.find((e) => e._id === id)).filter((e): e is EventDoc => e !== undefined);
   }
   return [];
+}
+
+/** What a unit's scope units hold of the objects being shown (read by the caller). */
+export interface SeasonSnapshots {
+  /** Snapshots of the scope's `sum` units, in order. */
+  sum: Map<string, ObjectSnapshot>[];
+  /** Snapshots of the units of each group (those of the groups' areas and candidate seats). */
+  groups: Map<string, ObjectSnapshot>[][];
+  /** Labels whose season status the event overrides. */
+  overridden: Set<string>;
+  /** Labels an event of the season keeps back from it (its `e:` fields). */
+  heldBack: Set<string>;
+  isArea: (label: string) => boolean;
+}
+
+/**
+ * Object snapshots of a unit of a season as its clients see them (docs/seasons.md,
+ * "Records"), the way the status script judges them (lua/includes/seasonRules.lua,
+ * areaRules.lua): a GA area's free places lose what the `sum` units took and the fullest
+ * group; in an event, a seat free there shows what the season or a partial season made
+ * of it, unless overridden; on a season or partial season, a seat free there but taken by a
+ * unit of its scope, or kept back by an event, is unavailable. Changes `own` in place.
+ */
+export function seasonView(role: SeasonRole, own: Map<string, ObjectSnapshot>, units: SeasonSnapshots): void {
+  const taken = (unit: Map<string, ObjectSnapshot>, label: string) => {
+    const state = unit.get(label)?.state as AreaState | undefined;
+    return state ? state.nonFree + state.held : 0;
+  };
+  const firstTaken = (snapshots: Map<string, ObjectSnapshot>[], label: string) =>
+    snapshots.map((unit) => unit.get(label)).find((s) => s !== undefined && s.state.status !== 'free');
+  for (const [label, snapshot] of own) {
+    if (units.isArea(label)) {
+      const fullest = Math.max(0, ...units.groups.map((group) => group.reduce((n, unit) => n + taken(unit, label), 0)));
+      snapshot.seasonTakenPlaces = units.sum.reduce((n, unit) => n + taken(unit, label), 0) + fullest;
+    } else if (units.overridden.has(label)) {
+      snapshot.seasonStatusOverridden = true;
+    } else if (snapshot.state.status === 'free') {
+      const elsewhere = firstTaken([...units.sum, ...units.groups.flat()], label);
+      if (role === 'event') {
+        if (elsewhere) snapshot.state = elsewhere.state;
+      } else if (elsewhere) snapshot.unavailable = elsewhere.state.status;
+      else if (units.heldBack.has(label)) snapshot.unavailable = 'not_for_sale';
+    }
+  }
 }

@@ -1,8 +1,7 @@
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
-import type { AreaState } from '../domain/objectStates.js';
-import { eventInThePast, type SeasonScope } from '../domain/season.js';
+import { eventInThePast, seasonView } from '../domain/season.js';
 import { bookableObjects } from '../domain/eventObjectRules.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
@@ -57,73 +56,31 @@ export class ObjectInfoService {
   }
 
   /**
-   * The objects' snapshots as a client of the event sees them. In an event of a season, a
-   * seat, table or booth free in the event itself shows what its season or a partial season
-   * took, unless the event overrides the season's status (docs/seasons.md).
+   * The objects' snapshots as a client of the unit sees them (docs/seasons.md, "Records";
+   * seasonView says how): its own, and of the units of its season's scope, each read once.
    */
   private async snapshots(loaded: LoadedEvent, labels: string[], now: number): Promise<Map<string, ObjectSnapshot>> {
     const own = await this.objects.readSnapshots(loaded.event, loaded.index, labels, now);
-    if (!loaded.season || labels.length === 0) return own;
-    await this.subtractSeasonPlaces(loaded, loaded.season, own, now);
-    if (loaded.season.role !== 'event') {
-      await this.markTakenElsewhere(loaded, loaded.season, own, now);
-      return own;
+    const scope = loaded.season;
+    if (!scope || labels.length === 0) return own;
+    const isArea = (label: string) => loaded.index.byLabel.get(label)?.objectType === 'generalAdmission';
+    const areas = labels.filter(isArea);
+    const freeSeats = labels.filter((label) => !isArea(label) && own.get(label)!.state.status === 'free');
+    // The units of the groups are read for the areas, and for the seats free here: on a
+    // top-level season only those some unit holds a record of.
+    let groupSeats: string[] = [];
+    if (scope.groups.length > 0 && freeSeats.length > 0) {
+      groupSeats = scope.role === 'top' ? await this.objects.recordedInSeason(loaded.event, freeSeats) : freeSeats;
     }
-    const [overrides, ...seasonal] = await Promise.all([
-      this.objects.readOverrides(loaded.event, labels),
-      ...loaded.season.sum.map((unit) => this.objects.readSnapshots(unit, loaded.index, labels, now)),
+    const read = (unit: EventDoc, wanted: string[]) => this.objects.readSnapshots(unit, loaded.index, wanted, now);
+    const [sum, groups, overridden, heldBack] = await Promise.all([
+      Promise.all(scope.sum.map((unit) => read(unit, labels))),
+      Promise.all(scope.groups.map((group) => Promise.all(group.map((unit) => read(unit, [...areas, ...groupSeats]))))),
+      scope.role === 'event' ? this.objects.readOverrides(loaded.event, labels) : new Set<string>(),
+      scope.role !== 'event' && freeSeats.length > 0 ? this.objects.heldBackByEvents(loaded.event, freeSeats) : new Set<string>(),
     ]);
-    for (const label of labels) {
-      const snapshot = own.get(label)!;
-      if (overrides.has(label)) {
-        snapshot.seasonStatusOverridden = true;
-        continue;
-      }
-      if (snapshot.state.status !== 'free' || loaded.index.byLabel.get(label)?.objectType === 'generalAdmission') continue;
-      const taken = seasonal.map((s) => s.get(label)!).find((s) => s.state.status !== 'free');
-      if (taken) snapshot.state = taken.state;
-    }
+    seasonView(scope.role, own, { sum, groups, overridden, heldBack, isArea });
     return own;
-  }
-
-  /**
-   * GA areas in a unit of a season: what the script subtracts (lua/includes/areaRules.lua,
-   * seasonAreaTaken), the places the `sum` units took plus the fullest of the `groups`.
-   */
-  private async subtractSeasonPlaces(loaded: LoadedEvent, scope: SeasonScope, snapshots: Map<string, ObjectSnapshot>, now: number): Promise<void> {
-    const areas = [...snapshots.keys()].filter((label) => loaded.index.byLabel.get(label)?.objectType === 'generalAdmission');
-    if (areas.length === 0) return;
-    const read = (units: EventDoc[]) => Promise.all(units.map((unit) => this.objects.readSnapshots(unit, loaded.index, areas, now)));
-    const [sum, groups] = await Promise.all([read(scope.sum), Promise.all(scope.groups.map(read))]);
-    const taken = (unit: Map<string, ObjectSnapshot>, label: string) => {
-      const state = unit.get(label)!.state as AreaState;
-      return state.nonFree + state.held;
-    };
-    for (const label of areas) {
-      const fullest = Math.max(0, ...groups.map((group) => group.reduce((n, unit) => n + taken(unit, label), 0)));
-      snapshots.get(label)!.seasonTakenPlaces = sum.reduce((n, unit) => n + taken(unit, label), 0) + fullest;
-    }
-  }
-
-  /**
-   * On a season or partial season: seats, tables and booths free on it but taken by a unit
-   * it is checked against (an event, a partial season) or held back by one of its events
-   * are unavailable there (docs/seasons.md, "Records").
-   */
-  private async markTakenElsewhere(loaded: LoadedEvent, scope: SeasonScope, snapshots: Map<string, ObjectSnapshot>, now: number): Promise<void> {
-    const free = [...snapshots].filter(([label, s]) => s.state.status === 'free' && loaded.index.byLabel.get(label)?.objectType !== 'generalAdmission');
-    if (free.length === 0) return;
-    const labels = free.map(([label]) => label);
-    const heldBack = await this.objects.heldBackByEvents(loaded.event, labels);
-    // On a top-level season, only objects some unit has a record of need a look at the units.
-    const candidates = scope.role === 'top' ? await this.objects.recordedInSeason(loaded.event, labels) : labels;
-    const units = [...scope.sum, ...scope.groups.flat()];
-    const taken = candidates.length === 0 ? [] : await Promise.all(units.map((unit) => this.objects.readSnapshots(unit, loaded.index, candidates, now)));
-    for (const [label, snapshot] of free) {
-      const elsewhere = taken.map((s) => s.get(label)).find((s) => s && s.state.status !== 'free');
-      if (elsewhere) snapshot.unavailable = elsewhere.state.status;
-      else if (heldBack.has(label)) snapshot.unavailable = 'not_for_sale';
-    }
   }
 
   /** Replaces the extra data of each object named; every label is checked before anything is written. */

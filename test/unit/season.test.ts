@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDoc, SeasonLink } from '../../src/domain/event.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
-import { eventsOf, familyOf, heldBackByEvents, scopeOf, seasonFields } from '../../src/domain/season.js';
+import type { ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
+import { areaState, objectState } from '../../src/domain/objectStates.js';
+import { eventsOf, familyOf, heldBackByEvents, scopeOf, seasonFields, seasonView } from '../../src/domain/season.js';
 import { eventDoc } from '../support/eventDocs.js';
 
 // The season domain without servers (docs/seasons.md): which units a unit of a season is
@@ -74,5 +76,32 @@ describe('heldBackByEvents', () => {
     ]);
     const heldBack = heldBackByEvents([e2, e3], (e) => fields.get(e)!, (label) => (label === 'GA' ? 100 : 1));
     expect(Object.fromEntries(heldBack)).toEqual({ 'A-1': 1, GA: 45, 'A-2': 1, Booth: 1 });
+  });
+});
+
+describe('seasonView', () => {
+  const seat = (record: string | null): ObjectSnapshot => ({ state: objectState(record, () => 0, 0) });
+  const area = (record: string | null): ObjectSnapshot => ({ state: areaState(record) });
+  const isArea = (label: string) => label === 'GA';
+  const none = new Set<string>();
+
+  it("in an event: a seat free there shows the season's status unless overridden; an area loses what the season took", () => {
+    const own = new Map([['A-1', seat(null)], ['A-2', seat(null)], ['GA', area('5')]]);
+    const season = new Map([['A-1', seat('booked')], ['A-2', seat('booked')], ['GA', area('30')]]);
+    seasonView('event', own, { sum: [season], groups: [], overridden: new Set(['A-2']), heldBack: none, isArea });
+    expect(own.get('A-1')!.state.status).toBe('booked');
+    expect(own.get('A-2')).toMatchObject({ state: { status: 'free' }, seasonStatusOverridden: true });
+    expect(own.get('GA')!.seasonTakenPlaces).toBe(30);
+  });
+
+  it('on a season: a seat taken in an event or kept back is unavailable; an area loses the fullest event', () => {
+    const own = new Map([['A-1', seat(null)], ['A-2', seat(null)], ['A-3', seat(null)], ['GA', area(null)]]);
+    const e1 = new Map([['A-1', seat('booked')], ['GA', area('40\u001f5')]]);
+    const e2 = new Map([['GA', area('20')]]);
+    seasonView('top', own, { sum: [], groups: [[e1], [e2]], overridden: none, heldBack: new Set(['A-2']), isArea });
+    expect(own.get('A-1')).toMatchObject({ state: { status: 'free' }, unavailable: 'booked' });
+    expect(own.get('A-2')!.unavailable).toBe('not_for_sale');
+    expect(own.get('A-3')!.unavailable).toBeUndefined();
+    expect(own.get('GA')!.seasonTakenPlaces).toBe(45);
   });
 });
