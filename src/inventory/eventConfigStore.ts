@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { dayOf, FOR_SALE_EDITS_PER_DAY, limitInfo, type RateLimitInfo } from '../domain/forSaleLimit.js';
-import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonForgottenKey, seasonOverridesKey, seasonUseKey, seasonVersionKey, type EventRef } from './eventKeys.js';
+import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type EventRef } from './eventKeys.js';
 
 // The parts of an event's inventory that admin routes write: the channel and for-sale
 // fields the scripts check, the daily limit on for-sale changes, and removal with the event.
@@ -19,8 +19,7 @@ export class EventConfigStore {
   /** Removes every inventory key of a deleted event. Used-object sets stay: they are billing records. */
   async deleteInventory(event: EventRef): Promise<void> {
     const keys = eventKeys(event);
-    const seasonKeys = event.season ? [seasonOverridesKey(event), ...(event.season.role === 'top' ? [seasonUseKey(event), seasonVersionKey(event), seasonForgottenKey(event)] : [])] : [];
-    await this.redis.del(...EVENT_KEY_NAMES.map((name) => keys[name]), ...seasonKeys);
+    await this.redis.del(...EVENT_KEY_NAMES.map((name) => keys[name]), ...seasonInventoryKeys(event));
   }
 
   /**

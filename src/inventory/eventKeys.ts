@@ -89,3 +89,10 @@ export const seasonVersionKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf
 
 /** set: ids of the units taken out of the season's seasonUse count (lua/forget-season-unit-3.lua). */
 export const seasonForgottenKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonForgotten`;
+
+/** The season keys a unit's deletion removes: its overrides, and for the top-level season the season-wide ones. */
+export const seasonInventoryKeys = (unit: EventRef): string[] => {
+  if (!unit.season) return [];
+  if (unit.season.role !== 'top') return [seasonOverridesKey(unit)];
+  return [seasonOverridesKey(unit), seasonUseKey(unit), seasonVersionKey(unit), seasonForgottenKey(unit)];
+};

@@ -2,7 +2,7 @@ import type { EventDoc } from '../domain/event.js';
 import { ApiError } from '../domain/errors.js';
 import { saleConfigFields } from '../domain/eventObjectRules.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
-import { eventsOf, familyOf, heldBackByEvents } from '../domain/season.js';
+import { eventsOf, familyOf, heldBackByEvents, type SeasonFamily } from '../domain/season.js';
 import { topIdOf } from '../inventory/eventKeys.js';
 import type { EventConfigStore } from '../inventory/eventConfigStore.js';
 import type { Charts } from '../metadata/charts.js';
@@ -34,10 +34,10 @@ export class SaleConfigSync {
    * other order than they were written could leave the older fields; so after writing, read
    * the event again and write once more if it moved on (the last writer always checks last).
    */
-  async sync(event: EventDoc, index: ObjectIndex): Promise<void> {
+  async sync(event: EventDoc, index: ObjectIndex, family?: SeasonFamily): Promise<void> {
     let current = event;
     for (let i = 0; i < MAX_SALE_CONFIG_WRITES; i++) {
-      await this.store.writeSaleConfig(current, await this.fieldsOf(current, index));
+      await this.store.writeSaleConfig(current, await this.fieldsOf(current, index, family));
       const stored = await this.events.findById(current._id);
       if (!stored) {
         // Deleted meanwhile: take back what we just wrote.
@@ -58,19 +58,19 @@ export class SaleConfigSync {
     const topId = topIdOf(unit);
     if (topId === undefined) return;
     const family = familyOf(await this.events.seasonFamily(topId));
-    for (const season of [family.top, ...family.partials]) await this.sync(season, index);
+    for (const season of [family.top, ...family.partials]) await this.sync(season, index, family);
   }
 
   /**
    * A unit's own fields (saleConfigFields) and, for a season or partial season,
    * `e:<label>` = places one of its events not in the past holds back (heldBackByEvents).
    */
-  private async fieldsOf(unit: EventDoc, index: ObjectIndex): Promise<Map<string, string>> {
+  private async fieldsOf(unit: EventDoc, index: ObjectIndex, known?: SeasonFamily): Promise<Map<string, string>> {
     const fields = saleConfigFields(unit, index);
     const topId = topIdOf(unit);
     const role = unit.season?.role;
     if (topId === undefined || role === 'event') return fields;
-    const family = familyOf(await this.events.seasonFamily(topId));
+    const family = known ?? familyOf(await this.events.seasonFamily(topId));
     const live = eventsOf(unit, family).filter((e) => !e.isInThePast);
     const capacityOf = (label: string) => {
       const object = index.byLabel.get(label);
