@@ -27,6 +27,8 @@ import { eventReportRoutes } from './routes/eventReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
 import { objectStatusRoutes } from './routes/objectStatus.js';
+import { AvailabilityViews } from './services/availabilityViews.js';
+import { BestAvailableService } from './services/bestAvailableService.js';
 import { operationRoutes } from './routes/operations.js';
 import { seasonRoutes } from './routes/seasons.js';
 import { systemRoutes } from './routes/system.js';
@@ -130,7 +132,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...seasonRoutes(events, seasons),
     ...eventChannelRoutes(events),
     ...eventForSaleRoutes(events),
-    ...objectStatusRoutes(statusChanges),
+    ...objectStatusRoutes(statusChanges, new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges)),
     ...eventObjectRoutes(objectInfo),
     ...eventReportRoutes(objectInfo),
     ...usageRoutes(usage),

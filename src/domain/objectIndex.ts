@@ -159,6 +159,8 @@ export interface ObjectIndex {
   focalPoint: Point | null;
   /** True when any zone has its own focal point (best available per zone). */
   zoneFocalPoints: boolean;
+  /** Zone key -> its own focal point, for zones that have one. */
+  zoneFocal: Map<string, Point>;
   venueType: ChartVenueType;
   findings: IndexFindings;
 }
@@ -401,6 +403,7 @@ export function buildObjectIndex(drawing: Drawing): ObjectIndex {
     floors,
     focalPoint,
     zoneFocalPoints: zoneList.some((z) => z.focalPoint),
+    zoneFocal: new Map(zoneList.filter((z) => z.focalPoint).map((z) => [z.key, z.focalPoint!])),
     venueType: chartVenueType(drawing),
     findings: {
       unlabeledObjects,

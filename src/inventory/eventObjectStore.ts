@@ -22,6 +22,17 @@ function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<
   return byArea;
 }
 
+export interface AvailabilityRecords {
+  records: Record<string, string>;
+  /** Hold token -> expiry (ms). */
+  tokens: Record<string, string>;
+  /** An event of a season: the top-level season's records, and the labels it overrides. */
+  seasonRecords: Record<string, string> | null;
+  overridden: Set<string> | null;
+  /** A season or partial season: labels some unit of the season has a record of. */
+  usedInSeason: Set<string> | null;
+}
+
 export class EventObjectStore {
   constructor(private readonly redis: Redis) {}
 
@@ -93,6 +104,30 @@ export class EventObjectStore {
   async recordedInSeason(season: EventRef, labels: string[]): Promise<string[]> {
     const counts = await this.redis.hmget(seasonUseKey(season), ...labels);
     return labels.filter((_, i) => Number(counts[i] ?? 0) > 0);
+  }
+
+  /**
+   * What best available reads to know what is open (src/services/availabilityViews.ts), in
+   * one pipelined round trip: the event's records and token expiries and, for a unit of a
+   * season, what its season holds: the season's records and the event's overrides (an
+   * event), or the labels some unit has a record of (a season or partial season).
+   */
+  async readAvailability(event: EventRef, season: { top: EventRef } | null): Promise<AvailabilityRecords> {
+    const keys = eventKeys(event);
+    const pipeline = this.redis.pipeline().hgetall(keys.objects).hgetall(keys.holdTokens);
+    const role = event.season?.role;
+    if (season && role === 'event') pipeline.hgetall(eventKeys(season.top).objects).hkeys(seasonOverridesKey(event));
+    else if (season) pipeline.hkeys(seasonUseKey(event));
+    const results = (await pipeline.exec()) ?? [];
+    for (const [error] of results) if (error) throw error;
+    const value = <T>(i: number) => results[i]?.[1] as T;
+    return {
+      records: value<Record<string, string>>(0),
+      tokens: value<Record<string, string>>(1),
+      seasonRecords: season && role === 'event' ? value<Record<string, string>>(2) : null,
+      overridden: season && role === 'event' ? new Set(value<string[]>(3)) : null,
+      usedInSeason: season && role !== 'event' ? new Set(value<string[]>(2)) : null,
+    };
   }
 
   /** Every stored record of the event: label -> record (free objects have none). */

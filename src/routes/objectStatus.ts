@@ -1,6 +1,8 @@
 import Type, { type Static } from 'typebox';
 import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 import type { StatusParameters } from '../domain/statusChangeRequest.js';
+import { badRequest } from '../domain/errors.js';
+import type { BestAvailableService } from '../services/bestAvailableService.js';
 import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
 import { ExpandQuery } from './querySchemas.js';
 
@@ -21,8 +23,23 @@ const ObjectItem = Type.Union([
 ]);
 const Statuses = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 });
 
+// Checked by the domain (src/domain/bestAvailableRequest.ts), so each mistake gets its own message.
+const BestAvailableBody = Type.Object({
+  number: Type.Number(),
+  categories: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { maxItems: 100 })),
+  zone: Type.Optional(Type.String({ maxLength: 200 })),
+  sections: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })),
+  extraData: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 1000 })),
+  ticketTypes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 1000 })),
+  tryToPreventOrphanSeats: Type.Optional(Type.Boolean()),
+  accessibleSeats: Type.Optional(Type.Number()),
+});
+
 const parameterFields = {
-  objects: Type.Array(ObjectItem),
+  // Absent when bestAvailable chooses the objects; otherwise an empty list is refused (NO_OBJECTS).
+  objects: Type.Optional(Type.Array(ObjectItem)),
+  bestAvailable: Type.Optional(BestAvailableBody),
+  categories: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { maxItems: 100 })),
   holdToken: Type.Optional(Type.String({ maxLength: 200 })),
   orderId: Type.Optional(Type.String({ maxLength: 200 })),
   keepExtraData: Type.Optional(Type.Boolean()),
@@ -62,7 +79,15 @@ type ChangeFields = Static<typeof EventBody> & { type?: StatusChangeInput['type'
 
 /** One change of one event, from the fields every route shares. */
 function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
-  const parameters: StatusParameters = {
+  const parameters = parametersOf(body);
+  if (body.bestAvailable !== undefined) {
+    throw badRequest('BEST_AVAILABLE_NOT_SUPPORTED', 'bestAvailable is for book, hold and change-object-status on one event or season');
+  }
+  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects ?? [], parameters };
+}
+
+function parametersOf(body: ChangeFields): StatusParameters {
+  return {
     holdToken: body.holdToken,
     orderId: body.orderId,
     keepExtraData: body.keepExtraData,
@@ -72,39 +97,52 @@ function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
     rejectedPreviousStatuses: body.rejectedPreviousStatuses,
     resaleListingId: body.resaleListingId,
   };
-  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
 }
 
 /** What a status change answers: nothing, or the objects as they are after it. */
 const STATUS_ANSWERS = { 204: 'applied', 200: 'with expand=objects: {objects: label -> object details}' };
 
+const CHOOSING_ANSWERS = {
+  204: 'applied',
+  200: 'with expand=objects: {objects: label -> object details}; with bestAvailable: {objects, objectDetails, nextToEachOther}',
+};
+
 const expanded = (ctx: WorkspaceContext) => ctx.query.all('expand').some((value) => value.split(',').includes('objects'));
 
-export function objectStatusRoutes(service: StatusChangeService): RouteDef[] {
+export function objectStatusRoutes(service: StatusChangeService, bestAvailable: BestAvailableService): RouteDef[] {
 
-  /** One change on the event of the path: 204, or 200 with the objects when expanded. */
-  const onEvent = (path: string, summary: string, type: StatusChangeInput['type'], fixedStatus?: string) =>
+  /**
+   * One change on the event of the path: 204, or 200 with the objects when expanded. Where
+   * `chooses`, bestAvailable in place of objects picks them: 200 {objects, objectDetails, nextToEachOther}.
+   */
+  const onEvent = (path: string, summary: string, type: StatusChangeInput['type'], fixedStatus?: string, chooses = false) =>
     workspaceRoute({
       method: 'POST',
       path: `/events/:key/actions/${path}`,
       summary,
-      answers: STATUS_ANSWERS,
+      answers: chooses ? CHOOSING_ANSWERS : STATUS_ANSWERS,
       query: ExpandQuery,
       body: StatusBody,
       handler: async (ctx) => {
         const expand = expanded(ctx);
-        const input = inputOf(ctx.params.key!, { ...ctx.body, type, status: fixedStatus ?? ctx.body.status });
+        const status = fixedStatus ?? ctx.body.status;
+        if (chooses && ctx.body.bestAvailable !== undefined) {
+          if (ctx.body.objects !== undefined) throw badRequest('OBJECTS_AND_BEST_AVAILABLE', 'Send objects or bestAvailable, not both');
+          const { bestAvailable: best, categories } = ctx.body;
+          return ok(await bestAvailable.apply(ctx.workspace, { eventKey: ctx.params.key!, status: status!, bestAvailable: best, categories, parameters: parametersOf(ctx.body) }));
+        }
+        const input = inputOf(ctx.params.key!, { ...ctx.body, type, status });
         const [objects] = await service.apply(ctx.workspace, [input], expand);
         return expand ? ok({ objects }) : noContent();
       },
     });
 
   return [
-    onEvent('book', 'Books objects, all or nothing', 'CHANGE_STATUS_TO', 'booked'),
-    onEvent('hold', 'Holds objects under a hold token, all or nothing', 'CHANGE_STATUS_TO', 'reservedByToken'),
+    onEvent('book', 'Books objects, all or nothing, or the best available ones', 'CHANGE_STATUS_TO', 'booked', true),
+    onEvent('hold', 'Holds objects under a hold token, all or nothing, or the best available ones', 'CHANGE_STATUS_TO', 'reservedByToken', true),
     onEvent('put-up-for-resale', 'Puts objects up for resale, all or nothing', 'CHANGE_STATUS_TO', 'resale'),
     onEvent('release', 'Releases objects, all or nothing', 'RELEASE'),
-    onEvent('change-object-status', 'Sets a status on objects, all or nothing', 'CHANGE_STATUS_TO'),
+    onEvent('change-object-status', 'Sets a status on objects, all or nothing, or on the best available ones', 'CHANGE_STATUS_TO', undefined, true),
     onEvent('override-season-status', "Gives an event of a season its own status for objects, free, whatever the season's", 'OVERRIDE_SEASON_STATUS'),
     onEvent('use-season-status', "Gives objects of an event of a season the season's status again", 'USE_SEASON_STATUS'),
 

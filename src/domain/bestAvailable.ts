@@ -1,0 +1,357 @@
+import type { Point } from './drawing.js';
+import { distanceToFocalPoint, type ObjectIndex } from './objectIndex.js';
+
+// Best available (docs/best-available.md): which objects to give a buyer who asks for "the
+// best N", from what is open right now. Pure: the chart's layout is computed once per
+// object index (`seatingLayout`), what is open comes in as a view, the filters of the
+// request as a predicate. Steps, each tried only when the one before finds nothing:
+//   1. one block of adjacent seats in a row, leaving no lone free seat beside it;
+//   2. the same, lone seats allowed;
+//   3. the closest seats of one section, in blocks of two or more where possible;
+//   4. the same over every section;
+//   5. tables booked as a whole and booths;
+//   6. one GA area with enough free places.
+// "Best" is the lowest floor first, then the smallest sum of distances to the focal point.
+
+/** Per-focal-point order of the chart, computed on first use. */
+export interface FocalRanking {
+  /** Position -> distance to the focal point. */
+  distance: Float64Array;
+  /** Row ids by floor, then by their closest seat. */
+  rowOrder: Int32Array;
+  /** Row id -> distance of its closest seat. */
+  rowMin: Float64Array;
+  /** Tables, booths and GA areas by floor, then distance (positions). */
+  wholeOrder: Int32Array;
+  areaOrder: Int32Array;
+}
+
+/** What best available needs of a chart, computed once per object index. */
+export interface SeatingLayout {
+  index: ObjectIndex;
+  /** Each row's seats in seat order, as positions in `index.objects`. */
+  rows: Int32Array[];
+  /** Row id -> its section (index in `sections`, -1 outside sections). */
+  rowSection: Int32Array;
+  /** Row id -> floor rank (0 = lowest or no floors). */
+  rowFloor: Int32Array;
+  /** Position -> floor rank. */
+  floorRank: Int32Array;
+  /** Position -> 1 for a wheelchair-accessible seat (the seat or its category says so). */
+  accessible: Uint8Array;
+  /** Every section of the chart, by label, each once. */
+  sections: { label: string; zone: string | null }[];
+  /** Position -> its section (index in `sections`, -1 outside sections). */
+  objectSection: Int32Array;
+  rankings: Map<string, FocalRanking>;
+}
+
+const layouts = new WeakMap<ObjectIndex, SeatingLayout>();
+
+/** The layout of an index, built on first use and kept as long as the index is. */
+export function seatingLayout(index: ObjectIndex): SeatingLayout {
+  let layout = layouts.get(index);
+  if (!layout) layouts.set(index, (layout = buildLayout(index)));
+  return layout;
+}
+
+function buildLayout(index: ObjectIndex): SeatingLayout {
+  const { objects } = index;
+  const floorRank = new Int32Array(objects.length);
+  const accessible = new Uint8Array(objects.length);
+  const floorOf = new Map(index.floors.map((f, i) => [f, i]));
+  const rows: Int32Array[] = [];
+  const rowSection: number[] = [];
+  const rowFloors: number[] = [];
+  const sectionOf = new Map<string, number>();
+  const sections: { label: string; zone: string | null }[] = [];
+  const objectSection = new Int32Array(objects.length).fill(-1);
+  for (const object of objects) {
+    floorRank[object.position] = object.floor ? (floorOf.get(object.floor) ?? 0) : 0;
+    if (object.section) {
+      if (!sectionOf.has(object.section.label)) {
+        sectionOf.set(object.section.label, sections.length);
+        sections.push({ label: object.section.label, zone: object.section.zone });
+      }
+      objectSection[object.position] = sectionOf.get(object.section.label)!;
+    }
+    if (object.objectType === 'seat' && (object.has('isAccessible') || object.category?.accessible)) accessible[object.position] = 1;
+  }
+  for (const object of objects) {
+    // A row starts at a seat with nothing on its left; seats at tables are not in rows.
+    if (object.objectType !== 'seat' || object.table >= 0 || object.parent?.type !== 'row' || object.left >= 0) continue;
+    const seats: number[] = [];
+    for (let at = object.position; at >= 0; at = objects[at]!.right) seats.push(at);
+    rows.push(Int32Array.from(seats));
+    rowSection.push(objectSection[object.position]!);
+    rowFloors.push(floorRank[object.position]!);
+  }
+  return {
+    index,
+    rows,
+    rowSection: Int32Array.from(rowSection),
+    rowFloor: Int32Array.from(rowFloors),
+    floorRank,
+    accessible,
+    sections,
+    objectSection,
+    rankings: new Map(),
+  };
+}
+
+/** The ranking of a layout around a focal point, kept under `key` (a zone key, or '' for the chart's). */
+export function focalRanking(layout: SeatingLayout, key: string, focalPoint: Point): FocalRanking {
+  let ranking = layout.rankings.get(key);
+  if (ranking) return ranking;
+  const { objects } = layout.index;
+  const distance = new Float64Array(objects.length);
+  for (const object of objects) distance[object.position] = distanceToFocalPoint(object, focalPoint);
+  const rowMin = Float64Array.from(layout.rows, (seats) => Math.min(...Array.from(seats, (p) => distance[p]!)));
+  const byFloorThen = (floor: (i: number) => number, near: (i: number) => number) => (a: number, b: number) =>
+    floor(a) - floor(b) || near(a) - near(b) || a - b;
+  const rowOrder = Int32Array.from(layout.rows.keys()).sort(byFloorThen((r) => layout.rowFloor[r]!, (r) => rowMin[r]!));
+  const positionsOf = (types: string[]) =>
+    Int32Array.from(objects.filter((o) => types.includes(o.objectType)).map((o) => o.position)).sort(
+      byFloorThen((p) => layout.floorRank[p]!, (p) => distance[p]!),
+    );
+  ranking = { distance, rowOrder, rowMin, wholeOrder: positionsOf(['table', 'booth']), areaOrder: positionsOf(['generalAdmission']) };
+  layout.rankings.set(key, ranking);
+  return ranking;
+}
+
+/** What is open right now, as the algorithm reads it. */
+export interface OpenObjects {
+  /** Position -> 1 when free and for sale (to anyone): the orphan rule reads it too. */
+  open: Uint8Array;
+  /** Free places of a GA area (position). */
+  areaFree(position: number): number;
+}
+
+export interface BestAvailableQuery {
+  number: number;
+  /** Exactly this many of the chosen seats are accessible (0: none). */
+  accessibleSeats: number;
+  tryToPreventOrphanSeats: boolean;
+  /** Whether the request's filters (categories, zone, sections, channels, kind) allow a position. */
+  eligible(position: number): boolean;
+}
+
+export type ChoiceKind = 'row' | 'seats' | 'wholes' | 'area';
+
+export interface BestAvailableChoice {
+  kind: ChoiceKind;
+  /** Positions chosen (one GA area for kind 'area'). */
+  positions: number[];
+  /** Whether the chosen seats are one block of adjacent seats (absent for tables and booths). */
+  nextToEachOther?: boolean;
+}
+
+/** A block of adjacent seats in one row: `size` seats from `start` in `layout.rows[row]`. */
+interface Block {
+  row: number;
+  start: number;
+  size: number;
+  floor: number;
+  cost: number;
+  accessible: number;
+}
+
+/** Costs equal within rounding are ties; the first found (closer row, then leftmost) wins. */
+const EPSILON = 1e-9;
+
+interface Search {
+  layout: SeatingLayout;
+  ranking: FocalRanking;
+  view: OpenObjects;
+  query: BestAvailableQuery;
+}
+
+/** Whether taking seats[start..end] leaves a free seat alone between it and a taken seat or the row's end. */
+function leavesLoneSeat(seats: Int32Array, start: number, end: number, open: Uint8Array): boolean {
+  const left = start - 1;
+  if (left >= 0 && open[seats[left]!] && (left === 0 || !open[seats[left - 1]!])) return true;
+  const right = end + 1;
+  return right < seats.length && open[seats[right]!] === 1 && (right === seats.length - 1 || !open[seats[right + 1]!]);
+}
+
+/**
+ * The best block of `size` open, eligible, adjacent seats in the given rows (in ranking
+ * order) with between `minAccessible` and `maxAccessible` accessible seats.
+ */
+function bestBlock(search: Search, rowIds: ArrayLike<number>, size: number, minAccessible: number, maxAccessible: number, preventOrphans: boolean): Block | null {
+  const { layout, ranking, view, query } = search;
+  const { open } = view;
+  const { distance, rowMin } = ranking;
+  let best: Block | null = null;
+  for (let k = 0; k < rowIds.length; k++) {
+    const row = rowIds[k]!;
+    const floor = layout.rowFloor[row]!;
+    // Rows come by floor, then by their closest seat: none after this one can do better.
+    if (best && (floor > best.floor || size * rowMin[row]! >= best.cost - EPSILON)) break;
+    const seats = layout.rows[row]!;
+    if (seats.length < size) continue;
+    let run = 0;
+    let cost = 0;
+    let accessible = 0;
+    for (let i = 0; i < seats.length; i++) {
+      const p = seats[i]!;
+      if (!open[p] || !query.eligible(p)) {
+        run = cost = accessible = 0;
+        continue;
+      }
+      run++;
+      cost += distance[p]!;
+      accessible += layout.accessible[p]!;
+      if (run > size) {
+        const leaving = seats[i - size]!;
+        cost -= distance[leaving]!;
+        accessible -= layout.accessible[leaving]!;
+        run = size;
+      }
+      if (run < size || accessible < minAccessible || accessible > maxAccessible) continue;
+      if (best && floor === best.floor && cost >= best.cost - EPSILON) continue;
+      if (preventOrphans && leavesLoneSeat(seats, i - size + 1, i, open)) continue;
+      best = { row, start: i - size + 1, size, floor, cost, accessible };
+    }
+  }
+  return best;
+}
+
+const blockPositions = (layout: SeatingLayout, block: Block): number[] =>
+  Array.from(layout.rows[block.row]!.subarray(block.start, block.start + block.size));
+
+/** Steps 1 and 2: one block in one row, without (step 1) or with (step 2) lone seats left. */
+export function sameRow(search: Search, preventOrphans: boolean): BestAvailableChoice | null {
+  const { number, accessibleSeats } = search.query;
+  const block = bestBlock(search, search.ranking.rowOrder, number, accessibleSeats, accessibleSeats, preventOrphans);
+  return block && { kind: 'row', positions: blockPositions(search.layout, block), nextToEachOther: true };
+}
+
+/**
+ * Block sizes to try for the `remaining` seats of a scattered choice, largest first,
+ * sizes that would leave one person to sit alone last.
+ */
+function blockSizes(remaining: number): number[] {
+  const sizes: number[] = [];
+  for (let size = remaining; size >= 2; size--) if (remaining - size !== 1) sizes.push(size);
+  if (remaining >= 2) sizes.push(remaining - 1);
+  if (remaining !== 2) sizes.push(1);
+  return [...new Set(sizes)].filter((s) => s >= 1);
+}
+
+interface Scattered {
+  positions: number[];
+  floor: number;
+  cost: number;
+}
+
+/**
+ * Steps 3 and 4: the closest seats of the given rows, picked as blocks, each as large as
+ * possible, none leaving a lone free seat while another block would not. Chosen seats are
+ * closed in the view while it runs, so the next block sees them taken; they are opened again
+ * before it returns.
+ */
+function closestSeats(search: Search, rowIds: ArrayLike<number>): Scattered | null {
+  const { layout, view, query } = search;
+  const chosen: number[] = [];
+  let remaining = query.number;
+  let accessibleLeft = query.accessibleSeats;
+  let floor = 0;
+  let cost = 0;
+  try {
+    while (remaining > 0) {
+      let block: Block | null = null;
+      for (const size of blockSizes(remaining)) {
+        const regularLeft = remaining - accessibleLeft;
+        const minAccessible = Math.max(0, size - regularLeft);
+        const maxAccessible = Math.min(size, accessibleLeft);
+        if (minAccessible > maxAccessible) continue;
+        block =
+          (query.tryToPreventOrphanSeats ? bestBlock(search, rowIds, size, minAccessible, maxAccessible, true) : null) ??
+          bestBlock(search, rowIds, size, minAccessible, maxAccessible, false);
+        if (block) break;
+      }
+      if (!block) return null;
+      for (const p of blockPositions(layout, block)) {
+        view.open[p] = 0;
+        chosen.push(p);
+      }
+      remaining -= block.size;
+      accessibleLeft -= block.accessible;
+      floor = Math.max(floor, block.floor);
+      cost += block.cost;
+    }
+    return { positions: [...chosen], floor, cost };
+  } finally {
+    for (const p of chosen) view.open[p] = 1;
+  }
+}
+
+const better = (a: Scattered | null, b: Scattered | null): Scattered | null =>
+  !a ? b : !b ? a : b.floor < a.floor || (b.floor === a.floor && b.cost < a.cost - EPSILON) ? b : a;
+
+/** Whether positions are one run of adjacent seats of one row. */
+function adjacent(layout: SeatingLayout, positions: number[]): boolean {
+  const objects = layout.index.objects;
+  const set = new Set(positions);
+  const starts = positions.filter((p) => !set.has(objects[p]!.left));
+  if (starts.length !== 1) return false;
+  let length = 0;
+  for (let at = starts[0]!; at >= 0 && set.has(at); at = objects[at]!.right) length++;
+  return length === positions.length;
+}
+
+/** Step 3: the closest seats within one section (the best section wins). */
+export function withinOneSection(search: Search): BestAvailableChoice | null {
+  const { layout, ranking } = search;
+  let best: Scattered | null = null;
+  // Rows outside any section count as one more section.
+  for (let section = -1; section < layout.sections.length; section++) {
+    const rowIds = ranking.rowOrder.filter((r) => layout.rowSection[r] === section);
+    if (rowIds.length > 0) best = better(best, closestSeats(search, rowIds));
+  }
+  return best && { kind: 'seats', positions: best.positions, nextToEachOther: adjacent(layout, best.positions) };
+}
+
+/** Step 4: the closest seats, sections mixed. */
+export function acrossSections(search: Search): BestAvailableChoice | null {
+  const found = closestSeats(search, search.ranking.rowOrder);
+  return found && { kind: 'seats', positions: found.positions, nextToEachOther: adjacent(search.layout, found.positions) };
+}
+
+/** Step 5: the closest tables (booked as a whole: the caller's `eligible` says which) and booths. */
+export function tablesAndBooths(search: Search): BestAvailableChoice | null {
+  const { ranking, view, query } = search;
+  const chosen: number[] = [];
+  for (let k = 0; k < ranking.wholeOrder.length && chosen.length < query.number; k++) {
+    const p = ranking.wholeOrder[k]!;
+    if (view.open[p] && query.eligible(p)) chosen.push(p);
+  }
+  return chosen.length === query.number ? { kind: 'wholes', positions: chosen } : null;
+}
+
+/** Step 6: the closest GA area with enough free places; places are never split over areas. */
+export function oneArea(search: Search): BestAvailableChoice | null {
+  const { ranking, view, query } = search;
+  for (let k = 0; k < ranking.areaOrder.length; k++) {
+    const p = ranking.areaOrder[k]!;
+    if (query.eligible(p) && view.areaFree(p) >= query.number) return { kind: 'area', positions: [p], nextToEachOther: true };
+  }
+  return null;
+}
+
+/** The steps in order; null when none finds enough. */
+export function chooseBestAvailable(layout: SeatingLayout, ranking: FocalRanking, view: OpenObjects, query: BestAvailableQuery): BestAvailableChoice | null {
+  const search: Search = { layout, ranking, view, query };
+  const steps: (() => BestAvailableChoice | null)[] = [];
+  if (query.tryToPreventOrphanSeats) steps.push(() => sameRow(search, true));
+  steps.push(() => sameRow(search, false), () => withinOneSection(search));
+  if (layout.sections.length > 0) steps.push(() => acrossSections(search));
+  // Tables, booths and GA areas have no accessible seats to give.
+  if (query.accessibleSeats === 0) steps.push(() => tablesAndBooths(search), () => oneArea(search));
+  for (const step of steps) {
+    const choice = step();
+    if (choice) return choice;
+  }
+  return null;
+}

@@ -1,0 +1,206 @@
+import type { BestAvailableQuery, SeatingLayout } from './bestAvailable.js';
+import { NO_CHANNEL } from './channels.js';
+import type { Point } from './drawing.js';
+import type { Channel, EventDoc } from './event.js';
+import { badRequest } from './errors.js';
+import { bookedAsAWhole, categoryOf, eventCategories, notForSalePlaces } from './eventObjectRules.js';
+import { categoryId, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
+import { extraDataText, MAX_OBJECTS_PER_REQUEST } from './statusChangeRequest.js';
+
+// A best-available request (docs/best-available.md) checked against an event and its chart,
+// and turned into the query the algorithm runs: every filter becomes one predicate over
+// array positions, built from arrays computed once per event record. Pure.
+
+export interface BestAvailableInput {
+  number: number;
+  categories?: (string | number)[];
+  zone?: string;
+  sections?: string[];
+  extraData?: unknown[];
+  ticketTypes?: string[];
+  tryToPreventOrphanSeats?: boolean;
+  accessibleSeats?: number;
+}
+
+/** The most objects one request may ask for: the cap of every status change. */
+export const MAX_BEST_AVAILABLE = MAX_OBJECTS_PER_REQUEST;
+
+/** A checked request: the query's parts and what goes with each chosen object. */
+export interface BestAvailablePlan {
+  number: number;
+  accessibleSeats: number;
+  tryToPreventOrphanSeats: boolean;
+  /** Key of the focal ranking: a zone key, or '' for the chart's focal point. */
+  focalKey: string;
+  focalPoint: Point;
+  /** Element i goes to the i-th chosen object (checked like any extra data). */
+  extraData?: unknown[];
+  ticketTypes?: string[];
+  categories: Set<number> | null;
+  zone: string | null;
+  sections: Set<number> | null;
+}
+
+const invalid = (message: string) => badRequest('INVALID_BEST_AVAILABLE', message);
+
+/** Is the value a whole number within [min, max]? */
+const wholeIn = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+
+/** What an event makes of its chart for best available: computed once per event record. */
+export interface EventSelection {
+  categories: IndexedCategory[];
+  /** Position -> index in `categories`, -1 without one. */
+  category: Int32Array;
+  channels: string[];
+  /** Position -> index in `channels`, -1 outside every channel. */
+  channel: Int32Array;
+  /** Position -> 1 when best available may give it: a row seat, a booth, a GA area or a table booked as a whole. */
+  choosable: Uint8Array;
+  /** Position -> places the for-sale config takes off sale (1 for a seat, table or booth not for sale). */
+  notForSale: Int32Array;
+}
+
+const selections = new WeakMap<EventDoc, EventSelection>();
+
+/**
+ * The event's selection. For a unit of a season, `top` is its top-level season: its
+ * channels apply to the unit, and its for-sale config too when it propagates it.
+ */
+export function eventSelection(event: EventDoc, index: ObjectIndex, top: EventDoc | null = null): EventSelection {
+  let selection = selections.get(event);
+  if (selection) return selection;
+  const channelSource = top && top !== event && top._id !== event._id ? top : event;
+  const forSaleSources = channelSource !== event && top?.season?.role === 'top' && top.season.forSalePropagated ? [event, top] : [event];
+  const categories = eventCategories(event, index);
+  const categoryAt = new Map(categories.map((c, i) => [categoryId(c.key), i]));
+  const channels: Channel[] = channelSource.channels;
+  const channelAt = new Map<string, number>();
+  channels.forEach((channel, i) => channel.objects.forEach((label) => channelAt.set(label, i)));
+  const category = new Int32Array(index.objects.length);
+  const channel = new Int32Array(index.objects.length);
+  const choosable = new Uint8Array(index.objects.length);
+  const notForSale = new Int32Array(index.objects.length);
+  for (const object of index.objects) {
+    for (const source of forSaleSources) {
+      if (source.forSaleConfig) notForSale[object.position] = Math.max(notForSale[object.position]!, notForSalePlaces(source, index, object));
+    }
+    const own = categoryOf(event, index, object);
+    category[object.position] = own ? (categoryAt.get(categoryId(own.key)) ?? -1) : -1;
+    channel[object.position] = channelAt.get(object.label) ?? -1;
+    const ok =
+      object.objectType === 'seat'
+        ? object.table < 0 && object.parent?.type === 'row'
+        : object.objectType === 'table'
+          ? bookedAsAWhole(event, object)
+          : true;
+    choosable[object.position] = ok ? 1 : 0;
+  }
+  selection = { categories, category, channels: channels.map((c) => c.key), channel, choosable, notForSale };
+  selections.set(event, selection);
+  return selection;
+}
+
+/** Indexes of the categories named by key or label (labels case-insensitively); 400 for one the event lacks. */
+function categoriesNamed(names: (string | number)[], categories: IndexedCategory[]): Set<number> {
+  const found = new Set<number>();
+  for (const name of names) {
+    const text = String(name);
+    const at = categories.findIndex((c) => categoryId(c.key) === text || c.label.toLowerCase() === text.toLowerCase());
+    if (at < 0) throw badRequest('CATEGORY_NOT_FOUND', `Category not found: ${text}`);
+    found.add(at);
+  }
+  return found;
+}
+
+/** Checks a request's best-available part; 400 with the reason for anything the algorithm cannot run on. */
+export function planBestAvailable(
+  input: BestAvailableInput,
+  topLevelCategories: (string | number)[] | undefined,
+  index: ObjectIndex,
+  layout: SeatingLayout,
+  selection: EventSelection,
+): BestAvailablePlan {
+  const { number } = input;
+  if (!wholeIn(number, 1, MAX_BEST_AVAILABLE)) throw invalid(`bestAvailable.number must be a whole number from 1 to ${MAX_BEST_AVAILABLE}`);
+  const accessibleSeats = input.accessibleSeats ?? 0;
+  if (!wholeIn(accessibleSeats, 0, number)) throw invalid(`bestAvailable.accessibleSeats must be a whole number from 0 to number (${number})`);
+  if (input.extraData !== undefined && input.extraData.length !== number) {
+    throw invalid(`bestAvailable.extraData must have one element per object: ${number}, got ${input.extraData.length}`);
+  }
+  if (input.ticketTypes !== undefined && input.ticketTypes.length !== number) {
+    throw invalid(`bestAvailable.ticketTypes must have one element per object: ${number}, got ${input.ticketTypes.length}`);
+  }
+  input.extraData?.forEach((data, i) => extraDataText(`bestAvailable.extraData[${i}]`, data));
+
+  const names = [...(input.categories ?? []), ...(topLevelCategories ?? [])];
+  const categories = names.length > 0 ? categoriesNamed(names, selection.categories) : null;
+
+  let zone: string | null = null;
+  if (input.zone !== undefined) {
+    zone = index.zones.find((z) => z.key === input.zone)?.key ?? null;
+    if (zone === null) throw badRequest('ZONE_NOT_FOUND', `Zone not found: ${input.zone}`);
+  }
+  let sections: Set<number> | null = null;
+  if (input.sections !== undefined && input.sections.length > 0) {
+    if (layout.sections.length === 0) throw badRequest('SECTION_NOT_FOUND', 'bestAvailable.sections: this chart has no sections');
+    sections = new Set(
+      input.sections.map((label) => {
+        const at = layout.sections.findIndex((s) => s.label === label);
+        if (at < 0) throw badRequest('SECTION_NOT_FOUND', `Section not found: ${label}`);
+        return at;
+      }),
+    );
+  }
+
+  const zoneFocal = zone === null ? undefined : index.zoneFocal.get(zone);
+  const focalPoint = zoneFocal ?? index.focalPoint;
+  if (!focalPoint) throw badRequest('NO_FOCAL_POINT', 'Best available needs a focal point, and this chart has none');
+  return {
+    number,
+    accessibleSeats,
+    tryToPreventOrphanSeats: input.tryToPreventOrphanSeats !== false,
+    focalKey: zoneFocal ? zone! : '',
+    focalPoint,
+    extraData: input.extraData,
+    ticketTypes: input.ticketTypes,
+    categories,
+    zone,
+    sections,
+  };
+}
+
+export interface ChannelChoice {
+  channelKeys?: string[];
+  ignoreChannels?: boolean;
+}
+
+/**
+ * The query of a plan: a position is eligible when best available may give it and it
+ * passes every filter. Channels as in a booking: without channelKeys only objects outside
+ * every channel, with them those channels (NO_CHANNEL: objects outside every channel too).
+ */
+export function bestAvailableQuery(plan: BestAvailablePlan, layout: SeatingLayout, selection: EventSelection, channels: ChannelChoice): BestAvailableQuery {
+  const { choosable, category, channel } = selection;
+  const { categories, sections, zone } = plan;
+  const zoneOfSection = zone === null ? null : Uint8Array.from(layout.sections, (s) => (s.zone === zone ? 1 : 0));
+  let channelOk: Uint8Array | null = null;
+  if (!channels.ignoreChannels) {
+    const keys = new Set(channels.channelKeys ?? [NO_CHANNEL]);
+    // Index 0 is "no channel"; channel i is at i + 1.
+    channelOk = Uint8Array.from([NO_CHANNEL, ...selection.channels], (key) => (keys.has(key) ? 1 : 0));
+  }
+  return {
+    number: plan.number,
+    accessibleSeats: plan.accessibleSeats,
+    tryToPreventOrphanSeats: plan.tryToPreventOrphanSeats,
+    eligible(p: number): boolean {
+      if (!choosable[p]) return false;
+      if (channelOk && !channelOk[channel[p]! + 1]) return false;
+      if (categories && !categories.has(category[p]!)) return false;
+      const section = layout.objectSection[p]!;
+      if (sections && !sections.has(section)) return false;
+      return !zoneOfSection || (section >= 0 && zoneOfSection[section] === 1);
+    },
+  };
+}

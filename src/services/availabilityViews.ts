@@ -1,0 +1,179 @@
+import type { OpenObjects } from '../domain/bestAvailable.js';
+import type { EventSelection } from '../domain/bestAvailableRequest.js';
+import type { EventDoc } from '../domain/event.js';
+import type { ObjectIndex } from '../domain/objectIndex.js';
+import { areaState, objectState } from '../domain/objectStates.js';
+import type { AvailabilityRecords, EventObjectStore } from '../inventory/eventObjectStore.js';
+import { Lru } from '../util/lru.js';
+import type { LoadedEvent } from './eventCatalog.js';
+
+// What best available chooses from (docs/best-available.md, "Choosing from a snapshot"): per
+// event, which objects are open, read from Redis once and then kept in step by the choices
+// this process makes. A view may be behind what other processes did: the status script
+// re-checks every chosen object, a refused one is closed here and the choice made again.
+// Objects freed elsewhere show up when the view is read again: in the background once it is
+// a second old, and at once before a request is answered "not found".
+
+/** A view this old is read again in the background on its next use. */
+const REFRESH_AFTER_MS = 1000;
+/** Requests finding nothing share a reading started this recently instead of starting one. */
+const RECHECK_WITHIN_MS = 100;
+/** Events whose views are kept (each is a byte and a number per object of its chart). */
+const MAX_VIEWS = 200;
+
+export class AvailabilityView implements OpenObjects {
+  /** Position -> 1 when free and for sale. */
+  readonly open: Uint8Array;
+  /** Position -> free places of a GA area. */
+  readonly free: Float64Array;
+
+  constructor(
+    /** The event record it was read for: a changed record (channels, for sale) needs a new view. */
+    readonly event: EventDoc,
+    /** When the reading was sent (ms). */
+    readonly readAt: number,
+    size: number,
+  ) {
+    this.open = new Uint8Array(size);
+    this.free = new Float64Array(size);
+  }
+
+  areaFree(position: number): number {
+    return this.free[position]!;
+  }
+}
+
+/** Objects a request chose and sent to the script: closed in every view until it is answered. */
+export interface Claim {
+  positions: number[];
+  /** Places taken from a GA area (positions[0]); 0 for seats, tables and booths. */
+  places: number;
+}
+
+interface Entry {
+  view: AvailabilityView | null;
+  reading: Promise<AvailabilityView> | null;
+  readingSince: number;
+  /** Claims not answered yet. */
+  claims: Set<Claim>;
+  /** Seats, tables and booths taken by applied claims, with when they were applied. */
+  taken: { at: number; positions: number[] }[];
+}
+
+/** Builds a view from what Redis holds, before this process's claims are laid over it. */
+export function viewOf(event: EventDoc, index: ObjectIndex, selection: EventSelection, read: AvailabilityRecords, readAt: number): AvailabilityView {
+  const view = new AvailabilityView(event, readAt, index.objects.length);
+  const tokenExpiry = (token: string) => Number(read.tokens[token] ?? 0);
+  for (const object of index.objects) {
+    const p = object.position;
+    const record = read.records[object.label];
+    if (object.objectType === 'generalAdmission') {
+      const area = areaState(record);
+      view.free[p] = Math.max(0, object.capacity - area.nonFree - area.held - selection.notForSale[p]!);
+      view.open[p] = view.free[p]! > 0 ? 1 : 0;
+      continue;
+    }
+    let open = selection.notForSale[p] === 0 && objectState(record, tokenExpiry, readAt).status === 'free';
+    if (open && read.usedInSeason?.has(object.label)) open = false;
+    if (open && read.seasonRecords && !read.overridden?.has(object.label)) {
+      // The season's holds are read without its tokens: a held season object counts as taken.
+      open = objectState(read.seasonRecords[object.label], () => Infinity, readAt).status === 'free';
+    }
+    view.open[p] = open ? 1 : 0;
+  }
+  return view;
+}
+
+export class AvailabilityViews {
+  private readonly entries = new Lru<number, Entry>(MAX_VIEWS);
+
+  constructor(private readonly store: EventObjectStore) {}
+
+  /** The event's view: read now if there is none for this record, refreshed behind the scenes when old. */
+  async current(loaded: LoadedEvent, selection: EventSelection): Promise<AvailabilityView> {
+    const entry = this.entry(loaded.event._id);
+    const view = entry.view;
+    if (view && view.event === loaded.event) {
+      if (Date.now() - view.readAt > REFRESH_AFTER_MS && !entry.reading) this.read(entry, loaded, selection).catch(() => undefined);
+      return view;
+    }
+    return this.read(entry, loaded, selection);
+  }
+
+  /** A view read after `since` (one being read already, if it started within RECHECK_WITHIN_MS of it). */
+  async fresh(loaded: LoadedEvent, selection: EventSelection, since: number): Promise<AvailabilityView> {
+    const entry = this.entry(loaded.event._id);
+    if (entry.view && entry.view.event === loaded.event && entry.view.readAt >= since - RECHECK_WITHIN_MS) return entry.view;
+    if (entry.reading && entry.readingSince >= since - RECHECK_WITHIN_MS) return entry.reading;
+    return this.read(entry, loaded, selection);
+  }
+
+  /** Closes what a request chose in the view (and in any view read while it is out). */
+  claim(eventId: number, claim: Claim): void {
+    const entry = this.entry(eventId);
+    entry.claims.add(claim);
+    if (entry.view) close(entry.view, claim);
+  }
+
+  /** The script applied the claim: it stays closed, in views read later too. */
+  applied(eventId: number, claim: Claim): void {
+    const entry = this.entry(eventId);
+    entry.claims.delete(claim);
+    if (claim.places === 0) entry.taken.push({ at: Date.now(), positions: claim.positions });
+  }
+
+  /**
+   * The script refused the claim: what it refused stays closed in this view (it is taken, or
+   * this request may not have it), the rest opens again.
+   */
+  refused(eventId: number, claim: Claim, refused: Set<number>): void {
+    const entry = this.entry(eventId);
+    entry.claims.delete(claim);
+    const view = entry.view;
+    if (!view) return;
+    if (claim.places > 0) {
+      const area = claim.positions[0]!;
+      if (refused.has(area)) view.open[area] = 0;
+      else view.free[area]! += claim.places;
+      return;
+    }
+    for (const p of claim.positions) view.open[p] = refused.has(p) ? 0 : 1;
+  }
+
+  private entry(eventId: number): Entry {
+    let entry = this.entries.get(eventId);
+    if (!entry) this.entries.set(eventId, (entry = { view: null, reading: null, readingSince: 0, claims: new Set(), taken: [] }));
+    return entry;
+  }
+
+  private read(entry: Entry, loaded: LoadedEvent, selection: EventSelection): Promise<AvailabilityView> {
+    if (entry.reading) return entry.reading;
+    const readAt = Date.now();
+    const season = loaded.season ? { top: loaded.season.top } : null;
+    const reading = this.store.readAvailability(loaded.event, season).then((read) => {
+      const view = viewOf(loaded.event, loaded.index, selection, read, readAt);
+      // What this process took after the reading was sent may be missing from it.
+      entry.taken = entry.taken.filter((t) => t.at >= readAt - REFRESH_AFTER_MS);
+      for (const { positions } of entry.taken) for (const p of positions) view.open[p] = 0;
+      for (const claim of entry.claims) close(view, claim);
+      entry.view = view;
+      return view;
+    });
+    entry.reading = reading;
+    entry.readingSince = readAt;
+    const done = () => {
+      if (entry.reading === reading) entry.reading = null;
+    };
+    reading.then(done, done);
+    return reading;
+  }
+}
+
+function close(view: AvailabilityView, claim: Claim): void {
+  if (claim.places > 0) {
+    const area = claim.positions[0]!;
+    view.free[area] = Math.max(0, view.free[area]! - claim.places);
+  } else {
+    for (const p of claim.positions) view.open[p] = 0;
+  }
+}

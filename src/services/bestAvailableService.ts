@@ -1,0 +1,99 @@
+import { chooseBestAvailable, focalRanking, seatingLayout, type BestAvailableChoice } from '../domain/bestAvailable.js';
+import { bestAvailableQuery, eventSelection, planBestAvailable, type BestAvailableInput, type BestAvailablePlan } from '../domain/bestAvailableRequest.js';
+import { ApiError, badRequest } from '../domain/errors.js';
+import type { ObjectIndex } from '../domain/objectIndex.js';
+import type { ObjectInput, StatusParameters } from '../domain/statusChangeRequest.js';
+import { eventInThePast } from '../domain/season.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { AvailabilityViews, Claim } from './availabilityViews.js';
+import type { EventCatalog } from './eventCatalog.js';
+import type { ObjectInfos, StatusChangeService } from './statusChangeService.js';
+
+// Best available on book, hold and change-object-status (docs/best-available.md): the
+// choice is made from this process's view of the event and applied by the same status
+// script as any booking, which checks every chosen object again. A refused choice closes
+// what was refused and is made again, at most MAX_ATTEMPTS times.
+
+export interface BestAvailableRequest {
+  eventKey: string;
+  status: string;
+  bestAvailable: BestAvailableInput;
+  /** Categories given next to channelKeys rather than inside bestAvailable. */
+  categories?: (string | number)[];
+  parameters: StatusParameters;
+}
+
+export interface BestAvailableResult {
+  objects: string[];
+  objectDetails: ObjectInfos;
+  nextToEachOther?: boolean;
+}
+
+/** Choices made and refused by the script before the request gives up with the last refusal. */
+const MAX_ATTEMPTS = 5;
+
+export const bestAvailableNotFound = () => badRequest('BEST_AVAILABLE_OBJECTS_NOT_FOUND', 'Best available objects not found');
+
+/** The labels a refusal of the status script names (every object-level refusal names them). */
+function refusedLabels(error: unknown): string[] | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const labels = error.errors.flatMap((e) => ((e.data as { objects?: unknown } | undefined)?.objects as string[] | undefined) ?? []);
+  return labels.length > 0 ? labels : null;
+}
+
+/** The objects to send for a choice: element i of extraData and ticketTypes with the i-th object. */
+function inputsOf(index: ObjectIndex, plan: BestAvailablePlan, choice: BestAvailableChoice): ObjectInput[] {
+  const labels = choice.positions.map((p) => index.objects[p]!.label);
+  if (choice.kind === 'area') {
+    // One area, all places: an area keeps one ticket type and one extra data, the first given.
+    return [{ objectId: labels[0]!, quantity: plan.number, ticketType: plan.ticketTypes?.[0], extraData: plan.extraData?.[0] }];
+  }
+  return labels.map((objectId, i) => ({ objectId, ticketType: plan.ticketTypes?.[i], extraData: plan.extraData?.[i] }));
+}
+
+export class BestAvailableService {
+  constructor(
+    private readonly catalog: EventCatalog,
+    private readonly views: AvailabilityViews,
+    private readonly statusChanges: StatusChangeService,
+  ) {}
+
+  async apply(workspace: WorkspaceDoc, request: BestAvailableRequest): Promise<BestAvailableResult> {
+    const startedAt = Date.now();
+    const loaded = await this.catalog.get(workspace, request.eventKey);
+    const { event, index } = loaded;
+    if (event.isInThePast) throw eventInThePast(event.key);
+    const layout = seatingLayout(index);
+    const selection = eventSelection(event, index, loaded.season?.top ?? null);
+    const plan = planBestAvailable(request.bestAvailable, request.categories, index, layout, selection);
+    const ranking = focalRanking(layout, plan.focalKey, plan.focalPoint);
+    const query = bestAvailableQuery(plan, layout, selection, request.parameters);
+    let view = await this.views.current(loaded, selection);
+
+    for (let attempt = 1; ; attempt++) {
+      let choice = chooseBestAvailable(layout, ranking, view, query);
+      if (!choice) {
+        // Before saying "not found", look at what Redis holds now: others may have freed seats.
+        view = await this.views.fresh(loaded, selection, startedAt);
+        choice = chooseBestAvailable(layout, ranking, view, query);
+        if (!choice) throw bestAvailableNotFound();
+      }
+      // Claimed before any await, so the next request in this process chooses around it.
+      const claim: Claim = { positions: choice.positions, places: choice.kind === 'area' ? plan.number : 0 };
+      this.views.claim(event._id, claim);
+      const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
+      try {
+        const [objectDetails] = await this.statusChanges.apply(workspace, [input], true);
+        this.views.applied(event._id, claim);
+        const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetails: objectDetails! };
+        if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;
+        return result;
+      } catch (error) {
+        const labels = refusedLabels(error);
+        const refused = new Set((labels ?? []).map((label) => index.byLabel.get(label)?.position ?? -1));
+        this.views.refused(event._id, claim, refused);
+        if (!labels || attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+}
