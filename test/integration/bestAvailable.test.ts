@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generatedDrawing } from '../../bench/drawings.js';
+import { withSections, withZones, rowsWithoutSections } from '../fixtures/drawings.js';
 import { sdkSampleChart } from '../fixtures/sdkSampleChart.js';
-import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, done, holdToken, statuses } from '../support/events.js';
+import { clone, uploadDrawing } from '../support/charts.js';
+import { action, createEvent, done, eventPath, expireIn, holdToken, statuses } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // Best available on the routes (docs/best-available.md): the answers the official SDKs
 // expect on their sample chart, the parameters it combines with, and bad input.
@@ -69,4 +72,144 @@ describe('the SDK sample chart', () => {
     expectError(response, 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
     expect(response.body.errors[0].message).toBe('Best available objects not found');
   });
+});
+
+describe('what best available never gives', () => {
+  it('skips objects in channels unless their channel is passed; ignoreChannels searches all', async () => {
+    const channels = [{ key: 'ch1', name: 'Channel 1', objects: ['A-4', 'A-5'] }];
+    const event = await createEvent(ctx.api, chartKey, { channels });
+    expect((await best(event, { number: 1 })).objects).toEqual(['A-6']);
+    expect((await best(event, { number: 2 }, { channelKeys: ['ch1'] })).objects).toEqual(['A-4', 'A-5']);
+    const other = await createEvent(ctx.api, chartKey, { channels });
+    expect((await best(other, { number: 2 }, { ignoreChannels: true })).objects).toEqual(['A-4', 'A-5']);
+  });
+
+  it('skips objects not for sale and objects up for resale', async () => {
+    const event = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-4', 'A-5'] } });
+    expect((await best(event, { number: 2 })).objects).toEqual(['B-4', 'B-5']);
+    const resale = await createEvent(ctx.api, chartKey);
+    await done(ctx.api, resale, 'put-up-for-resale', { objects: ['A-4', 'A-5'] });
+    expect((await best(resale, { number: 2 })).objects).toEqual(['B-4', 'B-5']);
+  });
+
+  it('respects what was booked or held outside best available after its last look, and takes expired holds as free', async () => {
+    const event = await createEvent(ctx.api, chartKey);
+    expect((await best(event, { number: 1 })).objects).toEqual(['A-5']);
+    // The view of this event now says A-4 is open; a plain booking takes it behind its back.
+    await done(ctx.api, event, 'book', { objects: ['A-4', 'A-6'] });
+    const next = await best(event, { number: 2 }, {}, 'book');
+    expect(next.objects).toEqual(['B-4', 'B-5']);
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['C-4', 'C-5'], holdToken: token });
+    await expireIn(ctx.api, token, 0);
+    expect((await best(event, { number: 2, categories: ['Cat2'] })).objects).toEqual(['C-4', 'C-5']);
+  });
+
+  it('chooses one GA area when no seats are left, never splitting over two', async () => {
+    const event = await createEvent(ctx.api, chartKey);
+    const result = await best(event, { number: 60, categories: ['Cat1'] }, {}, 'book');
+    expect(result.objects).toEqual(['GA1']);
+    expect(result.objectDetails.GA1).toMatchObject({ numBooked: 60 });
+    expectError(await action(ctx.api, event, 'book', { bestAvailable: { number: 60, categories: ['Cat1'] } }), 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
+  });
+});
+
+describe('zones and sections', () => {
+  it('uses the zone focal point and keeps to the zone', async () => {
+    const chart = (await uploadDrawing(ctx.api, withZones)).key;
+    const event = await createEvent(ctx.api, chart);
+    expect((await best(event, { number: 1, zone: 'north' })).objects).toEqual(['N1-A-2']);
+    expect((await best(event, { number: 2, zone: 'south' })).objects).toEqual(['S1-A-1', 'S1-A-2']);
+    // Without a zone the chart's own focal point is needed, and this one has none.
+    expectError(await action(ctx.api, event, 'book', { bestAvailable: { number: 1 } }), 400, 'NO_FOCAL_POINT');
+  });
+
+  it('keeps to the sections asked for', async () => {
+    const chart = (await uploadDrawing(ctx.api, withSections)).key;
+    const event = await createEvent(ctx.api, chart);
+    expect((await best(event, { number: 1 })).objects).toEqual(['Section B-A-1']);
+    expect((await best(event, { number: 1, sections: ['Section A'] })).objects).toEqual(['Section A-A-3']);
+  });
+});
+
+describe('seasons and event groups', () => {
+  it('chooses on a season around what its events hold, and on an event around what the season holds', async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [first, second] = eventKeysOf(season);
+    await done(ctx.api, first!, 'book', { objects: ['A-4', 'A-5'] });
+    expect((await best(season.key, { number: 2 }, {}, 'book')).objects).toEqual(['B-4', 'B-5']);
+    expect((await best(second!, { number: 2 }, {}, 'book')).objects).toEqual(['A-4', 'A-5']);
+    expect((await best(first!, { number: 2 }, {}, 'book')).objects).toEqual(['C-4', 'C-5']);
+  });
+
+  it('is refused on event groups and batches', async () => {
+    const [a, b] = [await createEvent(ctx.api, chartKey), await createEvent(ctx.api, chartKey)];
+    const group = await ctx.api.post('/events/groups/actions/change-object-status', { events: [a, b], status: 'booked', bestAvailable: { number: 2 } });
+    expectError(group, 400, 'BEST_AVAILABLE_NOT_SUPPORTED');
+    const batch = await ctx.api.post('/events/actions/change-object-status', { statusChanges: [{ event: a, status: 'booked', bestAvailable: { number: 2 } }] });
+    expectError(batch, 400, 'BEST_AVAILABLE_NOT_SUPPORTED');
+    expect(await statuses(ctx.api, a, ['A-4', 'A-5'])).toEqual({ 'A-4': 'free', 'A-5': 'free' });
+  });
+});
+
+describe('bad input changes nothing', () => {
+  const cases: [string, Record<string, unknown>, string, number?][] = [
+    ['number 0', { bestAvailable: { number: 0 } }, 'INVALID_BEST_AVAILABLE'],
+    ['a negative number', { bestAvailable: { number: -2 } }, 'INVALID_BEST_AVAILABLE'],
+    ['a fractional number', { bestAvailable: { number: 1.5 } }, 'INVALID_BEST_AVAILABLE'],
+    ['a number above the cap', { bestAvailable: { number: 1001 } }, 'INVALID_BEST_AVAILABLE'],
+    ['accessibleSeats above number', { bestAvailable: { number: 2, accessibleSeats: 3 } }, 'INVALID_BEST_AVAILABLE'],
+    ['an unknown category', { bestAvailable: { number: 2, categories: ['nope'] } }, 'CATEGORY_NOT_FOUND'],
+    ['an unknown top-level category', { bestAvailable: { number: 2 }, categories: ['nope'] }, 'CATEGORY_NOT_FOUND'],
+    ['an unknown zone', { bestAvailable: { number: 2, zone: 'nope' } }, 'ZONE_NOT_FOUND'],
+    ['sections on a chart without sections', { bestAvailable: { number: 2, sections: ['Section A'] } }, 'SECTION_NOT_FOUND'],
+    ['objects and bestAvailable', { objects: ['A-1'], bestAvailable: { number: 2 } }, 'OBJECTS_AND_BEST_AVAILABLE'],
+    ['too few extraData', { bestAvailable: { number: 2, extraData: [{ a: 1 }] } }, 'INVALID_BEST_AVAILABLE'],
+    ['too many ticketTypes', { bestAvailable: { number: 2, ticketTypes: ['a', 'b', 'c'] } }, 'INVALID_BEST_AVAILABLE'],
+    ['extraData that is not an object', { bestAvailable: { number: 1, extraData: ['text'] } }, 'INVALID_EXTRA_DATA'],
+    ['a hold without a token', { bestAvailable: { number: 2 }, status: 'reservedByToken' }, 'HOLD_TOKEN_REQUIRED'],
+    ['neither objects nor bestAvailable', { status: 'booked' }, 'NO_OBJECTS'],
+  ];
+  for (const [what, body, code] of cases) {
+    it(`${what} -> 400 ${code}`, async () => {
+      const event = await createEvent(ctx.api, chartKey);
+      expectError(await action(ctx.api, event, 'change-object-status', { status: 'booked', ...body }), 400, code);
+      expect(await statuses(ctx.api, event, ['A-4', 'A-5', 'A-6'])).toEqual({ 'A-4': 'free', 'A-5': 'free', 'A-6': 'free' });
+    });
+  }
+
+  it('a section that does not exist on a chart with sections -> 400 SECTION_NOT_FOUND', async () => {
+    const chart = (await uploadDrawing(ctx.api, withSections)).key;
+    expectError(await action(ctx.api, await createEvent(ctx.api, chart), 'book', { bestAvailable: { number: 1, sections: ['Nope'] } }), 400, 'SECTION_NOT_FOUND');
+  });
+
+  it('a chart without a focal point -> 400 NO_FOCAL_POINT', async () => {
+    const drawing = clone(rowsWithoutSections);
+    drawing.subChart!.focalPoint = null;
+    const chart = (await uploadDrawing(ctx.api, drawing)).key;
+    expectError(await action(ctx.api, await createEvent(ctx.api, chart), 'book', { bestAvailable: { number: 1 } }), 400, 'NO_FOCAL_POINT');
+  });
+});
+
+describe('under contention', () => {
+  it('500 concurrent requests of 2-4 seats on one event: each succeeds, no seat twice, the event holds exactly what was answered', async () => {
+    const chart = (await uploadDrawing(ctx.api, generatedDrawing({ sections: 0, rowsPerSection: 40, seatsPerRow: 50 }))).key;
+    const event = await createEvent(ctx.api, chart);
+    const sizes = Array.from({ length: 500 }, (_, i) => 2 + (i % 3));
+    const answers = await Promise.all(sizes.map((number) => action(ctx.api, event, 'book', { bestAvailable: { number } })));
+    const given: string[] = [];
+    answers.forEach((response, i) => {
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.objects).toHaveLength(sizes[i]!);
+      given.push(...response.body.objects);
+    });
+    expect(new Set(given).size).toBe(given.length);
+    const report = await ctx.api.get(`/reports/events/${encodeURIComponent(event)}/byStatus/booked`);
+    const booked = (report.body.booked as { label: string }[]).map((o) => o.label);
+    expect(new Set(booked)).toEqual(new Set(given));
+    // What is left goes too, to the last seat; then "not found".
+    const left = 2000 - given.length;
+    expect((await action(ctx.api, event, 'book', { bestAvailable: { number: left } })).status).toBe(200);
+    expectError(await action(ctx.api, event, 'book', { bestAvailable: { number: 1 } }), 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
+  }, 60_000);
 });
