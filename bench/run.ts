@@ -19,6 +19,7 @@ import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
+import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
 //  [-- --connections N] [-- --output FILE]`
@@ -56,6 +57,7 @@ const SCENARIOS: Record<string, Scenario> = {
   releaseChurn,
   seasonBook,
   seasonEventBook,
+  bestAvailable4,
   // For scale: no Redis, one script call, one MongoDB query per request.
   health: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/health` }),
   holdTokenCreate: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/hold-tokens`, method: 'POST', headers: ctx.workspaceHeaders, body: '{}' }),
@@ -112,6 +114,12 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     const ratio = Math.round((s.seasonEventBook.rps / s.book2.rps) * 1000) / 1000;
     targets.push({ what: 'seasonEventBook rps / book2 rps', value: ratio, limit: '≥ 0.8', met: ratio >= 0.8 });
   }
+  if (s.bestAvailable4) {
+    // 4 seats per request on 50,000 seats at 200 connections until 80 % sold (docs/best-available.md, "Cost").
+    targets.push({ what: 'bestAvailable4 p99 ms at 200 connections', value: s.bestAvailable4.p99Ms, limit: '≤ 20', met: s.bestAvailable4.p99Ms <= 20 });
+    const failed = s.bestAvailable4.non2xx + (s.bestAvailable4.wrongCounts ?? 0);
+    targets.push({ what: 'bestAvailable4 requests refused or short (enough seats remain)', value: failed, limit: '= 0', met: failed === 0 });
+  }
   const doubles = Object.values(s).reduce(
     (n, f) => n + (f.doubleBookings ?? 0) + (f.lostBookings ?? 0) + (f.strayBookings ?? 0) + (f.seasonAndEventBookings ?? 0),
     0,
@@ -166,6 +174,7 @@ async function main(): Promise<void> {
       console.log('events and memory:', JSON.stringify(memory));
     }
     if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
+    if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
       const cpu = cpuMeter(server.pid, redisPid);

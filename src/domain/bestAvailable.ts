@@ -24,17 +24,24 @@ export interface FocalRanking {
   /** Tables, booths and GA areas by floor, then distance (positions). */
   wholeOrder: Int32Array;
   areaOrder: Int32Array;
+  /** Block size -> every block of that many adjacent seats in a row, best first (`rankedBlocks`). */
+  blocks: Map<number, Int32Array>;
 }
 
 /** What best available needs of a chart, computed once per object index. */
 export interface SeatingLayout {
   index: ObjectIndex;
-  /** Each row's seats in seat order, as positions in `index.objects`. */
+  /** Each row's seats in seat order, as positions in `index.objects` (views into `rowSeats`). */
   rows: Int32Array[];
+  /** Every row's seats, row after row; row r starts at `rowStart[r]`. */
+  rowSeats: Int32Array;
+  rowStart: Int32Array;
   /** Row id -> its section (index in `sections`, -1 outside sections). */
   rowSection: Int32Array;
   /** Row id -> floor rank (0 = lowest or no floors). */
   rowFloor: Int32Array;
+  /** Position -> its row id (-1 for objects outside rows). */
+  rowOf: Int32Array;
   /** Position -> floor rank. */
   floorRank: Int32Array;
   /** Position -> 1 for a wheelchair-accessible seat (the seat or its category says so). */
@@ -60,7 +67,8 @@ function buildLayout(index: ObjectIndex): SeatingLayout {
   const floorRank = new Int32Array(objects.length);
   const accessible = new Uint8Array(objects.length);
   const floorOf = new Map(index.floors.map((f, i) => [f, i]));
-  const rows: Int32Array[] = [];
+  const rowLists: number[][] = [];
+  const rowOf = new Int32Array(objects.length).fill(-1);
   const rowSection: number[] = [];
   const rowFloors: number[] = [];
   const sectionOf = new Map<string, number>();
@@ -81,16 +89,25 @@ function buildLayout(index: ObjectIndex): SeatingLayout {
     // A row starts at a seat with nothing on its left; seats at tables are not in rows.
     if (object.objectType !== 'seat' || object.table >= 0 || object.parent?.type !== 'row' || object.left >= 0) continue;
     const seats: number[] = [];
-    for (let at = object.position; at >= 0; at = objects[at]!.right) seats.push(at);
-    rows.push(Int32Array.from(seats));
+    for (let at = object.position; at >= 0; at = objects[at]!.right) {
+      seats.push(at);
+      rowOf[at] = rowLists.length;
+    }
+    rowLists.push(seats);
     rowSection.push(objectSection[object.position]!);
     rowFloors.push(floorRank[object.position]!);
   }
+  const rowSeats = Int32Array.from(rowLists.flat());
+  const rowStart = new Int32Array(rowLists.length + 1);
+  rowLists.forEach((seats, r) => (rowStart[r + 1] = rowStart[r]! + seats.length));
   return {
     index,
-    rows,
+    rows: rowLists.map((_, r) => rowSeats.subarray(rowStart[r], rowStart[r + 1])),
+    rowSeats,
+    rowStart,
     rowSection: Int32Array.from(rowSection),
     rowFloor: Int32Array.from(rowFloors),
+    rowOf,
     floorRank,
     accessible,
     sections,
@@ -114,17 +131,121 @@ export function focalRanking(layout: SeatingLayout, key: string, focalPoint: Poi
     Int32Array.from(objects.filter((o) => types.includes(o.objectType)).map((o) => o.position)).sort(
       byFloorThen((p) => layout.floorRank[p]!, (p) => distance[p]!),
     );
-  ranking = { distance, rowOrder, rowMin, wholeOrder: positionsOf(['table', 'booth']), areaOrder: positionsOf(['generalAdmission']) };
+  ranking = { distance, rowOrder, rowMin, wholeOrder: positionsOf(['table', 'booth']), areaOrder: positionsOf(['generalAdmission']), blocks: new Map() };
   layout.rankings.set(key, ranking);
   return ranking;
 }
 
-/** What is open right now, as the algorithm reads it. */
+/** Block sizes whose ranked lists a ranking keeps (each is 4 bytes per seat of the chart). */
+const MAX_RANKED_SIZES = 16;
+
+/**
+ * Every block of `size` adjacent seats in a row, as the index in `layout.rowSeats` of its
+ * first seat, ordered as steps 1 and 2 rank them: lower floor, smaller sum of distances,
+ * closer row, leftmost. Computed once per ranking and size, so a request walks the list
+ * from the best block instead of scanning rows.
+ */
+export function rankedBlocks(layout: SeatingLayout, ranking: FocalRanking, size: number): Int32Array {
+  let blocks = ranking.blocks.get(size);
+  if (blocks) return blocks;
+  const rowRank = new Int32Array(layout.rows.length);
+  ranking.rowOrder.forEach((row, rank) => (rowRank[row] = rank));
+  // Per block (by its first seat in rowSeats): what it is ranked by, in typed arrays so the sort stays cheap.
+  const total = layout.rowSeats.length;
+  const starts = new Int32Array(total);
+  const floors = new Int32Array(total);
+  const ranks = new Int32Array(total);
+  const costs = new Float64Array(total);
+  let n = 0;
+  for (let row = 0; row < layout.rows.length; row++) {
+    const first = layout.rowStart[row]!;
+    const end = layout.rowStart[row + 1]!;
+    let cost = 0;
+    for (let f = first; f < end; f++) {
+      cost += ranking.distance[layout.rowSeats[f]!]!;
+      if (f - first >= size) cost -= ranking.distance[layout.rowSeats[f - size]!]!;
+      if (f - first < size - 1) continue;
+      starts[n] = f - size + 1;
+      floors[n] = layout.rowFloor[row]!;
+      ranks[n] = rowRank[row]!;
+      // Rounded so that blocks equally far but for rounding rank by row, then leftmost.
+      costs[n] = Math.round(cost * 1e6);
+      n++;
+    }
+  }
+  const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => floors[a]! - floors[b]! || costs[a]! - costs[b]! || ranks[a]! - ranks[b]! || starts[a]! - starts[b]!);
+  blocks = Int32Array.from(order, (k) => starts[k]!);
+  if (ranking.blocks.size >= MAX_RANKED_SIZES) ranking.blocks.delete(ranking.blocks.keys().next().value!);
+  ranking.blocks.set(size, blocks);
+  return blocks;
+}
+
+/** Sizes of the blocks most requests ask for, ranked ahead of the first request. */
+const PREPARED_SIZES = [1, 2, 3, 4];
+
+/**
+ * Computes what best available needs of a chart ahead of its first request: the layout,
+ * the ranking around its focal point and each zone's, and the ranked blocks of the sizes
+ * most asked for (about 0.1 s for 50,000 seats). Nothing for a chart without a focal point.
+ */
+export function prepareBestAvailable(index: ObjectIndex): void {
+  const focalPoints: [string, Point][] = [...index.zoneFocal];
+  if (index.focalPoint) focalPoints.push(['', index.focalPoint]);
+  if (focalPoints.length === 0) return;
+  const layout = seatingLayout(index);
+  for (const [key, point] of focalPoints) {
+    const ranking = focalRanking(layout, key, point);
+    for (const size of PREPARED_SIZES) rankedBlocks(layout, ranking, size);
+  }
+}
+
+/** What is open right now, as the algorithm reads it. Change `open` through `setOpen` only. */
 export interface OpenObjects {
   /** Position -> 1 when free and for sale (to anyone): the orphan rule reads it too. */
   open: Uint8Array;
+  /** Row id -> how many of its seats are open: rows without room are passed over unread. */
+  openInRow: Int32Array;
   /** Free places of a GA area (position). */
   areaFree(position: number): number;
+  /**
+   * Per ranked block list (`rankedBlocks`, keyed by the list): the list without blocks
+   * found to have a closed seat. Closing seats keeps it true; opening one drops them all.
+   */
+  skipped: Map<Int32Array, Int32Array>;
+  /**
+   * The same for step 1, also without blocks found to leave a lone seat. Only a seat of
+   * the lone seat's own block can change that, and a step-1 choice never takes one
+   * without its neighbours, so only closing seats any other way drops these (`closeChoice`).
+   */
+  withoutLoneSeats: Map<Int32Array, Int32Array>;
+}
+
+/** Opens (1) or closes (0) an object, keeping its row's count and the skipped prefixes true. */
+export function setOpen(layout: SeatingLayout, view: OpenObjects, position: number, value: 0 | 1): void {
+  if (view.open[position] === value) return;
+  view.open[position] = value;
+  if (value === 1) {
+    view.skipped.clear();
+    view.withoutLoneSeats.clear();
+  }
+  const row = layout.rowOf[position]!;
+  if (row >= 0) view.openInRow[row]! += value === 1 ? 1 : -1;
+}
+
+/** Closes what a choice took: seats, tables and booths (GA places are the caller's to count). */
+export function closeChoice(layout: SeatingLayout, view: OpenObjects, choice: Pick<BestAvailableChoice, 'positions' | 'step'>): void {
+  if (choice.step !== 1) view.withoutLoneSeats.clear();
+  for (const p of choice.positions) setOpen(layout, view, p, 0);
+}
+
+/** Counts the open seats of every row, after `open` was filled in. */
+export function countOpenInRows(layout: SeatingLayout, view: OpenObjects): void {
+  view.openInRow.fill(0);
+  for (let row = 0; row < layout.rows.length; row++) {
+    let count = 0;
+    for (const p of layout.rows[row]!) count += view.open[p]!;
+    view.openInRow[row] = count;
+  }
 }
 
 export interface BestAvailableQuery {
@@ -140,6 +261,8 @@ export type ChoiceKind = 'row' | 'seats' | 'wholes' | 'area';
 
 export interface BestAvailableChoice {
   kind: ChoiceKind;
+  /** The step that found it (1 to 6). */
+  step: number;
   /** Positions chosen (one GA area for kind 'area'). */
   positions: number[];
   /** Whether the chosen seats are one block of adjacent seats (absent for tables and booths). */
@@ -166,12 +289,19 @@ interface Search {
   query: BestAvailableQuery;
 }
 
-/** Whether taking seats[start..end] leaves a free seat alone between it and a taken seat or the row's end. */
-function leavesLoneSeat(seats: Int32Array, start: number, end: number, open: Uint8Array): boolean {
-  const left = start - 1;
-  if (left >= 0 && open[seats[left]!] && (left === 0 || !open[seats[left - 1]!])) return true;
-  const right = end + 1;
-  return right < seats.length && open[seats[right]!] === 1 && (right === seats.length - 1 || !open[seats[right + 1]!]);
+/**
+ * Whether taking `size` seats from `first` (an index in `layout.rowSeats`) leaves a free
+ * seat alone between them and a taken seat or the row's end.
+ */
+function leavesLoneSeat(layout: SeatingLayout, first: number, size: number, open: Uint8Array): boolean {
+  const seats = layout.rowSeats;
+  const row = layout.rowOf[seats[first]!]!;
+  const rowFirst = layout.rowStart[row]!;
+  const rowEnd = layout.rowStart[row + 1]!;
+  const left = first - 1;
+  if (left >= rowFirst && open[seats[left]!] && (left === rowFirst || !open[seats[left - 1]!])) return true;
+  const right = first + size;
+  return right < rowEnd && open[seats[right]!] === 1 && (right === rowEnd - 1 || !open[seats[right + 1]!]);
 }
 
 /**
@@ -188,8 +318,8 @@ function bestBlock(search: Search, rowIds: ArrayLike<number>, size: number, minA
     const floor = layout.rowFloor[row]!;
     // Rows come by floor, then by their closest seat: none after this one can do better.
     if (best && (floor > best.floor || size * rowMin[row]! >= best.cost - EPSILON)) break;
+    if (view.openInRow[row]! < size) continue;
     const seats = layout.rows[row]!;
-    if (seats.length < size) continue;
     let run = 0;
     let cost = 0;
     let accessible = 0;
@@ -210,7 +340,7 @@ function bestBlock(search: Search, rowIds: ArrayLike<number>, size: number, minA
       }
       if (run < size || accessible < minAccessible || accessible > maxAccessible) continue;
       if (best && floor === best.floor && cost >= best.cost - EPSILON) continue;
-      if (preventOrphans && leavesLoneSeat(seats, i - size + 1, i, open)) continue;
+      if (preventOrphans && leavesLoneSeat(layout, layout.rowStart[row]! + i - size + 1, size, open)) continue;
       best = { row, start: i - size + 1, size, floor, cost, accessible };
     }
   }
@@ -220,11 +350,62 @@ function bestBlock(search: Search, rowIds: ArrayLike<number>, size: number, minA
 const blockPositions = (layout: SeatingLayout, block: Block): number[] =>
   Array.from(layout.rows[block.row]!.subarray(block.start, block.start + block.size));
 
+/** Blocks a walk may pass over (closed, or leaving a lone seat) before its list is rebuilt without them. */
+const PASSED_BEFORE_COMPACTING = 64;
+
 /** Steps 1 and 2: one block in one row, without (step 1) or with (step 2) lone seats left. */
 export function sameRow(search: Search, preventOrphans: boolean): BestAvailableChoice | null {
-  const { number, accessibleSeats } = search.query;
-  const block = bestBlock(search, search.ranking.rowOrder, number, accessibleSeats, accessibleSeats, preventOrphans);
-  return block && { kind: 'row', positions: blockPositions(search.layout, block), nextToEachOther: true };
+  const { layout, ranking, view, query } = search;
+  const { number: size, accessibleSeats } = query;
+  const ranked = rankedBlocks(layout, ranking, size);
+  const blocks = (preventOrphans ? view.withoutLoneSeats.get(ranked) : undefined) ?? view.skipped.get(ranked) ?? ranked;
+  const { open } = view;
+  const seats = layout.rowSeats;
+  let passed = 0;
+  let found = -1;
+  for (let k = 0; k < blocks.length && found < 0; k++) {
+    const first = blocks[k]!;
+    let closed = false;
+    let eligible = true;
+    let accessible = 0;
+    for (let f = first; f < first + size; f++) {
+      const p = seats[f]!;
+      if (!open[p]) {
+        closed = true;
+        break;
+      }
+      if (eligible && !query.eligible(p)) eligible = false;
+      accessible += layout.accessible[p]!;
+    }
+    if (closed) {
+      passed++;
+      continue;
+    }
+    if (preventOrphans && leavesLoneSeat(layout, first, size, open)) {
+      passed++;
+      continue;
+    }
+    if (eligible && accessible === accessibleSeats) found = first;
+  }
+  if (passed > PASSED_BEFORE_COMPACTING) {
+    const kept = keptBlocks(layout, blocks, size, open, preventOrphans);
+    (preventOrphans ? view.withoutLoneSeats : view.skipped).set(ranked, kept);
+  }
+  return found < 0 ? null : { kind: 'row', step: preventOrphans ? 1 : 2, positions: Array.from(seats.subarray(found, found + size)), nextToEachOther: true };
+}
+
+/** The blocks of a list whose seats are all open and, with `withoutLone`, that leave no lone seat. */
+function keptBlocks(layout: SeatingLayout, blocks: Int32Array, size: number, open: Uint8Array, withoutLone: boolean): Int32Array {
+  const seats = layout.rowSeats;
+  const kept = new Int32Array(blocks.length);
+  let n = 0;
+  for (let k = 0; k < blocks.length; k++) {
+    const first = blocks[k]!;
+    let f = first;
+    while (f < first + size && open[seats[f]!]) f++;
+    if (f === first + size && !(withoutLone && leavesLoneSeat(layout, first, size, open))) kept[n++] = first;
+  }
+  return kept.slice(0, n);
 }
 
 /**
@@ -273,7 +454,7 @@ function closestSeats(search: Search, rowIds: ArrayLike<number>): Scattered | nu
       }
       if (!block) return null;
       for (const p of blockPositions(layout, block)) {
-        view.open[p] = 0;
+        setOpen(layout, view, p, 0);
         chosen.push(p);
       }
       remaining -= block.size;
@@ -283,7 +464,7 @@ function closestSeats(search: Search, rowIds: ArrayLike<number>): Scattered | nu
     }
     return { positions: [...chosen], floor, cost };
   } finally {
-    for (const p of chosen) view.open[p] = 1;
+    for (const p of chosen) setOpen(layout, view, p, 1);
   }
 }
 
@@ -310,13 +491,13 @@ export function withinOneSection(search: Search): BestAvailableChoice | null {
     const rowIds = ranking.rowOrder.filter((r) => layout.rowSection[r] === section);
     if (rowIds.length > 0) best = better(best, closestSeats(search, rowIds));
   }
-  return best && { kind: 'seats', positions: best.positions, nextToEachOther: adjacent(layout, best.positions) };
+  return best && { kind: 'seats', step: 3, positions: best.positions, nextToEachOther: adjacent(layout, best.positions) };
 }
 
 /** Step 4: the closest seats, sections mixed. */
 export function acrossSections(search: Search): BestAvailableChoice | null {
   const found = closestSeats(search, search.ranking.rowOrder);
-  return found && { kind: 'seats', positions: found.positions, nextToEachOther: adjacent(search.layout, found.positions) };
+  return found && { kind: 'seats', step: 4, positions: found.positions, nextToEachOther: adjacent(search.layout, found.positions) };
 }
 
 /** Step 5: the closest tables (booked as a whole: the caller's `eligible` says which) and booths. */
@@ -327,7 +508,7 @@ export function tablesAndBooths(search: Search): BestAvailableChoice | null {
     const p = ranking.wholeOrder[k]!;
     if (view.open[p] && query.eligible(p)) chosen.push(p);
   }
-  return chosen.length === query.number ? { kind: 'wholes', positions: chosen } : null;
+  return chosen.length === query.number ? { kind: 'wholes', step: 5, positions: chosen } : null;
 }
 
 /** Step 6: the closest GA area with enough free places; places are never split over areas. */
@@ -335,7 +516,7 @@ export function oneArea(search: Search): BestAvailableChoice | null {
   const { ranking, view, query } = search;
   for (let k = 0; k < ranking.areaOrder.length; k++) {
     const p = ranking.areaOrder[k]!;
-    if (query.eligible(p) && view.areaFree(p) >= query.number) return { kind: 'area', positions: [p], nextToEachOther: true };
+    if (query.eligible(p) && view.areaFree(p) >= query.number) return { kind: 'area', step: 6, positions: [p], nextToEachOther: true };
   }
   return null;
 }

@@ -1,7 +1,6 @@
-import type { OpenObjects } from '../domain/bestAvailable.js';
+import { closeChoice, countOpenInRows, seatingLayout, setOpen, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
 import type { EventSelection } from '../domain/bestAvailableRequest.js';
 import type { EventDoc } from '../domain/event.js';
-import type { ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, objectState } from '../domain/objectStates.js';
 import type { AvailabilityRecords, EventObjectStore } from '../inventory/eventObjectStore.js';
 import { Lru } from '../util/lru.js';
@@ -26,8 +25,12 @@ export class AvailabilityView implements OpenObjects {
   readonly open: Uint8Array;
   /** Position -> free places of a GA area. */
   readonly free: Float64Array;
+  readonly openInRow: Int32Array;
+  readonly skipped = new Map<Int32Array, Int32Array>();
+  readonly withoutLoneSeats = new Map<Int32Array, Int32Array>();
 
   constructor(
+    readonly layout: SeatingLayout,
     /** The event record it was read for: a changed record (channels, for sale) needs a new view. */
     readonly event: EventDoc,
     /** When the reading was sent (ms). */
@@ -36,6 +39,11 @@ export class AvailabilityView implements OpenObjects {
   ) {
     this.open = new Uint8Array(size);
     this.free = new Float64Array(size);
+    this.openInRow = new Int32Array(layout.rows.length);
+  }
+
+  set(position: number, value: 0 | 1): void {
+    setOpen(this.layout, this, position, value);
   }
 
   areaFree(position: number): number {
@@ -46,6 +54,8 @@ export class AvailabilityView implements OpenObjects {
 /** Objects a request chose and sent to the script: closed in every view until it is answered. */
 export interface Claim {
   positions: number[];
+  /** The step of the algorithm that chose them. */
+  step: number;
   /** Places taken from a GA area (positions[0]); 0 for seats, tables and booths. */
   places: number;
 }
@@ -61,8 +71,9 @@ interface Entry {
 }
 
 /** Builds a view from what Redis holds, before this process's claims are laid over it. */
-export function viewOf(event: EventDoc, index: ObjectIndex, selection: EventSelection, read: AvailabilityRecords, readAt: number): AvailabilityView {
-  const view = new AvailabilityView(event, readAt, index.objects.length);
+export function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventSelection, read: AvailabilityRecords, readAt: number): AvailabilityView {
+  const index = layout.index;
+  const view = new AvailabilityView(layout, event, readAt, index.objects.length);
   const tokenExpiry = (token: string) => Number(read.tokens[token] ?? 0);
   for (const object of index.objects) {
     const p = object.position;
@@ -81,6 +92,7 @@ export function viewOf(event: EventDoc, index: ObjectIndex, selection: EventSele
     }
     view.open[p] = open ? 1 : 0;
   }
+  countOpenInRows(layout, view);
   return view;
 }
 
@@ -133,11 +145,11 @@ export class AvailabilityViews {
     if (!view) return;
     if (claim.places > 0) {
       const area = claim.positions[0]!;
-      if (refused.has(area)) view.open[area] = 0;
+      if (refused.has(area)) view.set(area, 0);
       else view.free[area]! += claim.places;
       return;
     }
-    for (const p of claim.positions) view.open[p] = refused.has(p) ? 0 : 1;
+    for (const p of claim.positions) view.set(p, refused.has(p) ? 0 : 1);
   }
 
   private entry(eventId: number): Entry {
@@ -151,10 +163,10 @@ export class AvailabilityViews {
     const readAt = Date.now();
     const season = loaded.season ? { top: loaded.season.top } : null;
     const reading = this.store.readAvailability(loaded.event, season).then((read) => {
-      const view = viewOf(loaded.event, loaded.index, selection, read, readAt);
+      const view = viewOf(seatingLayout(loaded.index), loaded.event, selection, read, readAt);
       // What this process took after the reading was sent may be missing from it.
       entry.taken = entry.taken.filter((t) => t.at >= readAt - REFRESH_AFTER_MS);
-      for (const { positions } of entry.taken) for (const p of positions) view.open[p] = 0;
+      for (const { positions } of entry.taken) for (const p of positions) view.set(p, 0);
       for (const claim of entry.claims) close(view, claim);
       entry.view = view;
       return view;
@@ -174,6 +186,6 @@ function close(view: AvailabilityView, claim: Claim): void {
     const area = claim.positions[0]!;
     view.free[area] = Math.max(0, view.free[area]! - claim.places);
   } else {
-    for (const p of claim.positions) view.open[p] = 0;
+    closeChoice(view.layout, view, claim);
   }
 }

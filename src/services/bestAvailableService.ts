@@ -79,7 +79,7 @@ export class BestAvailableService {
         if (!choice) throw bestAvailableNotFound();
       }
       // Claimed before any await, so the next request in this process chooses around it.
-      const claim: Claim = { positions: choice.positions, places: choice.kind === 'area' ? plan.number : 0 };
+      const claim: Claim = { positions: choice.positions, step: choice.step, places: choice.kind === 'area' ? plan.number : 0 };
       this.views.claim(event._id, claim);
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
       try {

@@ -1,6 +1,7 @@
 import type { ChartVersion } from '../domain/chart.js';
 import type { Drawing } from '../domain/drawing.js';
 import { ApiError } from '../domain/errors.js';
+import { prepareBestAvailable } from '../domain/bestAvailable.js';
 import { buildObjectIndex, type ObjectIndex } from '../domain/objectIndex.js';
 import type { Charts } from '../metadata/charts.js';
 import { Lru, memoize } from '../util/lru.js';
@@ -24,12 +25,22 @@ export class ObjectIndexes {
     return memoize(this.indexes, version.drawingId, async () => {
       const json = await this.charts.drawingJson(version.drawingId);
       if (json === null) throw concurrentChartChange(chartKey);
-      return buildObjectIndex(JSON.parse(json) as Drawing);
+      return prepared(buildObjectIndex(JSON.parse(json) as Drawing));
     });
   }
 
   /** An index built while storing its drawing: the first event on a new chart need not build it again. */
   remember(drawingId: string, index: ObjectIndex): void {
-    this.indexes.set(drawingId, Promise.resolve(index));
+    this.indexes.set(drawingId, Promise.resolve(prepared(index)));
   }
+}
+
+/**
+ * Best available's per-chart tables (src/domain/bestAvailable.ts) are computed right after
+ * the index, on a later turn of the event loop so the request that needed the index does not
+ * wait for them.
+ */
+function prepared(index: ObjectIndex): ObjectIndex {
+  setImmediate(() => prepareBestAvailable(index));
+  return index;
 }

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 // report's shape and the correctness checks each scenario makes against the final state in
 // Redis; no timing (the figures are ratios for people to read, see README "Benchmarks").
 
-const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'health', 'holdTokenCreate', 'workspaceList'];
+const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'bestAvailable4', 'health', 'holdTokenCreate', 'workspaceList'];
 
 describe('npm run bench -- --smoke', () => {
   it('runs every scenario; no seat sold twice or lost (seasons included), no GA place oversold, exactly 100 hot seats sold', async () => {
@@ -48,6 +48,10 @@ describe('npm run bench -- --smoke', () => {
       expect(seasonBook.seatsBooked).toBe(5_000);
       expect(seasonEventBook.seasonAndEventBookings).toBe(0);
       expect(releaseChurn.cycles).toBeGreaterThan(0);
+      // 4 seats per request until 80 % of the 2,000-seat smoke chart is sold: all answered, each with 4 seats.
+      const { bestAvailable4 } = report.scenarios;
+      expect(bestAvailable4).toMatchObject({ non2xx: 0, wrongCounts: 0, seatsBooked: 1_600, doubleBookings: 0, lostBookings: 0 });
+      expect(bestAvailable4.p99MsSold70to80).toEqual(expect.any(Number));
       expect(report.eventsAndMemory).toMatchObject({ freeSeatBytes: 0, seatsBooked: 100_000 });
       expect(report.eventsAndMemory.bookedSeatBytes).toBeGreaterThan(0);
       expect(report.targets.map((t: { what: string }) => t.what)).toContain('Redis bytes per booked seat');

@@ -3,7 +3,7 @@ import { generatedDrawing } from '../../bench/drawings.js';
 import { withSections, withZones, rowsWithoutSections } from '../fixtures/drawings.js';
 import { sdkSampleChart } from '../fixtures/sdkSampleChart.js';
 import { clone, uploadDrawing } from '../support/charts.js';
-import { action, createEvent, done, eventPath, expireIn, holdToken, statuses } from '../support/events.js';
+import { action, createEvent, done, expireIn, holdToken, statuses } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 
