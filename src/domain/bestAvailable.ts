@@ -213,9 +213,10 @@ export interface OpenObjects {
    */
   skipped: Map<Int32Array, Int32Array>;
   /**
-   * The same for step 1, also without blocks found to leave a lone seat. Only a seat of
-   * the lone seat's own block can change that, and a step-1 choice never takes one
-   * without its neighbours, so only closing seats any other way drops these (`closeChoice`).
+   * The same for step 1, also without blocks found to leave a lone seat. Only taking that
+   * lone seat can change that, and a step-1 choice of two or more seats never takes it
+   * without the block's own seat beside it; a single seat does (it may take exactly the
+   * lone seat), so it drops these, as does closing seats any other way (`closeChoice`).
    */
   withoutLoneSeats: Map<Int32Array, Int32Array>;
 }
@@ -234,7 +235,7 @@ export function setOpen(layout: SeatingLayout, view: OpenObjects, position: numb
 
 /** Closes what a choice took: seats, tables and booths (GA places are the caller's to count). */
 export function closeChoice(layout: SeatingLayout, view: OpenObjects, choice: Pick<BestAvailableChoice, 'positions' | 'step'>): void {
-  if (choice.step !== 1) view.withoutLoneSeats.clear();
+  if (choice.step !== 1 || choice.positions.length === 1) view.withoutLoneSeats.clear();
   for (const p of choice.positions) setOpen(layout, view, p, 0);
 }
 
@@ -409,19 +410,22 @@ function keptBlocks(layout: SeatingLayout, blocks: Int32Array, size: number, ope
 }
 
 /**
- * Block sizes to try for the `remaining` seats of a scattered choice, largest first,
- * sizes that would leave one person to sit alone last.
+ * Block sizes to try for the `remaining` seats of a scattered choice, largest first. With
+ * `pairsFirst`, sizes that would leave one buyer for the end come last (5 = 3 + 2, 4 = 2 + 2);
+ * without, the largest block always goes first (4 = 3 + 1 when no row has two pairs).
  */
-function blockSizes(remaining: number): number[] {
+function blockSizes(remaining: number, pairsFirst: boolean): number[] {
   const sizes: number[] = [];
-  for (let size = remaining; size >= 2; size--) if (remaining - size !== 1) sizes.push(size);
-  if (remaining >= 2) sizes.push(remaining - 1);
-  if (remaining !== 2) sizes.push(1);
-  return [...new Set(sizes)].filter((s) => s >= 1);
+  for (let size = remaining; size >= 2; size--) if (!pairsFirst || remaining - size !== 1) sizes.push(size);
+  if (pairsFirst && remaining >= 3) sizes.push(remaining - 1);
+  sizes.push(1);
+  return sizes;
 }
 
 interface Scattered {
   positions: number[];
+  /** Blocks of one seat: buyers sitting apart from the rest of their group. */
+  alone: number;
   floor: number;
   cost: number;
 }
@@ -433,16 +437,23 @@ interface Scattered {
  * before it returns.
  */
 function closestSeats(search: Search, rowIds: ArrayLike<number>): Scattered | null {
+  // Pairs first is usually best (2 + 2 seats nobody alone), but where it finds one pair and
+  // then only single seats, largest first does better (3 + 1): both are tried.
+  return better(closestSeatsBy(search, rowIds, true), closestSeatsBy(search, rowIds, false));
+}
+
+function closestSeatsBy(search: Search, rowIds: ArrayLike<number>, pairsFirst: boolean): Scattered | null {
   const { layout, view, query } = search;
   const chosen: number[] = [];
   let remaining = query.number;
   let accessibleLeft = query.accessibleSeats;
+  let alone = 0;
   let floor = 0;
   let cost = 0;
   try {
     while (remaining > 0) {
       let block: Block | null = null;
-      for (const size of blockSizes(remaining)) {
+      for (const size of blockSizes(remaining, pairsFirst)) {
         const regularLeft = remaining - accessibleLeft;
         const minAccessible = Math.max(0, size - regularLeft);
         const maxAccessible = Math.min(size, accessibleLeft);
@@ -459,17 +470,19 @@ function closestSeats(search: Search, rowIds: ArrayLike<number>): Scattered | nu
       }
       remaining -= block.size;
       accessibleLeft -= block.accessible;
+      if (block.size === 1) alone++;
       floor = Math.max(floor, block.floor);
       cost += block.cost;
     }
-    return { positions: [...chosen], floor, cost };
+    return { positions: [...chosen], alone, floor, cost };
   } finally {
     for (const p of chosen) setOpen(layout, view, p, 1);
   }
 }
 
+/** Fewer buyers apart from their group, then the lower floor, then the smaller sum of distances. */
 const better = (a: Scattered | null, b: Scattered | null): Scattered | null =>
-  !a ? b : !b ? a : b.floor < a.floor || (b.floor === a.floor && b.cost < a.cost - EPSILON) ? b : a;
+  !a ? b : !b ? a : (b.alone - a.alone || b.floor - a.floor || (b.cost < a.cost - EPSILON ? -1 : 1)) < 0 ? b : a;
 
 /** Whether positions are one run of adjacent seats of one row. */
 function adjacent(layout: SeatingLayout, positions: number[]): boolean {

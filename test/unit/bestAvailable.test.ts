@@ -9,6 +9,7 @@ import {
   oneArea,
   sameRow,
   seatingLayout,
+  setOpen,
   tablesAndBooths,
   withinOneSection,
   type BestAvailableChoice,
@@ -28,7 +29,8 @@ import { buildObjectIndex, type ChartObject, type ObjectIndex } from '../../src/
 //   5. tables booked as a whole and booths, closest first;
 //   6. one GA area with enough free places, closest first.
 // Steps 5 and 6 are skipped when accessible seats are asked for. Plus: accessible seats,
-// floors, zone focal points, the request's filter (`eligible`), and "nothing found".
+// floors, zone focal points, the request's filter (`eligible`), "nothing found", and one
+// view reused over many requests (its caches must never change an answer).
 //
 // Conventions of the drawings below: seats are 20 apart along x from x = 0, rows are 20
 // apart along y from y = 0 (row A first), the focal point is 100 above row A; so row A is
@@ -382,6 +384,12 @@ describe('step 3: the closest seats, in blocks as large as possible', () => {
     expect(best(c, { number: 5 })).toEqual(scattered('B-1', 'B-2', 'B-3', 'A-3', 'A-4'));
   });
 
+  it('prefers 3 + 1 to 2 + 1 + 1 when only one row has a pair', () => {
+    // Row A: A-1 and A-3 free (A-2 taken); row B: 3 free. Pairs first would give B-1, B-2, A-1, A-3 and leave B-3 alone.
+    const c = chart(drawing({ rows: [row('A', 3), row('B', 3, { y: 20 })] }, { x: 20, y: -100 }));
+    expect(best(c, { number: 4, taken: ['A-2'] })).toEqual(scattered('B-1', 'B-2', 'B-3', 'A-1'));
+  });
+
   it('single seats when there is no pair left', () => {
     // Free: A-1, A-3, A-5.
     const c = chart(drawing({ rows: [row('A', 5)] }, { x: 80, y: -100 }));
@@ -710,11 +718,20 @@ describe('not enough: null', () => {
 // ---------------------------------------------------------------------------------------
 
 describe('a view reused from one request to the next answers as a fresh view would', () => {
-  /** Runs the requests on one view, closing each choice; each answer is compared with a fresh view's. */
-  function replay(c: Chart, taken: string[], numbers: number[]): (string[] | null)[] {
+  /**
+   * Runs the requests (a number) on one view, closing each choice, and reopens seats in
+   * between ({ release: labels }, as a refused claim or a release does); each answer is
+   * compared with a fresh view's.
+   */
+  function replay(c: Chart, taken: string[], events: (number | { release: string[] })[]): (string[] | null)[] {
     const s = search(c, { number: 1, taken });
     const free = new Float64Array(c.index.objects.length);
-    return numbers.map((number) => {
+    return events.map((event) => {
+      if (typeof event !== 'number') {
+        for (const label of event.release) setOpen(c.layout, s.view, c.index.byLabel.get(label)!.position, 1);
+        return event.release;
+      }
+      const number = event;
       const query = { ...s.query, number };
       const fresh = openObjects(c.layout, Uint8Array.from(s.view.open), free);
       const expected = chooseBestAvailable(c.layout, s.ranking, fresh, query);
@@ -736,6 +753,19 @@ describe('a view reused from one request to the next answers as a fresh view wou
       ['A-2'],
       // A-2 is taken now: A-3, A-4 leaves nothing alone.
       ['A-3', 'A-4'],
+    ]);
+  });
+
+  it('seats opened again are seen again', () => {
+    const c = chart(drawing({ rows: [row('A', 80), row('B', 4, { y: 5000 })] }, { x: 0, y: -100 }));
+    const taken = ['A-1', ...Array.from({ length: 76 }, (_, i) => `A-${i + 5}`)];
+    expect(replay(c, taken, [2, { release: ['A-5', 'A-6'] }, 2, 2])).toEqual([
+      ['B-1', 'B-2'],
+      ['A-5', 'A-6'],
+      // A-2..A-6 free, A-7 taken: A-2, A-3 leaves A-4, A-5, A-6 together.
+      ['A-2', 'A-3'],
+      // A-4, A-5, A-6 left: any pair leaves the third alone, row B does not.
+      ['B-3', 'B-4'],
     ]);
   });
 
