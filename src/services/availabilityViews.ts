@@ -1,7 +1,7 @@
 import { closeChoice, countOpenInRows, seatingLayout, setOpen, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
 import type { EventSelection } from '../domain/bestAvailableRequest.js';
 import type { EventDoc } from '../domain/event.js';
-import { areaState, objectState } from '../domain/objectStates.js';
+import { areaState, FIELD_SEPARATOR, HELD, objectState } from '../domain/objectStates.js';
 import type { AvailabilityRecords, EventObjectStore } from '../inventory/eventObjectStore.js';
 import { Lru } from '../util/lru.js';
 import type { LoadedEvent } from './eventCatalog.js';
@@ -11,10 +11,16 @@ import type { LoadedEvent } from './eventCatalog.js';
 // this process makes. A view may be behind what other processes did: the status script
 // re-checks every chosen object, a refused one is closed here and the choice made again.
 // Objects freed elsewhere show up when the view is read again: in the background once it is
-// a second old, and at once before a request is answered "not found".
+// 5 seconds old, and at once before a request is answered "not found".
 
-/** A view this old is read again in the background on its next use. */
-const REFRESH_AFTER_MS = 1000;
+/**
+ * A view this old is read again in the background on its next use. Reading an event with
+ * 40,000 records takes the server some 30 ms, so not every second: what this process does is
+ * in the view at once, and only what others freed waits for the next reading.
+ */
+const REFRESH_AFTER_MS = 5000;
+/** Seats this process took are laid over views read up to this long after (a reading answers well within it). */
+const TAKEN_KEPT_MS = 2000;
 /** Requests finding nothing share a reading started this recently instead of starting one. */
 const RECHECK_WITHIN_MS = 100;
 /** Events whose views are kept (each is a byte and a number per object of its chart). */
@@ -75,25 +81,38 @@ export function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventS
   const index = layout.index;
   const view = new AvailabilityView(layout, event, readAt, index.objects.length);
   const tokenExpiry = (token: string) => Number(read.tokens[token] ?? 0);
+  // Objects without a record are free: only the for-sale config and GA areas need a look at
+  // every object, then the records (on a busy event most objects have none) close what they hold.
   for (const object of index.objects) {
     const p = object.position;
-    const record = read.records[object.label];
     if (object.objectType === 'generalAdmission') {
-      const area = areaState(record);
+      const area = areaState(read.records[object.label]);
       view.free[p] = Math.max(0, object.capacity - area.nonFree - area.held - selection.notForSale[p]!);
       view.open[p] = view.free[p]! > 0 ? 1 : 0;
-      continue;
+    } else {
+      view.open[p] = selection.notForSale[p] === 0 ? 1 : 0;
     }
-    let open = selection.notForSale[p] === 0 && objectState(record, tokenExpiry, readAt).status === 'free';
-    if (open && read.usedInSeason?.has(object.label)) open = false;
-    if (open && read.seasonRecords && !read.overridden?.has(object.label)) {
-      // The season's holds are read without its tokens: a held season object counts as taken.
-      open = objectState(read.seasonRecords[object.label], () => Infinity, readAt).status === 'free';
-    }
-    view.open[p] = open ? 1 : 0;
+  }
+  const close = (label: string) => {
+    const object = index.byLabel.get(label);
+    if (object && object.objectType !== 'generalAdmission') view.open[object.position] = 0;
+  };
+  for (const label in read.records) if (!isFree(read.records[label]!, tokenExpiry, readAt)) close(label);
+  for (const label of read.usedInSeason ?? []) close(label);
+  // The season's holds are read without its tokens: a held season object counts as taken.
+  for (const label in read.seasonRecords ?? {}) {
+    if (!read.overridden?.has(label) && !isFree(read.seasonRecords![label]!, () => Infinity, readAt)) close(label);
   }
   countOpenInRows(layout, view);
   return view;
+}
+
+/** Whether a stored record reads as free; most records are not holds, whose status alone says it. */
+function isFree(record: string, tokenExpiry: (token: string) => number, now: number): boolean {
+  const end = record.indexOf(FIELD_SEPARATOR);
+  const status = end < 0 ? record : record.slice(0, end);
+  if (status === HELD) return objectState(record, tokenExpiry, now).status === 'free';
+  return status === 'free';
 }
 
 export class AvailabilityViews {
@@ -165,7 +184,7 @@ export class AvailabilityViews {
     const reading = this.store.readAvailability(loaded.event, season).then((read) => {
       const view = viewOf(seatingLayout(loaded.index), loaded.event, selection, read, readAt);
       // What this process took after the reading was sent may be missing from it.
-      entry.taken = entry.taken.filter((t) => t.at >= readAt - REFRESH_AFTER_MS);
+      entry.taken = entry.taken.filter((t) => t.at >= readAt - TAKEN_KEPT_MS);
       for (const { positions } of entry.taken) for (const p of positions) view.set(p, 0);
       for (const claim of entry.claims) close(view, claim);
       entry.view = view;
