@@ -36,7 +36,7 @@ const BestAvailableBody = Type.Object({
 });
 
 const parameterFields = {
-  // Absent when bestAvailable chooses the objects; otherwise an empty list is refused (NO_OBJECTS).
+  // Absent when bestAvailable chooses the objects (missing otherwise: GENERAL_ERROR; empty: NO_OBJECTS).
   objects: Type.Optional(Type.Array(ObjectItem)),
   bestAvailable: Type.Optional(BestAvailableBody),
   categories: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { maxItems: 100 })),
@@ -83,7 +83,8 @@ function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
   if (body.bestAvailable !== undefined) {
     throw badRequest('BEST_AVAILABLE_NOT_SUPPORTED', 'bestAvailable is for book, hold and change-object-status on one event or season');
   }
-  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects ?? [], parameters };
+  if (body.objects === undefined) throw badRequest('GENERAL_ERROR', 'objects is required (or bestAvailable, on book, hold and change-object-status)');
+  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
 }
 
 function parametersOf(body: ChangeFields): StatusParameters {

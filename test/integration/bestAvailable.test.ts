@@ -168,7 +168,7 @@ describe('bad input changes nothing', () => {
     ['too many ticketTypes', { bestAvailable: { number: 2, ticketTypes: ['a', 'b', 'c'] } }, 'INVALID_BEST_AVAILABLE'],
     ['extraData that is not an object', { bestAvailable: { number: 1, extraData: ['text'] } }, 'INVALID_EXTRA_DATA'],
     ['a hold without a token', { bestAvailable: { number: 2 }, status: 'reservedByToken' }, 'HOLD_TOKEN_REQUIRED'],
-    ['neither objects nor bestAvailable', { status: 'booked' }, 'NO_OBJECTS'],
+    ['neither objects nor bestAvailable', { status: 'booked' }, 'GENERAL_ERROR'],
   ];
   for (const [what, body, code] of cases) {
     it(`${what} -> 400 ${code}`, async () => {
