@@ -23,14 +23,14 @@ const REFRESH_AFTER_MS = 5000;
 const TAKEN_KEPT_MS = 2000;
 /** Requests finding nothing share a reading started this recently instead of starting one. */
 const RECHECK_WITHIN_MS = 100;
-/** Events whose views are kept (each is a byte and a number per object of its chart). */
-const MAX_VIEWS = 200;
+/** Events whose views are kept (each is about a byte per object of its chart: 50 KB for 50,000 seats). */
+const MAX_VIEWS = 100;
 
 export class AvailabilityView implements OpenObjects {
   /** Position -> 1 when free and for sale. */
   readonly open: Uint8Array;
-  /** Position -> free places of a GA area. */
-  readonly free: Float64Array;
+  /** Position of a GA area -> its free places (GA areas are few: a map, not an array per object). */
+  readonly free = new Map<number, number>();
   readonly openInRow: Int32Array;
   readonly skipped = new Map<Int32Array, Int32Array>();
   readonly withoutLoneSeats = new Map<Int32Array, Int32Array>();
@@ -44,7 +44,6 @@ export class AvailabilityView implements OpenObjects {
     size: number,
   ) {
     this.open = new Uint8Array(size);
-    this.free = new Float64Array(size);
     this.openInRow = new Int32Array(layout.rows.length);
   }
 
@@ -53,7 +52,7 @@ export class AvailabilityView implements OpenObjects {
   }
 
   areaFree(position: number): number {
-    return this.free[position]!;
+    return this.free.get(position) ?? 0;
   }
 }
 
@@ -87,8 +86,9 @@ export function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventS
     const p = object.position;
     if (object.objectType === 'generalAdmission') {
       const area = areaState(read.records[object.label]);
-      view.free[p] = Math.max(0, object.capacity - area.nonFree - area.held - selection.notForSale[p]!);
-      view.open[p] = view.free[p]! > 0 ? 1 : 0;
+      const free = Math.max(0, object.capacity - area.nonFree - area.held - selection.notForSale[p]!);
+      view.free.set(p, free);
+      view.open[p] = free > 0 ? 1 : 0;
     } else {
       view.open[p] = selection.notForSale[p] === 0 ? 1 : 0;
     }
@@ -165,7 +165,7 @@ export class AvailabilityViews {
     if (claim.places > 0) {
       const area = claim.positions[0]!;
       if (refused.has(area)) view.set(area, 0);
-      else view.free[area]! += claim.places;
+      else view.free.set(area, view.areaFree(area) + claim.places);
       return;
     }
     for (const p of claim.positions) view.set(p, refused.has(p) ? 0 : 1);
@@ -203,7 +203,7 @@ export class AvailabilityViews {
 function close(view: AvailabilityView, claim: Claim): void {
   if (claim.places > 0) {
     const area = claim.positions[0]!;
-    view.free[area] = Math.max(0, view.free[area]! - claim.places);
+    view.free.set(area, Math.max(0, view.areaFree(area) - claim.places));
   } else {
     closeChoice(view.layout, view, claim);
   }
