@@ -68,7 +68,11 @@ export interface Claim {
 interface Entry {
   view: AvailabilityView | null;
   reading: Promise<AvailabilityView> | null;
+  /** The event record the reading is for. */
+  readingFor: EventDoc | null;
   readingSince: number;
+  /** A refusal showed the view is behind: read it again on the next request. */
+  outdated: boolean;
   /** Claims not answered yet. */
   claims: Set<Claim>;
   /** Seats, tables and booths taken by applied claims, with when they were applied. */
@@ -125,7 +129,8 @@ export class AvailabilityViews {
     const entry = this.entry(loaded.event._id);
     const view = entry.view;
     if (view && view.event === loaded.event) {
-      if (Date.now() - view.readAt > REFRESH_AFTER_MS && !entry.reading) this.read(entry, loaded, selection).catch(() => undefined);
+      const due = entry.outdated || Date.now() - view.readAt > REFRESH_AFTER_MS;
+      if (due && !entry.reading) this.read(entry, loaded, selection).catch(() => undefined);
       return view;
     }
     return this.read(entry, loaded, selection);
@@ -155,11 +160,13 @@ export class AvailabilityViews {
 
   /**
    * The script refused the claim: what it refused stays closed in this view (it is taken, or
-   * this request may not have it), the rest opens again.
+   * this request may not have it), the rest opens again. The view is behind what Redis holds,
+   * so the next request reads it again behind the scenes.
    */
   refused(eventId: number, claim: Claim, refused: Set<number>): void {
     const entry = this.entry(eventId);
     entry.claims.delete(claim);
+    entry.outdated = true;
     const view = entry.view;
     if (!view) return;
     if (claim.places > 0) {
@@ -173,13 +180,14 @@ export class AvailabilityViews {
 
   private entry(eventId: number): Entry {
     let entry = this.entries.get(eventId);
-    if (!entry) this.entries.set(eventId, (entry = { view: null, reading: null, readingSince: 0, claims: new Set(), taken: [] }));
+    if (!entry) this.entries.set(eventId, (entry = { view: null, reading: null, readingFor: null, readingSince: 0, outdated: false, claims: new Set(), taken: [] }));
     return entry;
   }
 
   private read(entry: Entry, loaded: LoadedEvent, selection: EventSelection): Promise<AvailabilityView> {
-    if (entry.reading) return entry.reading;
+    if (entry.reading && entry.readingFor === loaded.event) return entry.reading;
     const readAt = Date.now();
+    entry.outdated = false;
     const season = loaded.season ? { top: loaded.season.top } : null;
     const reading = this.store.readAvailability(loaded.event, season).then((read) => {
       const view = viewOf(seatingLayout(loaded.index), loaded.event, selection, read, readAt);
@@ -187,10 +195,12 @@ export class AvailabilityViews {
       entry.taken = entry.taken.filter((t) => t.at >= readAt - TAKEN_KEPT_MS);
       for (const { positions } of entry.taken) for (const p of positions) view.set(p, 0);
       for (const claim of entry.claims) close(view, claim);
-      entry.view = view;
+      // A reading for an older event record, overtaken by one for the new record, is not kept.
+      if (entry.reading === reading) entry.view = view;
       return view;
     });
     entry.reading = reading;
+    entry.readingFor = loaded.event;
     entry.readingSince = readAt;
     const done = () => {
       if (entry.reading === reading) entry.reading = null;
