@@ -136,11 +136,14 @@ export class AvailabilityViews {
     return this.read(entry, loaded, selection);
   }
 
-  /** A view read after `since` (one being read already, if it started within RECHECK_WITHIN_MS of it). */
-  async fresh(loaded: LoadedEvent, selection: EventSelection, since: number): Promise<AvailabilityView> {
+  /**
+   * A view read after `since`; one read or being read up to `slack` ms before it will do
+   * (requests finding nothing share readings, RECHECK_WITHIN_MS by default).
+   */
+  async fresh(loaded: LoadedEvent, selection: EventSelection, since: number, slack = RECHECK_WITHIN_MS): Promise<AvailabilityView> {
     const entry = this.entry(loaded.event._id);
-    if (entry.view && entry.view.event === loaded.event && entry.view.readAt >= since - RECHECK_WITHIN_MS) return entry.view;
-    if (entry.reading && entry.readingSince >= since - RECHECK_WITHIN_MS) return entry.reading;
+    if (entry.view && entry.view.event === loaded.event && entry.view.readAt >= since - slack) return entry.view;
+    if (entry.reading && entry.readingFor === loaded.event && entry.readingSince >= since - slack) return entry.reading;
     return this.read(entry, loaded, selection);
   }
 

@@ -12,7 +12,7 @@ import type { ObjectInfos, StatusChangeService } from './statusChangeService.js'
 // Best available on book, hold and change-object-status (docs/best-available.md): the
 // choice is made from this process's view of the event and applied by the same status
 // script as any booking, which checks every chosen object again. A refused choice closes
-// what was refused and is made again, at most MAX_ATTEMPTS times.
+// what was refused and is made again from a view read since, at most MAX_ATTEMPTS times.
 
 export interface BestAvailableRequest {
   eventKey: string;
@@ -81,6 +81,7 @@ export class BestAvailableService {
       // Claimed before any await, so the next request in this process chooses around it.
       const claim: Claim = { positions: choice.positions, step: choice.step, places: choice.kind === 'area' ? plan.number : 0 };
       this.views.claim(event._id, claim);
+      const sentAt = Date.now();
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
       try {
         const [objectDetails] = await this.statusChanges.apply(workspace, [input], true);
@@ -93,6 +94,9 @@ export class BestAvailableService {
         const refused = new Set((labels ?? []).map((label) => index.byLabel.get(label)?.position ?? -1));
         this.views.refused(event._id, claim, refused);
         if (!labels || attempt >= MAX_ATTEMPTS) throw error;
+        // Someone else took objects this view showed open: choose again from a view read after
+        // this choice was sent, or another process with the same view would collide again.
+        view = await this.views.fresh(loaded, selection, sentAt, 0);
       }
     }
   }
