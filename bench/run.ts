@@ -136,6 +136,18 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   return targets;
 }
 
+/** bestAvailable4 beside book2 of the same run, and how its p99 grows as the event sells. */
+function printBestAvailable(report: BenchReport): void {
+  const best = report.scenarios.bestAvailable4;
+  if (!best) return;
+  const tenths = Object.entries(best)
+    .filter(([name]) => name.startsWith('p99MsSold'))
+    .map(([name, value]) => `${name.slice('p99MsSold'.length).replace('to', '-')} %: ${value}`);
+  const book2 = report.scenarios.book2;
+  const beside = book2 ? `; book2 ${book2.rps} rps, p99 ${book2.p99Ms} ms (bestAvailable4 / book2 rps: ${Math.round((best.rps / book2.rps) * 100) / 100})` : '';
+  console.log(`\nbestAvailable4: ${best.rps} rps, p99 ${best.p99Ms} ms at 200 connections${beside}\n  p99 ms by share sold: ${tenths.join(', ')}`);
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
   const { server, ceilingServer } = await startServers(dataDir);
@@ -205,6 +217,7 @@ async function main(): Promise<void> {
   report.targets = targetsOf(report, memory);
   printTable(report);
   console.log('\nevents and memory:', JSON.stringify(sections.eventsAndMemory), '\nserver memory:', JSON.stringify(sections.server));
+  printBestAvailable(report);
   printTargets(report.targets as Target[]);
   writeReport(report, output);
   if (compareFile) printComparison(report, compareFile);
