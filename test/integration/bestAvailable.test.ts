@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generatedDrawing } from '../../bench/drawings.js';
-import { withSections, withZones, rowsWithoutSections } from '../fixtures/drawings.js';
+import { rowsWithoutSections, withBooths, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import { sdkSampleChart } from '../fixtures/sdkSampleChart.js';
 import { clone, uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, expireIn, holdToken, statuses } from '../support/events.js';
@@ -111,6 +111,23 @@ describe('what best available never gives', () => {
     expect(result.objects).toEqual(['GA1']);
     expect(result.objectDetails.GA1).toMatchObject({ numBooked: 60 });
     expectError(await action(ctx.api, event, 'book', { bestAvailable: { number: 60, categories: ['Cat1'] } }), 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
+  });
+});
+
+describe('tables and booths', () => {
+  it('gives tables booked as a whole and booths, without nextToEachOther', async () => {
+    const tables = (await uploadDrawing(ctx.api, withTables)).key;
+    // T1 is booked by seat (its seats are never picked: they are not in a row), T2 as a whole.
+    const result = await best(await createEvent(ctx.api, tables), { number: 1 }, {}, 'book');
+    expect(result.objects).toEqual(['T2']);
+    expect(result).not.toHaveProperty('nextToEachOther');
+    expect(result.objectDetails.T2).toMatchObject({ status: 'booked', objectType: 'table' });
+    const byTable = await createEvent(ctx.api, tables, { tableBookingConfig: { mode: 'ALL_BY_TABLE' } });
+    expect((await best(byTable, { number: 2 })).objects).toEqual(['T1', 'T2']);
+    const booths = (await uploadDrawing(ctx.api, withBooths)).key;
+    const boothResult = await best(await createEvent(ctx.api, booths), { number: 1 });
+    expect(boothResult.objects).toEqual(['B2']);
+    expect(boothResult).not.toHaveProperty('nextToEachOther');
   });
 });
 
