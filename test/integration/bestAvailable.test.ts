@@ -3,7 +3,7 @@ import { generatedDrawing } from '../../bench/drawings.js';
 import { rowsWithoutSections, withBooths, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import { sdkSampleChart } from '../fixtures/sdkSampleChart.js';
 import { clone, uploadDrawing } from '../support/charts.js';
-import { action, createEvent, done, expireIn, holdToken, statuses } from '../support/events.js';
+import { action, createEvent, done, expectBookedAsAnswered, expireIn, holdToken, statuses } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 
@@ -214,16 +214,7 @@ describe('under contention', () => {
     const event = await createEvent(ctx.api, chart);
     const sizes = Array.from({ length: 500 }, (_, i) => 2 + (i % 3));
     const answers = await Promise.all(sizes.map((number) => action(ctx.api, event, 'book', { bestAvailable: { number } })));
-    const given: string[] = [];
-    answers.forEach((response, i) => {
-      expect(response.status, response.text).toBe(200);
-      expect(response.body.objects).toHaveLength(sizes[i]!);
-      given.push(...response.body.objects);
-    });
-    expect(new Set(given).size).toBe(given.length);
-    const report = await ctx.api.get(`/reports/events/${encodeURIComponent(event)}/byStatus/booked`);
-    const booked = (report.body.booked as { label: string }[]).map((o) => o.label);
-    expect(new Set(booked)).toEqual(new Set(given));
+    const given = await expectBookedAsAnswered(ctx.api, event, answers, sizes);
     // What is left goes too, to the last seat; then "not found".
     const left = 2000 - given.length;
     expect((await action(ctx.api, event, 'book', { bestAvailable: { number: left } })).status).toBe(200);

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { createEvent } from '../support/events.js';
+import { action, createEvent, expectBookedAsAnswered } from '../support/events.js';
+import { generatedDrawing } from '../../bench/drawings.js';
 import { client, createTestCompany, eventually, newDatabaseName, startTestServer, type Api, type TestServer } from '../support/harness.js';
 
 // Two servers sharing Redis and one MongoDB database. The sales flow serves events from
 // each process's memory (src/services/eventCatalog.ts): a change made through A must reach B's
 // sales flow through the invalidation bus within a second, never a stale answer after that.
+// Best available chooses from each process's own view of an event (docs/best-available.md):
+// the two choose the same seats, the status script refuses one, which chooses again.
 
 const PROPAGATION_MS = 1000;
 
@@ -86,4 +89,12 @@ describe('events changed on one server, sold on another', () => {
     expect((await onA.delete(`/events/${event}`)).status).toBe(204);
     await untilOnB(book, 404);
   });
+
+  it('best available: 400 concurrent requests of 2-4 seats, half on each server, all succeed, no seat twice, the event holds exactly what was answered', async () => {
+    const chart = (await uploadDrawing(onA, generatedDrawing({ sections: 0, rowsPerSection: 40, seatsPerRow: 50 }))).key;
+    const event = await createEvent(onA, chart);
+    const sizes = Array.from({ length: 400 }, (_, i) => 2 + (i % 3));
+    const answers = await Promise.all(sizes.map((number, i) => action(i % 2 === 0 ? onA : onB, event, 'book', { bestAvailable: { number } })));
+    await expectBookedAsAnswered(onB, event, answers, sizes);
+  }, 60_000);
 });

@@ -95,3 +95,20 @@ export const codes = (response: Response): string[] => (response.body?.errors ??
 
 /** The member of a GA hold in an event's gaHolds hash and gaHoldExpiry zset, as the scripts write it (docs/redis-layout.md). */
 export const holdMemberOf = (label: string, token: string) => `${label}${FIELD_SEPARATOR}${token}`;
+
+/**
+ * Best-available answers (all 200, `sizes[i]` objects in answer i) that never give an object
+ * twice, and an event whose booked objects are exactly those answered.
+ */
+export async function expectBookedAsAnswered(api: Api, eventKey: string, answers: Response[], sizes: number[]): Promise<string[]> {
+  const given: string[] = [];
+  answers.forEach((response, i) => {
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.objects).toHaveLength(sizes[i]!);
+    given.push(...response.body.objects);
+  });
+  expect(new Set(given).size).toBe(given.length);
+  const report = await api.get(`/reports/events/${encodeURIComponent(eventKey)}/byStatus/booked`);
+  expect(new Set((report.body.booked as { label: string }[]).map((o) => o.label))).toEqual(new Set(given));
+  return given;
+}
