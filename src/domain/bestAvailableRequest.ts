@@ -61,15 +61,16 @@ export interface EventSelection {
   notForSale: Int32Array;
 }
 
-const selections = new WeakMap<EventDoc, EventSelection>();
+/** Per event record, with the season record it was made with (a changed season makes a new one). */
+const selections = new WeakMap<EventDoc, { top: EventDoc | null; selection: EventSelection }>();
 
 /**
  * The event's selection. For a unit of a season, `top` is its top-level season: its
  * channels apply to the unit, and its for-sale config too when it propagates it.
  */
 export function eventSelection(event: EventDoc, index: ObjectIndex, top: EventDoc | null = null): EventSelection {
-  let selection = selections.get(event);
-  if (selection) return selection;
+  const cached = selections.get(event);
+  if (cached && cached.top === top) return cached.selection;
   const channelSource = top && top !== event && top._id !== event._id ? top : event;
   const forSaleSources = channelSource !== event && top?.season?.role === 'top' && top.season.forSalePropagated ? [event, top] : [event];
   const categories = eventCategories(event, index);
@@ -96,8 +97,8 @@ export function eventSelection(event: EventDoc, index: ObjectIndex, top: EventDo
           : true;
     choosable[object.position] = ok ? 1 : 0;
   }
-  selection = { categories, category, channels: channels.map((c) => c.key), channel, choosable, notForSale };
-  selections.set(event, selection);
+  const selection = { categories, category, channels: channels.map((c) => c.key), channel, choosable, notForSale };
+  selections.set(event, { top, selection });
   return selection;
 }
 

@@ -169,7 +169,8 @@ export class AvailabilityViews {
   refused(eventId: number, claim: Claim, refused: Set<number>): void {
     const entry = this.entry(eventId);
     entry.claims.delete(claim);
-    entry.outdated = true;
+    // Refused for its objects (not for, say, a missing hold token): the view is behind.
+    if (refused.size > 0) entry.outdated = true;
     const view = entry.view;
     if (!view) return;
     if (claim.places > 0) {

@@ -159,6 +159,15 @@ describe('seasons and event groups', () => {
     expect((await best(first!, { number: 2 }, {}, 'book')).objects).toEqual(['C-4', 'C-5']);
   });
 
+  it("keeps to the season's channels in its events, as they change", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 1, channels: [{ key: 'ch1', name: 'Channel 1', objects: ['A-4', 'A-5'] }] });
+    const [event] = eventKeysOf(season);
+    expect((await best(event!, { number: 1 })).objects).toEqual(['A-6']);
+    const replaced = await ctx.api.post(`/events/${encodeURIComponent(season.key)}/channels/replace`, { channels: [] });
+    expect(replaced.status, replaced.text).toBe(204);
+    expect((await best(event!, { number: 1 })).objects).toEqual(['A-5']);
+  });
+
   it('is refused on event groups and batches', async () => {
     const [a, b] = [await createEvent(ctx.api, chartKey), await createEvent(ctx.api, chartKey)];
     const group = await ctx.api.post('/events/groups/actions/change-object-status', { events: [a, b], status: 'booked', bestAvailable: { number: 2 } });
