@@ -19,7 +19,7 @@ const ranking = focalRanking(layout, '', index.focalPoint!);
 const view: OpenObjects = {
   open: new Uint8Array(index.objects.length).fill(1),
   openInRow: new Int32Array(layout.rows.length),
-  skipped: new Map(),
+  withoutClosed: new Map(),
   withoutLoneSeats: new Map(),
   areaFree: () => 0,
 };

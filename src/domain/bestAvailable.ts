@@ -215,7 +215,7 @@ export interface OpenObjects {
    * Per ranked block list (`rankedBlocks`, keyed by the list): the list without blocks
    * found to have a closed seat. Closing seats keeps it true; opening one drops them all.
    */
-  skipped: Map<Int32Array, Int32Array>;
+  withoutClosed: Map<Int32Array, Int32Array>;
   /**
    * The same for step 1, also without blocks found to leave a lone seat. Only taking that
    * lone seat can change that, and a step-1 choice of two or more seats never takes it
@@ -225,12 +225,12 @@ export interface OpenObjects {
   withoutLoneSeats: Map<Int32Array, Int32Array>;
 }
 
-/** Opens (1) or closes (0) an object, keeping its row's count and the skipped prefixes true. */
+/** Opens (1) or closes (0) an object, keeping its row's count and the compacted block lists true. */
 export function setOpen(layout: SeatingLayout, view: OpenObjects, position: number, value: 0 | 1): void {
   if (view.open[position] === value) return;
   view.open[position] = value;
   if (value === 1) {
-    view.skipped.clear();
+    view.withoutClosed.clear();
     view.withoutLoneSeats.clear();
   }
   const row = layout.rowOf[position]!;
@@ -363,7 +363,7 @@ export function sameRow(search: Search, preventOrphans: boolean): BestAvailableC
   const { layout, ranking, view, query } = search;
   const { number: size, accessibleSeats } = query;
   const ranked = rankedBlocks(layout, ranking, size);
-  const blocks = (preventOrphans ? view.withoutLoneSeats.get(ranked) : undefined) ?? view.skipped.get(ranked) ?? ranked;
+  const blocks = (preventOrphans ? view.withoutLoneSeats.get(ranked) : undefined) ?? view.withoutClosed.get(ranked) ?? ranked;
   const { open } = view;
   const seats = layout.rowSeats;
   let passed = 0;
@@ -394,7 +394,7 @@ export function sameRow(search: Search, preventOrphans: boolean): BestAvailableC
   }
   if (passed > PASSED_BEFORE_COMPACTING) {
     const kept = keptBlocks(layout, blocks, size, open, preventOrphans);
-    (preventOrphans ? view.withoutLoneSeats : view.skipped).set(ranked, kept);
+    (preventOrphans ? view.withoutLoneSeats : view.withoutClosed).set(ranked, kept);
   }
   return found < 0 ? null : { kind: 'row', step: preventOrphans ? 1 : 2, positions: Array.from(seats.subarray(found, found + size)), nextToEachOther: true };
 }

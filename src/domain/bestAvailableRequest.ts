@@ -3,7 +3,7 @@ import { NO_CHANNEL } from './channels.js';
 import type { Point } from './drawing.js';
 import type { Channel, EventDoc } from './event.js';
 import { badRequest } from './errors.js';
-import { bookedAsAWhole, categoryOf, eventCategories, notForSalePlaces } from './eventObjectRules.js';
+import { bookedAsAWhole, categoryOf, eventCategories, namesCategory, notForSalePlaces } from './eventObjectRules.js';
 import { categoryId, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
 import { extraDataText, MAX_OBJECTS_PER_REQUEST } from './statusChangeRequest.js';
 
@@ -68,7 +68,8 @@ const selections = new WeakMap<EventDoc, { top: EventDoc | null; selection: Even
  * The event's selection. For a unit of a season, `top` is its top-level season: its
  * channels apply to the unit, and its for-sale config too when it propagates it.
  */
-export function eventSelection(event: EventDoc, index: ObjectIndex, top: EventDoc | null = null): EventSelection {
+export function eventSelection(event: EventDoc, layout: SeatingLayout, top: EventDoc | null = null): EventSelection {
+  const { index } = layout;
   const cached = selections.get(event);
   if (cached && cached.top === top) return cached.selection;
   const channelSource = top && top !== event && top._id !== event._id ? top : event;
@@ -89,12 +90,8 @@ export function eventSelection(event: EventDoc, index: ObjectIndex, top: EventDo
     const own = categoryOf(event, index, object);
     category[object.position] = own ? (categoryAt.get(categoryId(own.key)) ?? -1) : -1;
     channel[object.position] = channelAt.get(object.label) ?? -1;
-    const ok =
-      object.objectType === 'seat'
-        ? object.table < 0 && object.parent?.type === 'row'
-        : object.objectType === 'table'
-          ? bookedAsAWhole(event, object)
-          : true;
+    // Seats only in rows (the layout's), tables only when booked as a whole.
+    const ok = object.objectType === 'seat' ? layout.rowOf[object.position]! >= 0 : object.objectType !== 'table' || bookedAsAWhole(event, object);
     choosable[object.position] = ok ? 1 : 0;
   }
   const selection = { categories, category, channels: channels.map((c) => c.key), channel, choosable, notForSale };
@@ -106,9 +103,8 @@ export function eventSelection(event: EventDoc, index: ObjectIndex, top: EventDo
 function categoriesNamed(names: (string | number)[], categories: IndexedCategory[]): Set<number> {
   const found = new Set<number>();
   for (const name of names) {
-    const text = String(name);
-    const at = categories.findIndex((c) => categoryId(c.key) === text || c.label.toLowerCase() === text.toLowerCase());
-    if (at < 0) throw badRequest('CATEGORY_NOT_FOUND', `Category not found: ${text}`);
+    const at = categories.findIndex((c) => namesCategory(name, c));
+    if (at < 0) throw badRequest('CATEGORY_NOT_FOUND', `Category not found: ${name}`);
     found.add(at);
   }
   return found;

@@ -56,13 +56,14 @@ export function bookableObjects(event: Pick<EventDoc, 'tableBookingConfig'>, ind
   });
 }
 
-/** Does a for-sale config category entry (key or label, labels case-insensitive) name this category? */
-function matchesCategory(entries: (string | number)[], category: IndexedCategory | null): boolean {
-  if (!category) return false;
-  const id = categoryId(category.key);
-  const label = category.label.toLowerCase();
-  return entries.some((entry) => categoryId(entry) === id || String(entry).toLowerCase() === label);
+/** Does a request's category entry name this category: its key, or its label case-insensitively (for-sale config, best available)? */
+export function namesCategory(entry: string | number, category: IndexedCategory): boolean {
+  return categoryId(entry) === categoryId(category.key) || String(entry).toLowerCase() === category.label.toLowerCase();
 }
+
+/** Does any of the entries name this category? */
+const matchesCategory = (entries: (string | number)[], category: IndexedCategory | null): boolean =>
+  category !== null && entries.some((entry) => namesCategory(entry, category));
 
 /** The key of the channel an object is in, if any. */
 export function channelOf(event: Pick<EventDoc, 'channels'>, label: string): string | null {

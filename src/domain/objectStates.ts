@@ -50,6 +50,18 @@ export function objectState(record: string | null | undefined, tokenExpiry: (tok
 }
 
 /**
+ * Whether a seat, table or booth's record reads as free at `now`, as `objectState` would
+ * say, without splitting it: the status is the first field, and only a hold needs the rest.
+ * For reading every record of a busy event (best available's views).
+ */
+export function recordIsFree(record: string, tokenExpiry: (token: string) => number, now: number): boolean {
+  const end = record.indexOf(SEP);
+  const status = end < 0 ? record : record.slice(0, end);
+  if (status === HELD) return objectState(record, tokenExpiry, now).status === 'free';
+  return status === 'free';
+}
+
+/**
  * A GA area from its record. With `holds` (its unexpired holds by token) the held places
  * are counted from them; without, the record's count is used, which is exact right after a
  * script touched the area (scripts clean up expired holds first).

@@ -1,7 +1,7 @@
 import { closeChoice, countOpenInRows, seatingLayout, setOpen, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
 import type { EventSelection } from '../domain/bestAvailableRequest.js';
 import type { EventDoc } from '../domain/event.js';
-import { areaState, FIELD_SEPARATOR, HELD, objectState } from '../domain/objectStates.js';
+import { areaState, recordIsFree } from '../domain/objectStates.js';
 import type { AvailabilityRecords, EventObjectStore } from '../inventory/eventObjectStore.js';
 import { Lru } from '../util/lru.js';
 import type { LoadedEvent } from './eventCatalog.js';
@@ -32,7 +32,7 @@ export class AvailabilityView implements OpenObjects {
   /** Position of a GA area -> its free places (GA areas are few: a map, not an array per object). */
   readonly free = new Map<number, number>();
   readonly openInRow: Int32Array;
-  readonly skipped = new Map<Int32Array, Int32Array>();
+  readonly withoutClosed = new Map<Int32Array, Int32Array>();
   readonly withoutLoneSeats = new Map<Int32Array, Int32Array>();
 
   constructor(
@@ -101,22 +101,14 @@ export function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventS
     const object = index.byLabel.get(label);
     if (object && object.objectType !== 'generalAdmission') view.open[object.position] = 0;
   };
-  for (const label in read.records) if (!isFree(read.records[label]!, tokenExpiry, readAt)) close(label);
+  for (const label in read.records) if (!recordIsFree(read.records[label]!, tokenExpiry, readAt)) close(label);
   for (const label of read.usedInSeason ?? []) close(label);
   // The season's holds are read without its tokens: a held season object counts as taken.
   for (const label in read.seasonRecords ?? {}) {
-    if (!read.overridden?.has(label) && !isFree(read.seasonRecords![label]!, () => Infinity, readAt)) close(label);
+    if (!read.overridden?.has(label) && !recordIsFree(read.seasonRecords![label]!, () => Infinity, readAt)) close(label);
   }
   countOpenInRows(layout, view);
   return view;
-}
-
-/** Whether a stored record reads as free; most records are not holds, whose status alone says it. */
-function isFree(record: string, tokenExpiry: (token: string) => number, now: number): boolean {
-  const end = record.indexOf(FIELD_SEPARATOR);
-  const status = end < 0 ? record : record.slice(0, end);
-  if (status === HELD) return objectState(record, tokenExpiry, now).status === 'free';
-  return status === 'free';
 }
 
 export class AvailabilityViews {

@@ -64,7 +64,7 @@ export class BestAvailableService {
     const { event, index } = loaded;
     if (event.isInThePast) throw eventInThePast(event.key);
     const layout = seatingLayout(index);
-    const selection = eventSelection(event, index, loaded.season?.top ?? null);
+    const selection = eventSelection(event, layout, loaded.season?.top ?? null);
     const plan = planBestAvailable(request.bestAvailable, request.categories, index, layout, selection);
     const ranking = focalRanking(layout, plan.focalKey, plan.focalPoint);
     const query = bestAvailableQuery(plan, layout, selection, request.parameters);

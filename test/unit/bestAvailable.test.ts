@@ -103,7 +103,7 @@ type Search = Parameters<typeof sameRow>[0];
 
 /** A view of what is open, as the service builds one: `open` filled in, then the rows counted. */
 function openObjects(layout: SeatingLayout, open: Uint8Array, free: Float64Array): OpenObjects {
-  const view: OpenObjects = { open, openInRow: new Int32Array(layout.rows.length), areaFree: (p) => free[p]!, skipped: new Map(), withoutLoneSeats: new Map() };
+  const view: OpenObjects = { open, openInRow: new Int32Array(layout.rows.length), areaFree: (p) => free[p]!, withoutClosed: new Map(), withoutLoneSeats: new Map() };
   countOpenInRows(layout, view);
   return view;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEventObject } from '../../src/domain/eventObjectInfo.js';
 import { bookableObjects, categoryOf, eventCategories, saleConfigFields } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import { areaState, FIELD_SEPARATOR, heldByTicketType, objectState } from '../../src/domain/objectStates.js';
+import { areaState, FIELD_SEPARATOR, heldByTicketType, objectState, recordIsFree } from '../../src/domain/objectStates.js';
 import type { EventDoc } from '../../src/domain/event.js';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 
@@ -79,6 +79,24 @@ describe('records and object info', () => {
       ticketType: 'adult',
       resaleListingId: null,
     });
+  });
+
+  it('says whether a record is free exactly as objectState does, reading only its status unless it is a hold', () => {
+    const records = [
+      'booked',
+      ['booked', '', 'o1', 'adult'].join(SEP),
+      'resale',
+      'myStatus',
+      ['free', '', '', '', '', 'listing'].join(SEP),
+      ['reservedByToken', 'tok'].join(SEP),
+      ['reservedByToken', 'tok', '', '', 'resale'].join(SEP),
+    ];
+    for (const expiry of [500, 2_000]) {
+      for (const record of records) {
+        expect(recordIsFree(record, () => expiry, 1_000), `${record} at expiry ${expiry}`).toBe(objectState(record, () => expiry, 1_000).status === 'free');
+      }
+    }
+    expect(recordIsFree(['reservedByToken', 'tok'].join(SEP), () => 500, 1_000)).toBe(true);
   });
 
   it('describes an object with the fields of the seats.io sample', () => {
