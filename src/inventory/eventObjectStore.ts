@@ -109,24 +109,25 @@ export class EventObjectStore {
   /**
    * What best available reads to know what is open (src/services/availabilityViews.ts), in
    * one pipelined round trip: the event's records and token expiries and, for a unit of a
-   * season, what its season holds: the season's records and the event's overrides (an
-   * event), or the labels some unit has a record of (a season or partial season).
+   * season, what its season holds: the records of `top` (its top-level season) and the
+   * event's overrides (an event), or the labels some unit has a record of (a season or
+   * partial season).
    */
-  async readAvailability(event: EventRef, season: { top: EventRef } | null): Promise<AvailabilityRecords> {
+  async readAvailability(event: EventRef, top: EventRef | null): Promise<AvailabilityRecords> {
     const keys = eventKeys(event);
     const pipeline = this.redis.pipeline().hgetall(keys.objects).hgetall(keys.holdTokens);
     const role = event.season?.role;
-    if (season && role === 'event') pipeline.hgetall(eventKeys(season.top).objects).hkeys(seasonOverridesKey(event));
-    else if (season) pipeline.hkeys(seasonUseKey(event));
+    if (role === 'event') pipeline.hgetall(eventKeys(top!).objects).hkeys(seasonOverridesKey(event));
+    else if (role) pipeline.hkeys(seasonUseKey(event));
     const results = (await pipeline.exec()) ?? [];
     for (const [error] of results) if (error) throw error;
     const value = <T>(i: number) => results[i]?.[1] as T;
     return {
       records: value<Record<string, string>>(0),
       tokens: value<Record<string, string>>(1),
-      seasonRecords: season && role === 'event' ? value<Record<string, string>>(2) : null,
-      overridden: season && role === 'event' ? new Set(value<string[]>(3)) : null,
-      usedInSeason: season && role !== 'event' ? new Set(value<string[]>(2)) : null,
+      seasonRecords: role === 'event' ? value<Record<string, string>>(2) : null,
+      overridden: role === 'event' ? new Set(value<string[]>(3)) : null,
+      usedInSeason: role && role !== 'event' ? new Set(value<string[]>(2)) : null,
     };
   }
 

@@ -55,6 +55,16 @@ export const seasonChanged = () =>
   new ApiError(409, SEASON_CHANGED, 'The season changed while this request was being planned; try again');
 export const isSeasonChanged = (error: unknown) => error instanceof ApiError && error.errors[0]?.code === SEASON_CHANGED;
 
+/**
+ * The objects a refusal of the status script names (in `data.objects` of each error, as
+ * `failure` builds it), or null for any other error (a missing hold token, a deadline).
+ */
+export function refusedObjects(error: unknown): string[] | null {
+  if (!(error instanceof ApiError) || error.status !== 400) return null;
+  const labels = error.errors.flatMap((e) => (e.data as { objects?: string[] } | undefined)?.objects ?? []);
+  return labels.length > 0 ? labels : null;
+}
+
 /** One error per code, naming every object that failed for that reason. */
 function failure(raw: [string, string, string][]): ApiError {
   const byCode = new Map<string, { labels: string[]; detail: string }>();

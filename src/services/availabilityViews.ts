@@ -41,9 +41,8 @@ export class AvailabilityView implements OpenObjects {
     readonly event: EventDoc,
     /** When the reading was sent (ms). */
     readonly readAt: number,
-    size: number,
   ) {
-    this.open = new Uint8Array(size);
+    this.open = new Uint8Array(layout.index.objects.length);
     this.openInRow = new Int32Array(layout.rows.length);
   }
 
@@ -65,12 +64,18 @@ export interface Claim {
   places: number;
 }
 
+/** A reading of an event sent to Redis and not answered yet. */
+interface Reading {
+  view: Promise<AvailabilityView>;
+  /** The event record it is for. */
+  event: EventDoc;
+  /** When it was sent (ms): the view's `readAt`. */
+  since: number;
+}
+
 interface Entry {
   view: AvailabilityView | null;
-  reading: Promise<AvailabilityView> | null;
-  /** The event record the reading is for. */
-  readingFor: EventDoc | null;
-  readingSince: number;
+  reading: Reading | null;
   /** A refusal showed the view is behind: read it again on the next request. */
   outdated: boolean;
   /** Claims not answered yet. */
@@ -80,9 +85,9 @@ interface Entry {
 }
 
 /** Builds a view from what Redis holds, before this process's claims are laid over it. */
-export function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventSelection, read: AvailabilityRecords, readAt: number): AvailabilityView {
+function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventSelection, read: AvailabilityRecords, readAt: number): AvailabilityView {
   const index = layout.index;
-  const view = new AvailabilityView(layout, event, readAt, index.objects.length);
+  const view = new AvailabilityView(layout, event, readAt);
   const tokenExpiry = (token: string) => Number(read.tokens[token] ?? 0);
   // Objects without a record are free: only the for-sale config and GA areas need a look at
   // every object, then the records (on a busy event most objects have none) close what they hold.
@@ -135,7 +140,7 @@ export class AvailabilityViews {
   async fresh(loaded: LoadedEvent, selection: EventSelection, since: number, slack = RECHECK_WITHIN_MS): Promise<AvailabilityView> {
     const entry = this.entry(loaded.event._id);
     if (entry.view && entry.view.event === loaded.event && entry.view.readAt >= since - slack) return entry.view;
-    if (entry.reading && entry.readingFor === loaded.event && entry.readingSince >= since - slack) return entry.reading;
+    if (entry.reading && entry.reading.event === loaded.event && entry.reading.since >= since - slack) return entry.reading.view;
     return this.read(entry, loaded, selection);
   }
 
@@ -143,7 +148,7 @@ export class AvailabilityViews {
   claim(eventId: number, claim: Claim): void {
     const entry = this.entry(eventId);
     entry.claims.add(claim);
-    if (entry.view) close(entry.view, claim);
+    if (entry.view) closeClaim(entry.view, claim);
   }
 
   /** The script applied the claim: it stays closed, in views read later too. */
@@ -176,37 +181,35 @@ export class AvailabilityViews {
 
   private entry(eventId: number): Entry {
     let entry = this.entries.get(eventId);
-    if (!entry) this.entries.set(eventId, (entry = { view: null, reading: null, readingFor: null, readingSince: 0, outdated: false, claims: new Set(), taken: [] }));
+    if (!entry) this.entries.set(eventId, (entry = { view: null, reading: null, outdated: false, claims: new Set(), taken: [] }));
     return entry;
   }
 
   private read(entry: Entry, loaded: LoadedEvent, selection: EventSelection): Promise<AvailabilityView> {
-    if (entry.reading && entry.readingFor === loaded.event) return entry.reading;
-    const readAt = Date.now();
+    if (entry.reading && entry.reading.event === loaded.event) return entry.reading.view;
+    const since = Date.now();
     entry.outdated = false;
-    const season = loaded.season ? { top: loaded.season.top } : null;
-    const reading = this.store.readAvailability(loaded.event, season).then((read) => {
-      const view = viewOf(seatingLayout(loaded.index), loaded.event, selection, read, readAt);
+    const pending = this.store.readAvailability(loaded.event, loaded.season?.top ?? null).then((read) => {
+      const view = viewOf(seatingLayout(loaded.index), loaded.event, selection, read, since);
       // What this process took after the reading was sent may be missing from it.
-      entry.taken = entry.taken.filter((t) => t.at >= readAt - TAKEN_KEPT_MS);
+      entry.taken = entry.taken.filter((t) => t.at >= since - TAKEN_KEPT_MS);
       for (const { positions } of entry.taken) for (const p of positions) view.set(p, 0);
-      for (const claim of entry.claims) close(view, claim);
+      for (const claim of entry.claims) closeClaim(view, claim);
       // A reading for an older event record, overtaken by one for the new record, is not kept.
       if (entry.reading === reading) entry.view = view;
       return view;
     });
+    const reading: Reading = { view: pending, event: loaded.event, since };
     entry.reading = reading;
-    entry.readingFor = loaded.event;
-    entry.readingSince = readAt;
     const done = () => {
       if (entry.reading === reading) entry.reading = null;
     };
-    reading.then(done, done);
-    return reading;
+    reading.view.then(done, done);
+    return reading.view;
   }
 }
 
-function close(view: AvailabilityView, claim: Claim): void {
+function closeClaim(view: AvailabilityView, claim: Claim): void {
   if (claim.places > 0) {
     const area = claim.positions[0]!;
     view.free.set(area, Math.max(0, view.areaFree(area) - claim.places));

@@ -1,6 +1,7 @@
 import { chooseBestAvailable, focalRanking, seatingLayout, type BestAvailableChoice } from '../domain/bestAvailable.js';
 import { bestAvailableQuery, eventSelection, planBestAvailable, type BestAvailableInput, type BestAvailablePlan } from '../domain/bestAvailableRequest.js';
-import { ApiError, badRequest } from '../domain/errors.js';
+import { badRequest } from '../domain/errors.js';
+import { refusedObjects } from '../inventory/statusChanges.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import type { ObjectInput, StatusParameters } from '../domain/statusChangeRequest.js';
 import { eventInThePast } from '../domain/season.js';
@@ -33,13 +34,6 @@ export interface BestAvailableResult {
 const MAX_ATTEMPTS = 5;
 
 export const bestAvailableNotFound = () => badRequest('BEST_AVAILABLE_OBJECTS_NOT_FOUND', 'Best available objects not found');
-
-/** The labels a refusal of the status script names (every object-level refusal names them). */
-function refusedLabels(error: unknown): string[] | null {
-  if (!(error instanceof ApiError) || error.status !== 400) return null;
-  const labels = error.errors.flatMap((e) => ((e.data as { objects?: unknown } | undefined)?.objects as string[] | undefined) ?? []);
-  return labels.length > 0 ? labels : null;
-}
 
 /** The objects to send for a choice: element i of extraData and ticketTypes with the i-th object. */
 function inputsOf(index: ObjectIndex, plan: BestAvailablePlan, choice: BestAvailableChoice): ObjectInput[] {
@@ -90,7 +84,7 @@ export class BestAvailableService {
         if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;
         return result;
       } catch (error) {
-        const labels = refusedLabels(error);
+        const labels = refusedObjects(error);
         const refused = new Set((labels ?? []).map((label) => index.byLabel.get(label)?.position ?? -1));
         this.views.refused(event._id, claim, refused);
         if (!labels || attempt >= MAX_ATTEMPTS) throw error;
