@@ -21,6 +21,9 @@ export interface LoadSettings {
   durationSeconds: number;
 }
 
+/** The p-th percentile of values sorted ascending (the nearest rank below). */
+export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+
 /** Runs autocannon with the run's settings unless `options` overrides them. */
 export async function measure(settings: LoadSettings, options: autocannon.Options): Promise<Figures> {
   // A scenario bounded by `amount` runs until that many answers came, however long it takes.

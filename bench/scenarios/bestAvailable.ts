@@ -1,6 +1,6 @@
 import type { BenchEvent } from '../lib/admin.js';
 import { SeatLedger } from '../lib/ledger.js';
-import { measure, type Figures } from '../lib/measure.js';
+import { measure, percentile, type Figures } from '../lib/measure.js';
 import { generatedDrawing } from '../drawings.js';
 import type { BenchContext } from './context.js';
 
@@ -26,13 +26,6 @@ export function bestAvailableChartOf(ctx: BenchContext): Promise<{ key: string; 
     charts.set(ctx, ctx.admin.uploadChart(generatedDrawing(options)).then((key) => ({ key, seats: options.sections * options.rowsPerSection * options.seatsPerRow })));
   }
   return charts.get(ctx)!;
-}
-
-/** The p99 of a list of latencies (ms). */
-function p99(latencies: number[]): number {
-  if (latencies.length === 0) return 0;
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!;
 }
 
 export async function bestAvailable4(ctx: BenchContext): Promise<Figures> {
@@ -74,7 +67,7 @@ export async function bestAvailable4(ctx: BenchContext): Promise<Figures> {
   });
   const tenths: Record<string, number> = {};
   byTenth.forEach((latencies, i) => {
-    if (latencies.length > 0 && i < SOLD_FRACTION * 10) tenths[`p99MsSold${i * 10}to${i * 10 + 10}`] = Math.round(p99(latencies) * 100) / 100;
+    if (latencies.length > 0 && i < SOLD_FRACTION * 10) tenths[`p99MsSold${i * 10}to${i * 10 + 10}`] = Math.round(percentile(latencies.sort((a, b) => a - b), 99) * 100) / 100;
   });
   return { ...figures, seatsBooked: ledger.seatsBooked, wrongCounts, ...tenths, ...(await ledger.check(ctx.state)) };
 }

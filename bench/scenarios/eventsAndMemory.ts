@@ -1,3 +1,4 @@
+import { percentile } from '../lib/measure.js';
 import type { BenchContext } from './context.js';
 
 // Event creation on the 100,000-seat chart (time per event) and what inventory costs in
@@ -17,7 +18,6 @@ export interface EventsAndMemory {
   bookedSeatBytes: number;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemory> {
