@@ -3,8 +3,8 @@
 -- seeing the ones before it), and only if all pass is anything written. One call serves
 -- book, hold, release, change-object-status, event groups and batches.
 --
--- KEYS     7 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
---          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, then the count
+-- KEYS     8 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
+--          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, history, then the count
 --          hash of the objects the event used this month (includes/usedObjects.lua). The
 --          events changed come first, then the other units of their seasons the changes are
 --          checked against; after every event's keys, the used-object bucket keys, then the
@@ -14,7 +14,7 @@
 -- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
 --          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep, channels?,
 --                         ignoreChannels, allowed?, rejected?, objects: [ {l, q?, c?, t?, x?} ] } ],
---            expand, used, usedBuckets }
+--            expand, used, usedBuckets, origin?, ip? }
 --            e: the event's position (1-based) among the events of KEYS
 --            op: 'book' | 'hold' | 'release' | 'status', or 'override' / 'useSeason' (an event
 --                of a season sets or drops its own copy of its season's status); status: the
@@ -26,6 +26,8 @@
 --            objects: l label; q places (GA areas only: q > 0 marks an area); c the area's
 --            capacity (areas); t ticket type; x extra data as JSON text
 --            expand: answer with each change's objects
+--            origin: what made the change, for the history (API_CALL when absent; HOLD_EXPIRED);
+--            ip: the caller's address (includes/history.lua)
 --            used: per changed event (the first events of KEYS), the labels to count as used by bucket key:
 --                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
 --            usedBuckets: per changed event, its number of bucket keys
@@ -63,6 +65,7 @@ local request = cjson.decode(ARGV[2])
 --#include seasonRules.lua
 --#include seatRules.lua
 --#include areaRules.lua
+--#include history.lua
 
 -- With expand: each change's objects as they stand right after that change.
 local results = {}
@@ -91,6 +94,7 @@ for i, change in ipairs(request.changes) do
       changeObject(state, change, item)
     end
     if item.x or not change.keep then setExtraData(state, item.l, item.x) end
+    noteHistory(state, change, item)
   end
   if request.expand and #errors == 0 then results[i] = snapshot(state, change) end
 end
@@ -107,6 +111,7 @@ for e, state in pairs(events) do
   local used = request.used[e]
   if used and #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
 end
+writeHistory()
 
 if not request.expand then return remember({ 1, firstUses, false }) end
 return remember({ 1, firstUses, cjson.encode(results) })

@@ -5,12 +5,15 @@ import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
 import { closeRedis, connected, connectRedis, redisOutageAnswer } from './inventory/redis.js';
+import { BackgroundJobs } from './jobs/backgroundJobs.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
 
-// Starts the server: connections, the parts composed in compose.ts, the HTTP listener;
-// and stops it again. main.ts, the dev launcher and the tests all start it through startApp.
+// Starts the server: connections, the parts composed in compose.ts, the background jobs
+// (unless BACKGROUND_JOBS=off), the HTTP listener; and stops it again. main.ts, the dev
+// launcher and the tests start it through startApp; src/worker.ts starts the background
+// jobs alone through startWorker.
 
 export interface RunningApp {
   port: number;
@@ -25,9 +28,13 @@ const CLOSE_TIMEOUT_MS = 2_000;
 const ACCEPT_QUIET_MS = 100;
 const ACCEPT_DRAIN_MAX_MS = 1_000;
 
-export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
-  const uws = loadUws();
+/** The connections and the parts composed on them; `close` ends every connection. */
+interface Core {
+  parts: AppParts;
+  close(): Promise<void>;
+}
 
+async function connect(config: Config, logger: Logger): Promise<Core> {
   const commands = { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs };
   const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger, commands);
   // No command timeout here: AtMostOnceCalls bounds each status change itself, and a
@@ -47,6 +54,28 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   const bus = new InvalidationBus(redis, subscriber);
   await bus.start();
   const parts = compose({ redis, statusRedis, db: metadata.db, bus }, config);
+  const client = metadata.client;
+  return {
+    parts,
+    async close() {
+      parts.redisClock.stop();
+      // The last changes' streams reach the drain's list (the sweep would find them too, later).
+      await settleWithin(parts.historyStreams.flush(), CLOSE_TIMEOUT_MS);
+      await Promise.all(redisConnections.map((connection) => closeRedis(connection, CLOSE_TIMEOUT_MS)));
+      // Like QUIT, closing MongoDB can wait on a server that is gone: bound it too.
+      await settleWithin(client.close(true), CLOSE_TIMEOUT_MS);
+    },
+  };
+}
+
+const backgroundJobs = (parts: AppParts, config: Config, logger: Logger) =>
+  new BackgroundJobs(parts.historyDrain, parts.historyStreams, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+
+export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+  const uws = loadUws();
+  const { parts, close } = await connect(config, logger);
+  const jobs = config.backgroundJobs ? backgroundJobs(parts, config, logger) : undefined;
+  await jobs?.start();
   const http = new HttpServer({
     uws,
     routes: routeTableOf(parts.routes),
@@ -71,11 +100,28 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       const drained = await http.waitForIdle(Math.max(0, timeoutMs - (Date.now() - started)));
       if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
       http.closeConnections();
-      parts.redisClock.stop();
-      await Promise.all(redisConnections.map((connection) => closeRedis(connection, CLOSE_TIMEOUT_MS)));
-      // Like QUIT, closing MongoDB can wait on a server that is gone: bound it too.
-      await settleWithin(metadata.client.close(true), CLOSE_TIMEOUT_MS);
+      if (jobs) await settleWithin(jobs.stop(), CLOSE_TIMEOUT_MS);
+      await close();
       return drained;
+    },
+  };
+}
+
+export interface RunningWorker {
+  parts: AppParts;
+  stop(): Promise<void>;
+}
+
+/** The background jobs without the HTTP server (`npm run worker`, src/worker.ts). */
+export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
+  const { parts, close } = await connect(config, logger);
+  const jobs = backgroundJobs(parts, config, logger);
+  await jobs.start();
+  return {
+    parts,
+    async stop() {
+      await settleWithin(jobs.stop(), CLOSE_TIMEOUT_MS);
+      await close();
     },
   };
 }

@@ -6,7 +6,9 @@ import type { RouteDef } from './http/route.js';
 import { ServerStatus } from './http/serverStatus.js';
 import { EventConfigStore } from './inventory/eventConfigStore.js';
 import { EventObjectStore } from './inventory/eventObjectStore.js';
+import { HistoryStreams } from './inventory/historyStreams.js';
 import { HoldTokenStore } from './inventory/holdTokenStore.js';
+import { HistoryDrain } from './jobs/historyDrain.js';
 import { AtMostOnceCalls } from './inventory/atMostOnce.js';
 import { RedisClock } from './inventory/redisClock.js';
 import { Scripts } from './inventory/scripts.js';
@@ -26,6 +28,7 @@ import { eventObjectRoutes } from './routes/eventObjects.js';
 import { eventReportRoutes } from './routes/eventReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
+import { historyRoutes } from './routes/statusChangeHistory.js';
 import { objectStatusRoutes } from './routes/objectStatus.js';
 import { AvailabilityViews } from './services/availabilityViews.js';
 import { BestAvailableService } from './services/bestAvailableService.js';
@@ -39,6 +42,7 @@ import { ChartService } from './services/chartService.js';
 import { EventCatalog } from './services/eventCatalog.js';
 import { EventService } from './services/eventService.js';
 import { HealthChecks } from './services/healthChecks.js';
+import { HistoryService } from './services/historyService.js';
 import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
@@ -76,11 +80,14 @@ export interface AppParts extends Connections {
   charts: ChartService;
   events: EventService;
   statusChanges: StatusChangeService;
+  historyStreams: HistoryStreams;
+  /** Moves the history into MongoDB; src/jobs/backgroundJobs.ts runs it. */
+  historyDrain: HistoryDrain;
   /** Every route, by resource. */
   routes: RouteDef[];
 }
 
-export function compose(connections: Connections, config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges'>): AppParts {
+export function compose(connections: Connections, config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix'>): AppParts {
   const { redis, statusRedis, db, bus } = connections;
 
   // Stores: MongoDB repositories and Redis inventory.
@@ -95,6 +102,8 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const eventObjects = new EventObjectStore(redis);
   const eventConfig = new EventConfigStore(redis);
   const usedObjects = new UsedObjects(redis);
+  const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
+  const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges);
 
   // Caches kept coherent across processes through the bus.
   const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
@@ -110,7 +119,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   });
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
-  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects);
+  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
@@ -120,7 +129,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const status = new ServerStatus();
 
   const routes = withApiDescription([
-    ...operationRoutes(health, status, metrics),
+    ...operationRoutes(health, status, metrics, historyStreams),
     ...systemRoutes(accounts),
     ...accountRoutes(accounts),
     ...workspaceRoutes(workspaces),
@@ -134,9 +143,10 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...eventForSaleRoutes(events),
     ...objectStatusRoutes(statusChanges, new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges)),
     ...eventObjectRoutes(objectInfo),
+    ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
     ...eventReportRoutes(objectInfo),
     ...usageRoutes(usage),
   ]);
 
-  return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, charts, events, statusChanges, routes };
+  return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, charts, events, statusChanges, historyStreams, historyDrain, routes };
 }

@@ -22,6 +22,11 @@ export interface Config {
   redisTimeoutMs: number;
   /** How many status changes may wait for Redis at once; more are refused with 503 at once. */
   maxPendingStatusChanges: number;
+  /**
+   * Whether this process runs the background jobs (history drain, hold expiry) beside the
+   * HTTP server; off when they run as their own process (`npm run worker`).
+   */
+  backgroundJobs: boolean;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +88,12 @@ function databaseName(env: Env, mongodbUrl: string): string {
   return path === '' ? 'seatsio' : decodeURIComponent(path);
 }
 
+function backgroundJobs(env: Env): boolean {
+  const raw = env.BACKGROUND_JOBS ?? 'in-process';
+  if (raw !== 'in-process' && raw !== 'off') throw new ConfigError('BACKGROUND_JOBS', `must be in-process or off, got "${raw}"`);
+  return raw === 'in-process';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -107,5 +118,19 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', ['http', 'https']).replace(/\/+$/, '') : undefined,
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 2_000, 100, 60_000),
     maxPendingStatusChanges: integer(env, 'MAX_PENDING_STATUS_CHANGES', 10_000, 1, 1_000_000),
+    backgroundJobs: backgroundJobs(env),
   };
+}
+
+/** The configuration of a process started from the command line; a bad one ends it with the reason. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
 }

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { startApp } from './app.js';
 import { createLogger } from './log.js';
 
@@ -6,19 +6,7 @@ import { createLogger } from './log.js';
 // given and never starts servers itself (that is src/dev.ts). Exits 0 after a graceful
 // shutdown on SIGTERM/SIGINT.
 
-function readConfig(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
-  }
-}
-
-const config = readConfig();
+const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
 let app;
 try {

@@ -9,7 +9,7 @@
 -- EVENT_KEY_NAMES, then the event's used-objects count key), request, objectStates.lua
 -- (decodeHold, encodeHold), calls.lua (callChunked).
 
-local KEYS_PER_EVENT = 7
+local KEYS_PER_EVENT = 8
 
 local events = {}
 
@@ -21,7 +21,8 @@ local function eventState(e)
   state = {
     e = e,
     objects = KEYS[base + 1], extraData = KEYS[base + 2], holdTokens = KEYS[base + 3],
-    saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], used = KEYS[base + 7],
+    saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], history = KEYS[base + 7],
+    used = KEYS[base + 8],
     records = {}, recordsChanged = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},

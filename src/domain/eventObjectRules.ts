@@ -39,13 +39,26 @@ export function bookedAsAWhole(event: Pick<EventDoc, 'tableBookingConfig'>, tabl
  */
 export function bookableObject(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, label: string): ChartObject {
   const object = knownObject(index, label);
-  if (object.objectType === 'table' && !bookedAsAWhole(event, object)) {
+  const reason = notBookableReason(event, index, label);
+  if (reason === 'SWITCHED_TO_BOOK_BY_SEAT') {
     throw badRequest('OBJECT_NOT_BOOKABLE', `Table ${label} is booked by seat in this event; book its seats instead`);
   }
-  if (object.table >= 0 && bookedAsAWhole(event, index.objects[object.table]!)) {
+  if (reason === 'SWITCHED_TO_BOOK_WHOLE_TABLE') {
     throw badRequest('OBJECT_NOT_BOOKABLE', `Seat ${label} is at a table booked as a whole in this event; book the table instead`);
   }
   return object;
+}
+
+/** Why a label is not something clients book in the event as its chart stands now. */
+export type NotBookableReason = 'RENAMED_OR_DELETED' | 'SWITCHED_TO_BOOK_WHOLE_TABLE' | 'SWITCHED_TO_BOOK_BY_SEAT';
+
+/** Null when the label is bookable in the event (the history says whether a change's object is still on the chart). */
+export function notBookableReason(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, label: string): NotBookableReason | null {
+  const object = index.byLabel.get(label);
+  if (!object) return 'RENAMED_OR_DELETED';
+  if (object.objectType === 'table' && !bookedAsAWhole(event, object)) return 'SWITCHED_TO_BOOK_BY_SEAT';
+  if (object.table >= 0 && bookedAsAWhole(event, index.objects[object.table]!)) return 'SWITCHED_TO_BOOK_WHOLE_TABLE';
+  return null;
 }
 
 /** The objects clients book in this event: tables by their mode, GA areas, booths and free-standing seats. */

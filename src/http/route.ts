@@ -37,6 +37,8 @@ export interface BaseContext<B = unknown> {
   body: B;
   rawBody: Buffer;
   log: Logger;
+  /** The caller's IP address (the TCP peer: a proxy in front shows as itself). */
+  ip: string;
 }
 
 export interface CompanyContext<B = unknown> extends BaseContext<B> {

@@ -41,6 +41,8 @@ interface Exchange {
   path: string;
   rawQuery: string;
   headers: RequestHeaders;
+  /** The peer's address as uWS gives it (text), read before the first await. */
+  remoteAddress: ArrayBuffer;
   requestId: string;
   started: number;
   route: string;
@@ -139,6 +141,7 @@ export class HttpServer {
       path: req.getUrl(),
       rawQuery: req.getQuery() ?? '',
       headers,
+      remoteAddress: res.getRemoteAddressAsText(),
       requestId: REQUEST_ID_PATTERN.test(givenId) ? givenId : `${this.idPrefix}-${(++this.requestCounter).toString(36)}`,
       started: (this.lastRequestAt = performance.now()),
       route: 'unmatched',
@@ -208,6 +211,10 @@ export class HttpServer {
         // Made only when a handler logs: most requests never do.
         get log() {
           return logger.child({ requestId: ex.requestId });
+        },
+        // Decoded only for the routes that record it (status changes).
+        get ip() {
+          return clientIp(ex.remoteAddress);
         },
         tenant: caller.tenant,
         principal: caller.principal,
@@ -335,6 +342,18 @@ function statusLine(status: number): string {
   let line = STATUS_LINES.get(status);
   if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
   return line;
+}
+
+const IPV4_MAPPED = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
+
+/** The peer's address; an IPv4 peer on the dual-stack socket as dotted IPv4 rather than `::ffff:` hex. */
+export function clientIp(text: ArrayBuffer): string {
+  const address = Buffer.from(text).toString('latin1');
+  const mapped = IPV4_MAPPED.exec(address) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!mapped) return address;
+  const high = parseInt(mapped[1]!, 16);
+  const low = parseInt(mapped[2]!, 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 function acceptsGzip(acceptEncoding: string): boolean {

@@ -21,6 +21,11 @@ export interface EventKeys {
   gaHoldExpiry: string;
   /** hash: `<label>SEP<token>` -> places that token holds in that GA area. */
   gaHolds: string;
+  /**
+   * stream: the status changes not yet stored in MongoDB, one entry per changed object
+   * (lua/includes/history.lua; docs/history.md).
+   */
+  history: string;
 }
 
 /** What names an event's inventory: its id and the hash tag it shares with its season. */
@@ -36,7 +41,7 @@ export interface EventRef {
 const prefixOf = (event: EventRef) => `inv:{${event.tag}}:${event._id}`;
 
 /** The keys of one event, in the order the scripts take them. */
-export const EVENT_KEY_NAMES = ['objects', 'extraData', 'holdTokens', 'saleConfig', 'gaHoldExpiry', 'gaHolds'] as const;
+export const EVENT_KEY_NAMES = ['objects', 'extraData', 'holdTokens', 'saleConfig', 'gaHoldExpiry', 'gaHolds', 'history'] as const;
 
 export function eventKeys(event: EventRef): EventKeys {
   const prefix = prefixOf(event);
@@ -47,6 +52,7 @@ export function eventKeys(event: EventRef): EventKeys {
     saleConfig: `${prefix}:saleConfig`,
     gaHoldExpiry: `${prefix}:gaHoldExpiry`,
     gaHolds: `${prefix}:gaHolds`,
+    history: `${prefix}:history`,
   };
 }
 

@@ -17,6 +17,13 @@ export interface EventStatusChange {
   season?: SeasonScope<EventRef>;
 }
 
+/** What made a change, as the history records it (docs/history.md). */
+export interface ChangeOrigin {
+  type: 'API_CALL' | 'HOLD_EXPIRED';
+  /** The caller's address, for API calls. */
+  ip?: string;
+}
+
 export interface AppliedObject {
   /** The object's record after the change ('' when free). */
   record: string;
@@ -166,6 +173,7 @@ export async function applyStatusChanges(
   changes: EventStatusChange[],
   now: number,
   expand: boolean,
+  origin: ChangeOrigin,
   lite = liteSeasonCall(changes),
 ): Promise<AppliedChanges> {
   const events: EventRef[] = [];
@@ -201,6 +209,8 @@ export async function applyStatusChanges(
   });
   const payload = {
     expand,
+    origin: origin.type === 'API_CALL' ? undefined : origin.type,
+    ip: origin.ip,
     used,
     usedBuckets,
     seasons: seasonsPayload(changes, position, keys, lite),
@@ -225,7 +235,7 @@ export async function applyStatusChanges(
   if (reply[0] === 0) {
     const raw = reply.slice(1) as [string, string, string][];
     if (raw.some(([code]) => code === SEASON_CHANGED)) throw seasonChanged();
-    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return applyStatusChanges(calls, changes, now, expand, false);
+    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return applyStatusChanges(calls, changes, now, expand, origin, false);
     throw failure(raw);
   }
   const firstUse = (reply[1] as number[]).map((e) => events[e - 1]!);

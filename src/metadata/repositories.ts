@@ -2,6 +2,7 @@ import type { Db } from 'mongodb';
 import { Charts } from './charts.js';
 import { Companies, type CompanyDoc } from './companies.js';
 import { Events } from './events.js';
+import { StatusChangeHistory } from './statusChangeHistory.js';
 import { Workspaces, type WorkspaceDoc } from './workspaces.js';
 
 export interface Repositories {
@@ -9,10 +10,11 @@ export interface Repositories {
   workspaces: Workspaces;
   charts: Charts;
   events: Events;
+  statusChanges: StatusChangeHistory;
 }
 
 export function repositories(db: Db): Repositories {
-  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db) };
+  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db), statusChanges: new StatusChangeHistory(db) };
 }
 
 /**

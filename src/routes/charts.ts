@@ -4,7 +4,7 @@ import { newCategories, replaceCategories } from '../domain/categories.js';
 import { checkDrawing, emptyDrawing, MAX_DRAWING_BYTES, type Drawing } from '../domain/drawing.js';
 import { ApiError, badRequest, notFound } from '../domain/errors.js';
 import { newKey } from '../domain/keys.js';
-import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
+import type { PageLimits } from '../domain/pagination.js';
 import type { ChartDoc } from '../domain/chart.js';
 import {
   checkAgainst,
@@ -21,7 +21,7 @@ import { drawingTooLarge, type ChartService } from '../services/chartService.js'
 import type { WorkspaceService } from '../services/workspaceService.js';
 import { baseUrl, chartRecord } from './chartRecord.js';
 import { CategorySchema, DrawingSchema } from './chartSchemas.js';
-import { ChartListQuery, ChartQuery } from './querySchemas.js';
+import { ChartListQuery, ChartQuery, pageRequestOf } from './querySchemas.js';
 
 // Chart records (docs/seatsio-behaviour.md, "Charts"): create, retrieve, update, list, tags,
 // archive, copy, and the raw drawing upload the SDK test suites use.
@@ -98,10 +98,7 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
   }
 
   const list = (archived: boolean) => async (ctx: WorkspaceContext) => {
-    const request = parsePageRequest(
-      { limit: ctx.query.one('limit'), start_after_id: ctx.query.one('start_after_id'), end_before_id: ctx.query.one('end_before_id') },
-      PAGE_LIMITS,
-    );
+    const request = pageRequestOf(ctx.query, PAGE_LIMITS);
     const { expand, eventsLimit } = expandQuery(ctx);
     const page = await service.list(ctx.workspace._id, { archived, name: ctx.query.one('filter'), tag: ctx.query.one('tag') }, request);
     const items = await Promise.all(page.items.map((doc) => expanded(ctx, doc, expand, eventsLimit)));

@@ -5,7 +5,7 @@ import { badRequest } from '../domain/errors.js';
 import { eventUpdate, newEventSettings } from '../domain/eventSettings.js';
 import { newForSaleConfig } from '../domain/forSaleConfig.js';
 import { newKey } from '../domain/keys.js';
-import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
+import type { PageLimits } from '../domain/pagination.js';
 import type { EventDoc, NewEvent } from '../domain/event.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
@@ -13,7 +13,7 @@ import { createdEventRecord, eventRecords } from './eventRecord.js';
 import { EventKey, EventSettingsFields, NewEventFields } from './eventSchemas.js';
 import type { EventChart, EventService } from '../services/eventService.js';
 import type { SeasonService } from '../services/seasonService.js';
-import { PageQuery } from './querySchemas.js';
+import { PageQuery, pageRequestOf } from './querySchemas.js';
 
 // Events (docs/seatsio-behaviour.md,
 // "Events"): create one or several, retrieve, update, list, delete. Channels and the
@@ -108,10 +108,7 @@ export function eventRoutes(events: EventService, seasons: SeasonService): Route
       answers: { 200: 'a page of events' },
       query: PageQuery,
       handler: async (ctx) => {
-        const request = parsePageRequest(
-          { limit: ctx.query.one('limit'), start_after_id: ctx.query.one('start_after_id'), end_before_id: ctx.query.one('end_before_id') },
-          PAGE_LIMITS,
-        );
+        const request = pageRequestOf(ctx.query, PAGE_LIMITS);
         const page = await events.list(ctx.workspace, request);
         return ok({ ...page, items: await records.many(page.items) });
       },

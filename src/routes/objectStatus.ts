@@ -5,6 +5,10 @@ import { badRequest } from '../domain/errors.js';
 import type { BestAvailableService } from '../services/bestAvailableService.js';
 import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
 import { ExpandQuery } from './querySchemas.js';
+import type { ChangeOrigin } from '../inventory/statusChanges.js';
+
+/** A change made through these routes, as its history entry names it. */
+const apiCall = (ctx: WorkspaceContext): ChangeOrigin => ({ type: 'API_CALL', ip: ctx.ip });
 
 // The priority lane (docs/seatsio-behaviour.md, "Changing object status"): book, hold, release, custom
 // statuses, per event, for event groups and in batches. All of them become
@@ -130,10 +134,10 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
         if (chooses && ctx.body.bestAvailable !== undefined) {
           if (ctx.body.objects !== undefined) throw badRequest('OBJECTS_AND_BEST_AVAILABLE', 'Send objects or bestAvailable, not both');
           const { bestAvailable: best, categories } = ctx.body;
-          return ok(await bestAvailable.apply(ctx.workspace, { eventKey: ctx.params.key!, status: status!, bestAvailable: best, categories, parameters: parametersOf(ctx.body) }));
+          return ok(await bestAvailable.apply(ctx.workspace, { eventKey: ctx.params.key!, status: status!, bestAvailable: best, categories, parameters: parametersOf(ctx.body) }, apiCall(ctx)));
         }
         const input = inputOf(ctx.params.key!, { ...ctx.body, type, status });
-        const [objects] = await service.apply(ctx.workspace, [input], expand);
+        const [objects] = await service.apply(ctx.workspace, [input], expand, apiCall(ctx));
         return expand ? ok({ objects }) : noContent();
       },
     });
@@ -159,7 +163,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
         const expand = expanded(ctx);
         // An event named twice is changed once.
         const inputs = [...new Set(ctx.body.events)].map((eventKey) => inputOf(eventKey, ctx.body));
-        const results = await service.apply(ctx.workspace, inputs, expand);
+        const results = await service.apply(ctx.workspace, inputs, expand, apiCall(ctx));
         return expand ? ok({ objects: Object.assign({}, ...results) as Record<string, unknown> }) : noContent();
       },
     }),
@@ -175,7 +179,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
       handler: async (ctx) => {
         const expand = expanded(ctx);
         const inputs = ctx.body.statusChanges.map((change) => inputOf(change.event, change));
-        const results = await service.apply(ctx.workspace, inputs, expand);
+        const results = await service.apply(ctx.workspace, inputs, expand, apiCall(ctx));
         return expand ? ok({ results: results.map((objects) => ({ objects })) }) : noContent();
       },
     }),

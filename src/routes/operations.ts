@@ -3,10 +3,14 @@ import type { Metrics } from '../http/metrics.js';
 import { ok, publicRoute, type RouteDef } from '../http/route.js';
 import type { ServerStatus } from '../http/serverStatus.js';
 import type { HealthChecks } from '../services/healthChecks.js';
+import type { HistoryStreams } from '../inventory/historyStreams.js';
 
 // Health, readiness and metrics: no authentication, for orchestrators and monitoring.
 
-export function operationRoutes(health: HealthChecks, status: ServerStatus, metrics: Metrics): RouteDef[] {
+/** The drain counts as behind when it has not reported for this long (docs/history.md). */
+const DRAIN_SILENT_MS = 5_000;
+
+export function operationRoutes(health: HealthChecks, status: ServerStatus, metrics: Metrics, history: HistoryStreams): RouteDef[] {
   return [
     // Liveness: the process answers. No dependency is checked, so a Redis outage does not
     // make an orchestrator restart every server at once.
@@ -33,11 +37,20 @@ export function operationRoutes(health: HealthChecks, status: ServerStatus, metr
       summary: 'Prometheus metrics',
       answers: { 200: 'metrics in the Prometheus text format' },
       produces: 'text/plain',
-      handler: () => ({
-        status: 200,
-        contentType: 'text/plain; version=0.0.4; charset=utf-8',
-        body: metrics.render({ http_requests_in_flight: status.inFlight }),
-      }),
+      handler: async () => {
+        // The history drain's progress is kept in Redis by whichever process drains; without
+        // Redis the rest of the metrics still answer.
+        const drain = await history.progress().catch(() => undefined);
+        const now = Date.now();
+        const gauges: Record<string, number> = { http_requests_in_flight: status.inFlight };
+        if (drain) {
+          const behindSince = drain.oldest > 0 ? drain.oldest : now - drain.at > DRAIN_SILENT_MS ? drain.at : now;
+          gauges.history_drain_lag_seconds = drain.at === 0 ? 0 : Math.max(0, now - behindSince) / 1000;
+          gauges.history_pending_changes = drain.pending;
+          gauges.history_changes_stored_total = drain.stored;
+        }
+        return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: metrics.render(gauges) };
+      },
     }),
   ];
 }

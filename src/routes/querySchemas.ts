@@ -1,4 +1,6 @@
 import Type from 'typebox';
+import { parsePageRequest, type PageLimits, type PageRequest } from '../domain/pagination.js';
+import type { Query } from '../http/query.js';
 
 // Query parameters shared by several routes. Every value is a string on the wire; the
 // handlers check and convert them (src/http/query.ts), these say which exist.
@@ -13,6 +15,10 @@ const pageFields = {
 
 /** A page of a list (docs/seatsio-behaviour.md, "Pagination"). */
 export const PageQuery = Type.Object(pageFields);
+
+/** The page a list request asks for (PageQuery's fields). */
+export const pageRequestOf = (query: Query, limits: PageLimits): PageRequest =>
+  parsePageRequest({ limit: query.one('limit'), start_after_id: query.one('start_after_id'), end_before_id: query.one('end_before_id') }, limits);
 
 /** A page of a list filtered by name. */
 export const FilteredPageQuery = Type.Object({ ...pageFields, filter: Text('only items whose name contains this') });

@@ -1,10 +1,10 @@
 import Type from 'typebox';
-import { parsePageRequest, type PageLimits } from '../domain/pagination.js';
+import type { PageLimits } from '../domain/pagination.js';
 import { companyRoute, noContent, ok, type CompanyContext, type RouteDef } from '../http/route.js';
 import type { ActiveFilter } from '../metadata/workspaces.js';
 import type { WorkspaceService } from '../services/workspaceService.js';
 import { workspaceRecord } from './accountRecords.js';
-import { FilteredPageQuery } from './querySchemas.js';
+import { FilteredPageQuery, pageRequestOf } from './querySchemas.js';
 
 // Workspace management (docs/seatsio-behaviour.md, "Workspaces"). Company admin key only;
 // how changes are written is WorkspaceService's.
@@ -21,10 +21,7 @@ const LIST = { answers: { 200: 'a page of workspaces' }, query: FilteredPageQuer
 
 export function workspaceRoutes(workspaces: WorkspaceService): RouteDef[] {
   const list = (active: ActiveFilter) => async (ctx: CompanyContext) => {
-    const request = parsePageRequest(
-      { limit: ctx.query.one('limit'), start_after_id: ctx.query.one('start_after_id'), end_before_id: ctx.query.one('end_before_id') },
-      PAGE_LIMITS,
-    );
+    const request = pageRequestOf(ctx.query, PAGE_LIMITS);
     const company = ctx.tenant.company;
     return ok(await workspaces.list(company, { filter: ctx.query.one('filter'), active }, request, (doc) => workspaceRecord(doc, company)));
   };

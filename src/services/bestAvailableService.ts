@@ -1,7 +1,7 @@
 import { chooseBestAvailable, focalRanking, seatingLayout, type BestAvailableChoice } from '../domain/bestAvailable.js';
 import { bestAvailableQuery, eventSelection, planBestAvailable, type BestAvailableInput, type BestAvailablePlan } from '../domain/bestAvailableRequest.js';
 import { badRequest } from '../domain/errors.js';
-import { refusedObjects } from '../inventory/statusChanges.js';
+import { refusedObjects, type ChangeOrigin } from '../inventory/statusChanges.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import type { ObjectInput, StatusParameters } from '../domain/statusChangeRequest.js';
 import { eventInThePast } from '../domain/season.js';
@@ -52,7 +52,7 @@ export class BestAvailableService {
     private readonly statusChanges: StatusChangeService,
   ) {}
 
-  async apply(workspace: WorkspaceDoc, request: BestAvailableRequest): Promise<BestAvailableResult> {
+  async apply(workspace: WorkspaceDoc, request: BestAvailableRequest, origin: ChangeOrigin): Promise<BestAvailableResult> {
     const startedAt = Date.now();
     const loaded = await this.catalog.get(workspace, request.eventKey);
     const { event, index } = loaded;
@@ -78,7 +78,7 @@ export class BestAvailableService {
       const sentAt = Date.now();
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
       try {
-        const [objectDetails] = await this.statusChanges.apply(workspace, [input], true);
+        const [objectDetails] = await this.statusChanges.apply(workspace, [input], true, origin);
         this.views.applied(event._id, claim);
         const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetails: objectDetails! };
         if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;

@@ -12,8 +12,9 @@ import { monthOf } from '../domain/usedBuckets.js';
 import type { EventRef } from '../inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
+import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
-import { applyStatusChanges, isSeasonChanged, type EventStatusChange } from '../inventory/statusChanges.js';
+import { applyStatusChanges, isSeasonChanged, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog } from './eventCatalog.js';
@@ -42,6 +43,7 @@ export class StatusChangeService {
     private readonly calls: AtMostOnceCalls,
     private readonly usedObjects: UsedObjects,
     private readonly objects: EventObjectStore,
+    private readonly history: HistoryStreams,
   ) {}
 
   /**
@@ -49,10 +51,10 @@ export class StatusChangeService {
    * change on a unit of a season planned on a make-up that changed meanwhile (another
    * process may not have dropped its copy yet) is planned again on the season as it is now.
    */
-  async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
+  async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyOnce(workspace, inputs, expand);
+        return await this.applyOnce(workspace, inputs, expand, origin);
       } catch (error) {
         if (!isSeasonChanged(error) || attempt >= MAX_SEASON_REPLANS) throw error;
         this.catalog.forget(workspace._id, inputs.map((input) => input.eventKey));
@@ -60,7 +62,7 @@ export class StatusChangeService {
     }
   }
 
-  private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean): Promise<ObjectInfos[]> {
+  private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
     const now = Date.now();
     const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
     // Every input is checked before any hold token is read.
@@ -77,7 +79,8 @@ export class StatusChangeService {
         tokenExpiry: await this.tokenExpiry(workspace, event, change, now),
       })),
     );
-    const applied = await applyStatusChanges(this.calls, changes, now, expand);
+    const applied = await applyStatusChanges(this.calls, changes, now, expand, origin);
+    this.history.noteChanged(changes.map((c) => c.event));
     if (applied.firstUseThisMonth.length > 0) {
       await this.usedObjects.recordEventsInUse(workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
     }

@@ -3,7 +3,7 @@ import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenS
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, expireIn, holdToken, objectInfos } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError, isBackgroundKey, useServerWithCompany } from '../support/harness.js';
 
 // A hold token is usable only in its own workspace and only until it expires: every call
 // that carries one (hold, book, release, change-object-status) is refused otherwise, and a
@@ -30,7 +30,7 @@ async function keyCount(): Promise<number> {
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
     cursor = next;
-    count += keys.length;
+    count += keys.filter((key) => !isBackgroundKey(key, prefix)).length;
   } while (cursor !== '0');
   return count;
 }

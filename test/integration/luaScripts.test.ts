@@ -47,7 +47,7 @@ const newEvent = (): EventRef & { tableBookingConfig: { mode: 'INHERIT' } } => {
 /** One change through lua/change-object-status.lua, as StatusChangeService makes it. */
 function change(event: ReturnType<typeof newEvent>, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters = {}, options: { now?: number; tokenExpiry?: number } = {}) {
   const planned = planChange(event, index, op, status, objects, parameters);
-  return applyStatusChanges(calls, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false);
+  return applyStatusChanges(calls, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false, { type: 'API_CALL', ip: '192.0.2.1' });
 }
 
 const recordOf = async (event: EventRef, label: string) => redis.hget(eventKeys(event).objects, label);
@@ -199,7 +199,7 @@ describe('change-object-status.lua applies a request at most once (includes/requ
       usedBuckets: [1],
       changes: [{ e: 1, op: 'book', status: 'booked', keep: false, ignoreChannels: false, objects: [{ l: 'GA1', q: places, c: 100 }] }],
     };
-    const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, usedObjectsKey(event, monthOf(now)), recordKey];
+    const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, keys.history, usedObjectsKey(event, monthOf(now)), recordKey];
     return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000);
   };
 

@@ -32,6 +32,12 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
   };
 }
 
+/**
+ * Keys of the background jobs (BullMQ's, the history drain's list and progress): they change
+ * as time passes, whatever requests do, so "nothing changed" checks leave them out.
+ */
+export const isBackgroundKey = (key: string, prefix: string): boolean => key.startsWith(`${prefix}bull:`) || key.startsWith(`${prefix}history:`);
+
 export interface TestServer {
   url: string;
   app: RunningApp;

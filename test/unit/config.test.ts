@@ -15,7 +15,9 @@ describe('loadConfig', () => {
       systemApiSecret: undefined,
       redisTimeoutMs: 2_000,
       maxPendingStatusChanges: 10_000,
+      backgroundJobs: true,
     });
+    expect(loadConfig({ ...valid, BACKGROUND_JOBS: 'off' }).backgroundJobs).toBe(false);
   });
 
   it('takes PUBLIC_URL without trailing slashes, unset by default', () => {
@@ -43,6 +45,7 @@ describe('loadConfig', () => {
     ['REDIS_TIMEOUT_MS', { REDIS_TIMEOUT_MS: '50' }],
     ['REDIS_TIMEOUT_MS', { REDIS_TIMEOUT_MS: '2s' }],
     ['MAX_PENDING_STATUS_CHANGES', { MAX_PENDING_STATUS_CHANGES: '0' }],
+    ['BACKGROUND_JOBS', { BACKGROUND_JOBS: 'yes' }],
   ])('names %s when it is bad', (variable, overrides) => {
     let error: unknown;
     try {

@@ -1,0 +1,91 @@
+import { badRequest } from './errors.js';
+import { FIELD_SEPARATOR } from './objectStates.js';
+import type { NotBookableReason } from './eventObjectRules.js';
+
+// The status-change history (docs/history.md): what the status script appends to an event's
+// history stream (lua/includes/history.lua), the document the drain stores per entry, and
+// the item the history routes answer with.
+
+export type OriginType = 'API_CALL' | 'HOLD_EXPIRED';
+
+/** One stored status change: one object changed by one call. */
+export interface StatusChangeRecord {
+  /** `<eventId>:<stream entry id>`: storing an entry twice stores it once. */
+  _id: string;
+  eventId: number;
+  /** The entry's number in its event's stream: 1, 2, 3, ... in the order the changes were made. */
+  id: number;
+  label: string;
+  status: string;
+  quantity: number;
+  date: Date;
+  orderId: string | null;
+  holdToken: string | null;
+  origin: { type: OriginType; ip?: string };
+  /** JSON text, as the change carried it. */
+  extraData: string | null;
+}
+
+/** The number an entry id `0-<n>` carries (lua/includes/history.lua). */
+export function entryNumber(entryId: string): number {
+  const match = /^0-(\d+)$/.exec(entryId);
+  if (!match) throw new Error(`unexpected history entry id ${entryId}`);
+  return Number(match[1]);
+}
+
+/** Decodes the `c` field of a history stream entry. */
+export function decodeHistoryEntry(eventId: number, entryId: string, c: string): StatusChangeRecord {
+  const [time, label, status, quantity, orderId, token, origin, ip, extra] = c.split(FIELD_SEPARATOR);
+  const record: StatusChangeRecord = {
+    _id: `${eventId}:${entryId}`,
+    eventId,
+    id: entryNumber(entryId),
+    label: label!,
+    status: status!,
+    quantity: Number(quantity),
+    date: new Date(Number(time)),
+    orderId: orderId || null,
+    holdToken: token || null,
+    origin: { type: (origin || 'API_CALL') as OriginType },
+    extraData: extra || null,
+  };
+  if (ip) record.origin.ip = ip;
+  return record;
+}
+
+/** What the history routes answer per change. */
+export function statusChangeItem(record: StatusChangeRecord, displayedLabel: string, notPresent: NotBookableReason | null): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    id: record.id,
+    eventId: record.eventId,
+    status: record.status,
+    quantity: record.quantity,
+    objectLabel: record.label,
+    date: record.date.toISOString(),
+    orderId: record.orderId,
+    extraData: record.extraData === null ? null : JSON.parse(record.extraData),
+    holdToken: record.holdToken,
+    origin: record.origin,
+    isPresentOnChart: notPresent === null,
+    displayedLabel,
+  };
+  if (notPresent) item.notPresentOnChartReason = notPresent;
+  return item;
+}
+
+/** The fields a history list sorts by, as the query names them -> as stored. */
+const SORT_FIELDS: Record<string, string> = { objectLabel: 'label', status: 'status', date: 'date' };
+
+/**
+ * `sort=<field>[:asc|:desc]`: by date newest first when absent; a field without a direction
+ * sorts ascending. Ties go newest first.
+ */
+export function historyOrder(sort: string | undefined): { field: string; ascending: boolean } {
+  if (sort === undefined || sort === '') return { field: 'date', ascending: false };
+  const [name, direction, ...rest] = sort.split(':');
+  const field = SORT_FIELDS[name!];
+  if (!field || rest.length > 0 || (direction !== undefined && direction !== 'asc' && direction !== 'desc')) {
+    throw badRequest('GENERAL_ERROR', `sort must be objectLabel, status or date, optionally followed by :asc or :desc; got "${sort}"`);
+  }
+  return { field, ascending: direction !== 'desc' };
+}

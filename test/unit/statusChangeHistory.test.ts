@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { notBookableReason } from '../../src/domain/eventObjectRules.js';
+import { buildObjectIndex } from '../../src/domain/objectIndex.js';
+import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
+import { decodeHistoryEntry, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
+import { withTables } from '../fixtures/drawings.js';
+
+// The history's formats (docs/history.md): what lua/includes/history.lua appends, what is
+// stored, what the routes answer, and how a list is sorted.
+
+const entry = (...fields: (string | number)[]) => fields.join(FIELD_SEPARATOR);
+
+describe('status change history', () => {
+  it('decodes a stream entry into the stored change, numbered by its entry id', () => {
+    const c = entry(1_700_000_000_123, 'A-1', 'booked', 1, 'order-1', 'tok', 'API_CALL', '10.0.0.7', '{"a":1}');
+    expect(decodeHistoryEntry(42, '0-17', c)).toEqual({
+      _id: '42:0-17',
+      eventId: 42,
+      id: 17,
+      label: 'A-1',
+      status: 'booked',
+      quantity: 1,
+      date: new Date(1_700_000_000_123),
+      orderId: 'order-1',
+      holdToken: 'tok',
+      origin: { type: 'API_CALL', ip: '10.0.0.7' },
+      extraData: '{"a":1}',
+    });
+  });
+
+  it('reads empty fields as none: no order, no token, no ip, no extra data', () => {
+    const record = decodeHistoryEntry(1, '0-1', entry(5, 'GA1', 'free', 3, '', '', 'HOLD_EXPIRED', '', ''));
+    expect(record).toMatchObject({ orderId: null, holdToken: null, origin: { type: 'HOLD_EXPIRED' }, extraData: null, quantity: 3 });
+    expect(record.origin).not.toHaveProperty('ip');
+  });
+
+  it('refuses entry ids the script does not write', () => {
+    expect(entryNumber('0-9')).toBe(9);
+    expect(() => entryNumber('1700000000000-0')).toThrow();
+  });
+
+  it('answers an item with every field, null where the change had none', () => {
+    const record = decodeHistoryEntry(3, '0-2', entry(0, 'A-1', 'reservedByToken', 1, '', 'tok', 'API_CALL', '::1', ''));
+    expect(statusChangeItem(record, 'A-1', null)).toEqual({
+      id: 2,
+      eventId: 3,
+      status: 'reservedByToken',
+      quantity: 1,
+      objectLabel: 'A-1',
+      date: '1970-01-01T00:00:00.000Z',
+      orderId: null,
+      extraData: null,
+      holdToken: 'tok',
+      origin: { type: 'API_CALL', ip: '::1' },
+      isPresentOnChart: true,
+      displayedLabel: 'A-1',
+    });
+    const gone = statusChangeItem({ ...record, extraData: '{"x":[1]}' }, 'A-1', 'RENAMED_OR_DELETED');
+    expect(gone).toMatchObject({ isPresentOnChart: false, notPresentOnChartReason: 'RENAMED_OR_DELETED', extraData: { x: [1] } });
+  });
+
+  it('sorts by date newest first unless told; a field without a direction ascends', () => {
+    expect(historyOrder(undefined)).toEqual({ field: 'date', ascending: false });
+    expect(historyOrder('')).toEqual({ field: 'date', ascending: false });
+    expect(historyOrder('objectLabel')).toEqual({ field: 'label', ascending: true });
+    expect(historyOrder('status:desc')).toEqual({ field: 'status', ascending: false });
+    expect(historyOrder('date:asc')).toEqual({ field: 'date', ascending: true });
+    for (const bad of ['label', 'date:up', 'status:asc:x', ':asc']) expect(() => historyOrder(bad), bad).toThrow(/sort must be/);
+  });
+
+  it('says why a label is no longer bookable on the chart', () => {
+    const index = buildObjectIndex(withTables);
+    const [seat] = index.objects.filter((o) => o.table >= 0 && index.objects[o.table]!.label === 'T1');
+    expect(notBookableReason({ tableBookingConfig: { mode: 'INHERIT' } }, index, 'gone')).toBe('RENAMED_OR_DELETED');
+    expect(notBookableReason({ tableBookingConfig: { mode: 'ALL_BY_SEAT' } }, index, 'T1')).toBe('SWITCHED_TO_BOOK_BY_SEAT');
+    expect(notBookableReason({ tableBookingConfig: { mode: 'ALL_BY_SEAT' } }, index, seat!.label)).toBeNull();
+    expect(notBookableReason({ tableBookingConfig: { mode: 'ALL_BY_TABLE' } }, index, seat!.label)).toBe('SWITCHED_TO_BOOK_WHOLE_TABLE');
+    expect(notBookableReason({ tableBookingConfig: { mode: 'ALL_BY_TABLE' } }, index, 'T1')).toBeNull();
+  });
+});
