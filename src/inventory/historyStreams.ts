@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { FIELD_SEPARATOR } from '../domain/objectStates.js';
 import { eventKeys, type EventRef } from './eventKeys.js';
 
 // The events' history streams as the drain sees them (docs/history.md): which streams may
@@ -7,9 +8,12 @@ import { eventKeys, type EventRef } from './eventKeys.js';
 
 /** set: history stream keys that may hold entries not yet stored (a hint; the sweep finds the rest). */
 const PENDING_KEY = 'history:pending';
-/** hash: the drain's progress for /metrics and the bench (`stored`, `pending`, `oldest`, `at`). */
+/** hash: the drain's progress for /metrics and the bench (`stored`, `at`). */
 const PROGRESS_KEY = 'history:drain';
 const FLUSH_MS = 50;
+const PROGRESS_SAMPLE = 50;
+/** The first field of an entry is its time (lua/includes/history.lua). */
+const SEP = FIELD_SEPARATOR;
 const STREAM_PATTERN = /^inv:\{[^}]*\}:(\d+):history$/;
 
 export interface HistoryEntry {
@@ -21,12 +25,12 @@ export interface HistoryEntry {
 export interface DrainProgress {
   /** Changes stored since the deployment began. */
   stored: number;
-  /** Entries left in the streams the last drain looked at. */
-  pending: number;
-  /** Time (ms) of the oldest entry it left, 0 when it left none. */
-  oldest: number;
-  /** When the last drain finished (ms). */
+  /** When a drain last finished a run (ms), 0 if none ever did. */
   at: number;
+  /** Streams waiting to be drained. */
+  pendingStreams: number;
+  /** Time (ms) of the oldest change not stored, of those looked at; 0 when none waits. */
+  oldestWaiting: number;
 }
 
 /** The event id a history stream key belongs to, or null for another key. */
@@ -72,12 +76,24 @@ export class HistoryStreams {
     return this.flushing;
   }
 
-  /** Takes up to `count` pending streams; the caller gives back any it does not finish. */
-  async takePending(count: number): Promise<string[]> {
-    return (await this.redis.spop(PENDING_KEY, count)) ?? [];
+  /**
+   * Up to `count` pending streams. They stay listed while they are drained (so /metrics sees
+   * a drain stuck on MongoDB as behind) until `drained` takes each off.
+   */
+  async pending(count: number): Promise<string[]> {
+    return this.redis.srandmember(PENDING_KEY, count);
   }
 
-  async giveBack(keys: string[]): Promise<void> {
+  /**
+   * Takes a stream found empty off the list. Checked again after: an entry added meanwhile
+   * may have had its hint merged into the listing just removed, so the stream goes back.
+   */
+  async drained(key: string): Promise<void> {
+    await this.redis.srem(PENDING_KEY, key);
+    if ((await this.redis.xlen(key)) > 0) await this.redis.sadd(PENDING_KEY, key);
+  }
+
+  private async markPending(keys: string[]): Promise<void> {
     if (keys.length > 0) await this.redis.sadd(PENDING_KEY, ...keys);
   }
 
@@ -92,7 +108,7 @@ export class HistoryStreams {
       const lengths = await Promise.all(names.map((key) => this.redis.xlen(key)));
       const pending = names.filter((_, i) => lengths[i]! > 0);
       found += pending.length;
-      await this.giveBack(pending);
+      await this.markPending(pending);
     } while (cursor !== '0');
     return found;
   }
@@ -109,16 +125,27 @@ export class HistoryStreams {
     await this.redis.xtrim(key, 'MINID', `0-${n + 1}`);
   }
 
-  async length(key: string): Promise<number> {
-    return this.redis.xlen(key);
+  async recordRun(stored: number, at: number): Promise<void> {
+    await this.redis.multi().hincrby(PROGRESS_KEY, 'stored', stored).hset(PROGRESS_KEY, 'at', at).exec();
   }
 
-  async recordProgress(stored: number, pending: number, oldest: number, at: number): Promise<void> {
-    await this.redis.multi().hincrby(PROGRESS_KEY, 'stored', stored).hset(PROGRESS_KEY, 'pending', pending, 'oldest', oldest, 'at', at).exec();
-  }
-
+  /**
+   * The drain's progress for /metrics: its counters, and the oldest change waiting among
+   * up to PROGRESS_SAMPLE pending streams (exact while fewer wait; a backlog that big is
+   * behind anyway).
+   */
   async progress(): Promise<DrainProgress> {
-    const fields = await this.redis.hgetall(PROGRESS_KEY);
-    return { stored: Number(fields.stored ?? 0), pending: Number(fields.pending ?? 0), oldest: Number(fields.oldest ?? 0), at: Number(fields.at ?? 0) };
+    const [fields, pendingStreams, sample] = await Promise.all([
+      this.redis.hgetall(PROGRESS_KEY),
+      this.redis.scard(PENDING_KEY),
+      this.redis.srandmember(PENDING_KEY, PROGRESS_SAMPLE),
+    ]);
+    const firsts = await Promise.all(sample.map((key) => this.oldest(key, 1)));
+    let oldestWaiting = 0;
+    for (const [first] of firsts) {
+      const time = first ? Number(first.c.slice(0, first.c.indexOf(SEP))) : 0;
+      if (time > 0 && (oldestWaiting === 0 || time < oldestWaiting)) oldestWaiting = time;
+    }
+    return { stored: Number(fields.stored ?? 0), at: Number(fields.at ?? 0), pendingStreams, oldestWaiting };
   }
 }

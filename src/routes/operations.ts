@@ -7,9 +7,6 @@ import type { HistoryStreams } from '../inventory/historyStreams.js';
 
 // Health, readiness and metrics: no authentication, for orchestrators and monitoring.
 
-/** The drain counts as behind when it has not reported for this long (docs/history.md). */
-const DRAIN_SILENT_MS = 5_000;
-
 export function operationRoutes(health: HealthChecks, status: ServerStatus, metrics: Metrics, history: HistoryStreams): RouteDef[] {
   return [
     // Liveness: the process answers. No dependency is checked, so a Redis outage does not
@@ -41,13 +38,12 @@ export function operationRoutes(health: HealthChecks, status: ServerStatus, metr
         // The history drain's progress is kept in Redis by whichever process drains; without
         // Redis the rest of the metrics still answer.
         const drain = await history.progress().catch(() => undefined);
-        const now = Date.now();
         const gauges: Record<string, number> = { http_requests_in_flight: status.inFlight };
         if (drain) {
-          const behindSince = drain.oldest > 0 ? drain.oldest : now - drain.at > DRAIN_SILENT_MS ? drain.at : now;
-          gauges.history_drain_lag_seconds = drain.at === 0 ? 0 : Math.max(0, now - behindSince) / 1000;
-          gauges.history_pending_changes = drain.pending;
+          gauges.history_drain_lag_seconds = drain.oldestWaiting > 0 ? Math.max(0, Date.now() - drain.oldestWaiting) / 1000 : 0;
+          gauges.history_pending_streams = drain.pendingStreams;
           gauges.history_changes_stored_total = drain.stored;
+          if (drain.at > 0) gauges.history_drain_last_run_seconds_ago = Math.max(0, Date.now() - drain.at) / 1000;
         }
         return { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: metrics.render(gauges) };
       },

@@ -175,8 +175,8 @@ export interface SpawnedServer {
 }
 
 /** Runs the built server (`node dist/src/main.js`, what `npm start` runs; `npm test` builds it first). */
-function runBuilt(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function runBuilt(env: Record<string, string>, script = 'dist/src/main.js') {
+  const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d.toString()));
   child.stderr!.on('data', (d) => (output += d.toString()));
@@ -201,6 +201,30 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
     });
   });
   return { child, url: `http://127.0.0.1:${port}`, output, exited };
+}
+
+export interface SpawnedWorker {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs the built background-jobs process (`npm run worker`) and waits until its jobs run. */
+export async function spawnWorker(env: Record<string, string>): Promise<SpawnedWorker> {
+  const { child, output, exited } = runBuilt({ ...env, LOG_LEVEL: 'info' }, 'dist/src/worker.js');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setInterval(() => {
+      if (output().includes('"msg":"background jobs running"')) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 20);
+    void exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`worker exited with ${code} before running:\n${output()}`));
+    });
+  });
+  return { child, output, exited };
 }
 
 /** Runs the built server expecting it to fail at start; returns its exit code and output. */

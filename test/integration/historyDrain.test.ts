@@ -1,0 +1,186 @@
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
+import { uploadDrawing } from '../support/charts.js';
+import { retrieveEvent } from '../support/eventAdmin.js';
+import { action, createEvent, done } from '../support/events.js';
+import { call, client, createCompanyClients, newDatabaseName, eventually, spawnWorker, startTestServer, testEnv, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
+import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
+import { decodeHistoryEntry } from '../../src/domain/statusChangeHistory.js';
+import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
+
+// The drain of the history streams into MongoDB (docs/history.md), on real servers: a
+// server without background jobs and `npm run worker` processes beside it, a worker killed
+// mid-drain, MongoDB cut off under booking load, two servers draining at once.
+
+const ROWS = 40;
+const SEATS = 50;
+const drawing = generatedDrawing({ sections: 0, rowsPerSection: ROWS, seatsPerRow: SEATS });
+const seat = (i: number) => `${rowLabel(Math.floor(i / SEATS))}-${(i % SEATS) + 1}`;
+
+let mongo: MongoClient;
+const workers: SpawnedWorker[] = [];
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  mongo = new MongoClient(inject('mongoUrl'));
+  await mongo.connect();
+});
+
+afterAll(async () => {
+  for (const worker of workers) worker.child.kill('SIGKILL');
+  await Promise.all(servers.map((server) => server.stop()));
+  await mongo.close();
+});
+
+async function server(env: Record<string, string>): Promise<TestServer> {
+  const started = await startTestServer(env);
+  servers.push(started);
+  return started;
+}
+
+async function worker(env: Record<string, string>): Promise<SpawnedWorker> {
+  const started = await spawnWorker(env);
+  workers.push(started);
+  return started;
+}
+
+/** The stored history of an event, oldest first, read straight from MongoDB. */
+async function stored(database: string, eventId: number): Promise<{ id: number; label: string; status: string }[]> {
+  return (await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ id: 1 }).toArray()) as never;
+}
+
+async function metrics(url: string): Promise<Record<string, number>> {
+  const text = (await call(url, 'GET', '/metrics')).text;
+  return Object.fromEntries([...text.matchAll(/^(history_\w+) (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** Books seats first..first+count-1, one request each, `concurrency` at a time. */
+async function bookEach(clients: CompanyClients, eventKey: string, first: number, count: number, concurrency = 20): Promise<void> {
+  let next = first;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < first + count) await done(clients.api, eventKey, 'book', { objects: [seat(next++)] });
+    }),
+  );
+}
+
+/** Every change 1..count stored exactly once, and the seats booked each recorded once. */
+function expectWhole(history: { id: number; label: string; status: string }[], count: number): void {
+  expect(history.map((h) => h.id)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+  expect(new Set(history.map((h) => h.label)).size).toBe(count);
+  expect(history.every((h) => h.status === 'booked')).toBe(true);
+}
+
+describe('history drain', () => {
+  it('stores a change once however often it is stored, leaving the first copy as it was', async () => {
+    const history = new StatusChangeHistory(mongo.db(newDatabaseName()));
+    const record = (n: number, status: string) => decodeHistoryEntry(7, `0-${n}`, ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));
+    await history.store([record(1, 'booked'), record(2, 'booked')]);
+    await history.store([record(2, 'changed'), record(3, 'booked')]);
+    const page = await history.page(7, { direction: 'first', limit: 10 }, { field: 'id', ascending: true }, {});
+    expect(page.items.map((r) => [r.id, r.status])).toEqual([[1, 'booked'], [2, 'booked'], [3, 'booked']]);
+  });
+
+  it('keeps /ready 200 while nothing drains, shows the lag in /metrics, and catches up when a worker starts', async () => {
+    const env = testEnv({ BACKGROUND_JOBS: 'off' });
+    const app = await server(env);
+    const clients = await createCompanyClients(app.url);
+    const chart = (await uploadDrawing(clients.api, drawing)).key;
+    const event = await createEvent(clients.api, chart);
+    await bookEach(clients, event, 0, 30);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await call(app.url, 'GET', '/ready')).status).toBe(200);
+    const behind = await metrics(app.url);
+    expect(behind.history_pending_streams).toBe(1);
+    expect(behind.history_drain_lag_seconds).toBeGreaterThanOrEqual(1);
+    const { id } = await retrieveEvent(clients.api, event);
+    expect(await stored(env.MONGODB_DB!, id)).toEqual([]);
+
+    await worker(env);
+    await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === 30, 10_000, 50);
+    expectWhole(await stored(env.MONGODB_DB!, id), 30);
+    await eventually(async () => (await metrics(app.url)).history_pending_streams === 0, 5_000, 50);
+    const caughtUp = await metrics(app.url);
+    expect(caughtUp.history_drain_lag_seconds).toBe(0);
+    expect(caughtUp.history_changes_stored_total).toBe(30);
+  });
+
+  it('loses and repeats nothing when the worker is killed mid-drain and started again', async () => {
+    const env = testEnv({ BACKGROUND_JOBS: 'off' });
+    const app = await server(env);
+    const clients = await createCompanyClients(app.url);
+    const chart = (await uploadDrawing(clients.api, drawing)).key;
+    const event = await createEvent(clients.api, chart);
+    const { id } = await retrieveEvent(clients.api, event);
+    const first = await worker(env);
+    const total = 1_500;
+    const booking = bookEach(clients, event, 0, total);
+    await eventually(async () => (await stored(env.MONGODB_DB!, id)).length >= 100, 20_000, 5);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const atKill = (await stored(env.MONGODB_DB!, id)).length;
+    await booking;
+    expect(atKill).toBeLessThan(total);
+    await worker(env);
+    await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === total, 20_000, 50);
+    expectWhole(await stored(env.MONGODB_DB!, id), total);
+  });
+
+  it('stores every change, in order per object, after MongoDB was unreachable under booking load', async () => {
+    const target = new URL(inject('mongoUrl'));
+    const proxy: TcpProxy = await startTcpProxy(target.hostname, Number(target.port));
+    try {
+      const env = testEnv({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` });
+      const app = await server(env);
+      const clients = await createCompanyClients(app.url);
+      const chart = (await uploadDrawing(clients.api, drawing)).key;
+      const event = await createEvent(clients.api, chart);
+      const { id } = await retrieveEvent(clients.api, event);
+      // The month's first booking of an event records the event as in use (MongoDB); made before the cut.
+      await done(clients.api, event, 'book', { objects: [seat(1_999)] });
+      await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === 1, 5_000, 20);
+
+      proxy.cut();
+      // Each of 100 seats booked, released and booked again, in that order; the seats concurrently.
+      const steps = ['book', 'release', 'book'] as const;
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const statuses: number[] = [];
+          for (const step of steps) statuses.push((await action(clients.api, event, step, { objects: [seat(i)] })).status);
+          return statuses;
+        }),
+      );
+      expect(answers.flat().every((status) => status === 204)).toBe(true);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(await metrics(app.url)).toMatchObject({ history_pending_streams: 1 });
+      proxy.restore();
+
+      await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === 301, 30_000, 100);
+      const history = await stored(env.MONGODB_DB!, id);
+      expect(history.map((h) => h.id)).toEqual(Array.from({ length: 301 }, (_, i) => i + 1));
+      for (let i = 0; i < 100; i++) {
+        expect(history.filter((h) => h.label === seat(i)).map((h) => h.status), seat(i)).toEqual(['booked', 'free', 'booked']);
+      }
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('drains with two servers at once, storing each change once', async () => {
+    const env = testEnv();
+    const [one, two] = [await server(env), await server(env)];
+    const clients = await createCompanyClients(one.url);
+    const chart = (await uploadDrawing(clients.api, drawing)).key;
+    const events = [await createEvent(clients.api, chart), await createEvent(clients.api, chart)];
+    // Both servers take bookings of both events, and both run a drain.
+    const viaTwo: CompanyClients = { ...clients, api: client(two.url, clients.company.workspace.secretKey) };
+    await Promise.all(events.flatMap((event) => [bookEach(clients, event, 0, 200), bookEach(viaTwo, event, 200, 200)]));
+    for (const event of events) {
+      const { id } = await retrieveEvent(clients.api, event);
+      await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === 400, 15_000, 50);
+      expectWhole(await stored(env.MONGODB_DB!, id), 400);
+    }
+  });
+});
