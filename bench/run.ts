@@ -7,6 +7,7 @@ import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
 import { cpuMeter, processMemory } from './lib/processes.js';
+import { drainFigures, drainGauges } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
 import { addRatios, gitCommit, machine, printComparison, printTable, printTargets, writeReport, type BenchReport, type Target } from './lib/report.js';
@@ -191,9 +192,12 @@ async function main(): Promise<void> {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
       const cpu = cpuMeter(server.pid, redisPid);
       const commandsBefore = await state.commandStats();
+      const drainBefore = await drainGauges(server.url);
+      const started = Date.now();
       const figures = await scenario(ctx);
-      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()) };
-      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}`);
+      const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
+      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain };
+      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}`);
     }
     sections.server = processMemory(server.pid);
     sections.redis = { usedMemoryBytes: await state.usedMemory() };

@@ -1,0 +1,24 @@
+// The history drain as the bench sees it (docs/history.md): the server's /metrics gauges
+// read before and after a scenario give the changes stored per second while it ran and
+// how far behind the drain was when it ended.
+
+export interface DrainGauges {
+  stored: number;
+  lagSeconds: number;
+  pendingStreams: number;
+}
+
+export async function drainGauges(serverUrl: string): Promise<DrainGauges> {
+  const text = await (await fetch(`${serverUrl}/metrics`)).text();
+  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { stored: gauge('history_changes_stored_total'), lagSeconds: gauge('history_drain_lag_seconds'), pendingStreams: gauge('history_pending_streams') };
+}
+
+/** Figures of one scenario: stored per second over `ms`, and the lag and waiting streams at its end. */
+export function drainFigures(before: DrainGauges, after: DrainGauges, ms: number): Record<string, number> {
+  return {
+    historyStoredPerSecond: Math.round(((after.stored - before.stored) / ms) * 1000),
+    historyLagSecondsAtEnd: Math.round(after.lagSeconds * 100) / 100,
+    historyPendingStreamsAtEnd: after.pendingStreams,
+  };
+}
