@@ -1,3 +1,4 @@
+import { drainGauges } from '../lib/drain.js';
 import { percentile } from '../lib/measure.js';
 import type { BenchContext } from './context.js';
 
@@ -5,6 +6,9 @@ import type { BenchContext } from './context.js';
 // Redis: the memory delta over the seats of the events created (free seats) and over the
 // seats booked in one of them (booked seats). Redis memory is read from INFO after each
 // step; creation and bookings are sequential admin calls, nothing else runs meanwhile.
+// A booked seat's history entry waits in Redis until the drain stores it in MongoDB
+// (docs/history.md): the bytes per booked seat are read once the drain caught up, which
+// also gives the drain's rate on a backlog of 100,000 changes; and right after booking.
 
 export interface EventsAndMemory {
   eventsCreated: number;
@@ -16,6 +20,22 @@ export interface EventsAndMemory {
   freeSeatBytes: number;
   seatsBooked: number;
   bookedSeatBytes: number;
+  /** With every booking's history entry still in Redis. */
+  bookedSeatBytesBeforeDrain: number;
+  /** Changes the drain stored per second, from the last booking until none waited. */
+  historyDrainedPerSecond: number;
+}
+
+const DRAIN_WAIT_MS = 120_000;
+
+/** Waits until no history stream waits for the drain; returns the milliseconds it took. */
+async function drained(serverUrl: string): Promise<number> {
+  const started = performance.now();
+  while ((await drainGauges(serverUrl)).pendingStreams > 0) {
+    if (performance.now() - started > DRAIN_WAIT_MS) throw new Error(`the history drain did not catch up within ${DRAIN_WAIT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return performance.now() - started;
 }
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -37,6 +57,8 @@ export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemor
 
   // Every seat of one of those events booked, 1,000 per request.
   await ctx.admin.book(events[0]!.key, chart.labels);
+  const memoryBeforeDrain = await ctx.state.usedMemory();
+  const drainMs = await drained(ctx.serverUrl);
   const memoryAfterBooking = await ctx.state.usedMemory();
   return {
     eventsCreated: count,
@@ -47,5 +69,7 @@ export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemor
     freeSeatBytes: round((memoryAfterEvents - memoryBefore) / (count * chart.labels.length), 2),
     seatsBooked: chart.labels.length,
     bookedSeatBytes: round((memoryAfterBooking - memoryAfterEvents) / chart.labels.length),
+    bookedSeatBytesBeforeDrain: round((memoryBeforeDrain - memoryAfterEvents) / chart.labels.length),
+    historyDrainedPerSecond: Math.round(chart.labels.length / (drainMs / 1000)),
   };
 }

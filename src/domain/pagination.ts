@@ -74,3 +74,24 @@ export function buildPage<T extends { id: number }>(
   if (hasNewer) page.previous_page_ends_before = String(items[0]!.id);
   return page;
 }
+
+/**
+ * A page of a list held whole in memory, `sorted` in the list's order: the same pages and
+ * cursors as buildPage gives a store's list. A cursor naming no item gives an empty page.
+ */
+export function pageOf<T extends { id: number }>(sorted: T[], request: PageRequest): Page<T> {
+  let start = 0;
+  let end = Math.min(sorted.length, request.limit);
+  if (request.direction !== 'first') {
+    const at = sorted.findIndex((item) => item.id === request.cursor);
+    if (at < 0) return { items: [] };
+    start = request.direction === 'after' ? at + 1 : Math.max(0, at - request.limit);
+    end = request.direction === 'after' ? Math.min(sorted.length, start + request.limit) : at;
+  }
+  const items = sorted.slice(start, end);
+  const page: Page<T> = { items };
+  if (items.length === 0) return page;
+  if (end < sorted.length) page.next_page_starts_after = String(items[items.length - 1]!.id);
+  if (start > 0) page.previous_page_ends_before = String(items[0]!.id);
+  return page;
+}

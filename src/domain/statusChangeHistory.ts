@@ -8,10 +8,8 @@ import type { NotBookableReason } from './eventObjectRules.js';
 
 export type OriginType = 'API_CALL' | 'HOLD_EXPIRED';
 
-/** One stored status change: one object changed by one call. */
+/** One status change: one object changed by one call. */
 export interface StatusChangeRecord {
-  /** `<eventId>:<stream entry id>`: storing an entry twice stores it once. */
-  _id: string;
   eventId: number;
   /** The entry's number in its event's stream: 1, 2, 3, ... in the order the changes were made. */
   id: number;
@@ -37,7 +35,6 @@ export function entryNumber(entryId: string): number {
 export function decodeHistoryEntry(eventId: number, entryId: string, c: string): StatusChangeRecord {
   const [time, label, status, quantity, orderId, token, origin, ip, extra] = c.split(FIELD_SEPARATOR);
   const record: StatusChangeRecord = {
-    _id: `${eventId}:${entryId}`,
     eventId,
     id: entryNumber(entryId),
     label: label!,
@@ -73,14 +70,20 @@ export function statusChangeItem(record: StatusChangeRecord, displayedLabel: str
   return item;
 }
 
+/** The order of a history list: by one field of the changes, ties newest first. */
+export interface HistoryOrder {
+  field: 'label' | 'status' | 'date' | 'id';
+  ascending: boolean;
+}
+
 /** The fields a history list sorts by, as the query names them -> as stored. */
-const SORT_FIELDS: Record<string, string> = { objectLabel: 'label', status: 'status', date: 'date' };
+const SORT_FIELDS: Record<string, HistoryOrder['field']> = { objectLabel: 'label', status: 'status', date: 'date' };
 
 /**
  * `sort=<field>[:asc|:desc]`: by date newest first when absent; a field without a direction
  * sorts ascending. Ties go newest first.
  */
-export function historyOrder(sort: string | undefined): { field: string; ascending: boolean } {
+export function historyOrder(sort: string | undefined): HistoryOrder {
   if (sort === undefined || sort === '') return { field: 'date', ascending: false };
   const [name, direction, ...rest] = sort.split(':');
   const field = SORT_FIELDS[name!];
@@ -88,4 +91,14 @@ export function historyOrder(sort: string | undefined): { field: string; ascendi
     throw badRequest('GENERAL_ERROR', `sort must be objectLabel, status or date, optionally followed by :asc or :desc; got "${sort}"`);
   }
   return { field, ascending: direction !== 'desc' };
+}
+
+/** Compares two changes in a list's order (ties newest first). */
+export function compareChanges(order: HistoryOrder): (a: StatusChangeRecord, b: StatusChangeRecord) => number {
+  const direction = order.ascending ? 1 : -1;
+  return (a, b) => {
+    const x = a[order.field];
+    const y = b[order.field];
+    return x < y ? -direction : x > y ? direction : b.id - a.id;
+  };
 }

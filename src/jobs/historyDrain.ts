@@ -5,7 +5,7 @@ import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 // Moves status changes from the events' history streams into MongoDB (docs/history.md):
 // at least once, in batches, in stream order. A stream is trimmed only up to what MongoDB
 // acknowledged, so nothing is lost while MongoDB or this process is down, and a batch
-// stored twice (two drains on one stream, a crash between store and trim) is stored once.
+// read twice (two drains on one stream, a crash between store and trim) is stored once.
 // A stream stays on the pending list until a drain finds it empty.
 
 /** Streams taken per run, and entries stored per MongoDB write. */
@@ -44,7 +44,7 @@ export class HistoryDrain {
     return { stored, unfinished };
   }
 
-  /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many. */
+  /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many it stored. */
   private async drainStream(key: string): Promise<{ stored: number; empty: boolean }> {
     const eventId = streamEventId(key);
     if (eventId === null) return { stored: 0, empty: true };
@@ -52,10 +52,10 @@ export class HistoryDrain {
     for (let batch = 0; batch < BATCHES_PER_STREAM; batch++) {
       const entries = await this.streams.oldest(key, BATCH);
       if (entries.length === 0) return { stored, empty: true };
-      await this.history.store(entries.map((entry) => decodeHistoryEntry(eventId, entry.id, entry.c)));
-      await this.streams.trim(key, entries[entries.length - 1]!.id);
-      stored += entries.length;
-      if (entries.length < BATCH) return { stored, empty: true };
+      const changes = entries.map((entry) => decodeHistoryEntry(eventId, entry.id, entry.c));
+      const { last, inserted } = await this.history.store(eventId, changes);
+      await this.streams.trim(key, `0-${last}`);
+      if (inserted) stored += changes.length;
     }
     return { stored, empty: false };
   }

@@ -23,11 +23,9 @@ async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('charts').createIndex({ workspaceId: 1, archived: 1, _id: -1 });
   await db.collection('events').createIndex({ workspaceId: 1, key: 1 }, { unique: true });
   await db.collection('events').createIndex({ chartId: 1, _id: -1 });
-  // The history lists (src/metadata/statusChangeHistory.ts): per event, by each sort field, ties by id.
-  await db.collection('statusChanges').createIndex({ eventId: 1, id: -1 });
-  await db.collection('statusChanges').createIndex({ eventId: 1, label: 1, id: -1 });
-  await db.collection('statusChanges').createIndex({ eventId: 1, status: 1, id: -1 });
-  await db.collection('statusChanges').createIndex({ eventId: 1, date: -1, id: -1 });
+  // The history's batches (src/metadata/statusChangeHistory.ts): an event's, one object's.
+  await db.collection('statusChanges').createIndex({ eventId: 1, first: -1 });
+  await db.collection('statusChanges').createIndex({ eventId: 1, labels: 1 });
   // A season's units, read whenever one of them is loaded for the sales flow (Events.seasonFamily).
   await db.collection('events').createIndex({ 'season.topId': 1 });
 }

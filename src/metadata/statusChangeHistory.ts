@@ -1,58 +1,66 @@
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Filter } from 'mongodb';
-import type { Page, PageRequest } from '../domain/pagination.js';
-import type { StatusChangeRecord } from '../domain/statusChangeHistory.js';
-import { containsFilter, paginateInOrder, type ListOrder } from './paginate.js';
+import { MongoServerError, type Collection, type Db } from 'mongodb';
+import { pageOf, type Page, type PageRequest } from '../domain/pagination.js';
+import { compareChanges, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
 
-// The stored status-change history (docs/history.md): one document per changed object,
-// written by the drain (src/jobs/historyDrain.ts), read by the history routes.
+// The stored status-change history (docs/history.md, "Stored in batches"): one document
+// per batch of an event's changes as the drain read them from the event's stream (up to
+// 1,000), written by src/jobs/historyDrain.ts and read by the history routes.
 
-export class StatusChangeHistory {
-  private readonly collection: Collection<StatusChangeRecord>;
-
-  constructor(db: Db) {
-    this.collection = db.collection<StatusChangeRecord>('statusChanges');
-  }
-
-  /**
-   * Stores changes; one already stored (same `_id`) is left as it is, so storing a batch
-   * again after a failure part-way stores each change once. A plain insert first (the
-   * usual case, and the fast one); when some were stored already, the batch again as
-   * upserts that only insert: not every server goes on past the first duplicate of an
-   * unordered insert.
-   */
-  async store(records: StatusChangeRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    try {
-      await this.collection.insertMany(records, { ordered: false });
-    } catch (error) {
-      if (!(error instanceof MongoBulkWriteError) || !onlyDuplicates(error)) throw error;
-      const upserts: AnyBulkWriteOperation<StatusChangeRecord>[] = records.map((record) => ({
-        updateOne: { filter: { _id: record._id }, update: { $setOnInsert: record }, upsert: true },
-      }));
-      await this.collection.bulkWrite(upserts, { ordered: false });
-    }
-  }
-
-  /** A page of an event's changes, optionally of one object or of labels containing `filter`. */
-  page(eventId: number, request: PageRequest, order: ListOrder, options: { label?: string; filter?: string }): Promise<Page<StatusChangeRecord & { id: number }>> {
-    const filter: Filter<StatusChangeRecord> = { eventId };
-    if (options.label !== undefined) filter.label = options.label;
-    if (options.filter) Object.assign(filter, containsFilter(options.filter, ['label']));
-    return paginateInOrder(this.collection, filter, request, order, 'id', (doc) => doc);
-  }
-
-  /** Forgets a deleted event's history. */
-  async deleteEvent(eventId: number): Promise<void> {
-    await this.collection.deleteMany({ eventId });
-  }
+interface HistoryBatch {
+  /** `<eventId>:<stream id of the batch's first change>`: a batch stored twice is stored once. */
+  _id: string;
+  eventId: number;
+  /** The ids of its first and last change. */
+  first: number;
+  last: number;
+  /** The labels it has changes of, so one object's history reads only its batches. */
+  labels: string[];
+  changes: StatusChangeRecord[];
 }
 
 const DUPLICATE_KEY = 11000;
 
-/** Whether every write that failed failed as already stored (some servers report only the error's own code). */
-function onlyDuplicates(error: MongoBulkWriteError): boolean {
-  if (error.writeConcernError) return false;
-  const failures = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  if (failures.length === 0) return error.code === DUPLICATE_KEY;
-  return failures.every((failure) => failure.code === DUPLICATE_KEY);
+export class StatusChangeHistory {
+  private readonly collection: Collection<HistoryBatch>;
+
+  constructor(db: Db) {
+    this.collection = db.collection<HistoryBatch>('statusChanges');
+  }
+
+  /**
+   * Stores a batch of an event's changes, read from the head of its stream, oldest first.
+   * Returns the id of the last change now stored from that head: the batch's own last, or,
+   * when a batch starting at the same change was stored before (a drain that stopped before
+   * trimming, or another drain on the same stream), that batch's last. The caller trims the
+   * stream up to it and reads on from there, so each change is stored exactly once.
+   */
+  async store(eventId: number, changes: StatusChangeRecord[]): Promise<{ last: number; inserted: boolean }> {
+    const first = changes[0]!.id;
+    const last = changes[changes.length - 1]!.id;
+    try {
+      const labels = [...new Set(changes.map((change) => change.label))];
+      await this.collection.insertOne({ _id: `${eventId}:0-${first}`, eventId, first, last, labels, changes });
+      return { last, inserted: true };
+    } catch (error) {
+      if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) throw error;
+      const stored = await this.collection.findOne({ _id: `${eventId}:0-${first}` }, { projection: { last: 1 } });
+      if (!stored) throw error;
+      return { last: stored.last, inserted: false };
+    }
+  }
+
+  /**
+   * A page of an event's changes, optionally of one object or of labels containing `filter`
+   * (case-insensitively), in `order` with ties newest first.
+   */
+  async page(eventId: number, request: PageRequest, order: HistoryOrder, options: { label?: string; filter?: string }): Promise<Page<StatusChangeRecord>> {
+    const batches = await this.collection
+      .find(options.label === undefined ? { eventId } : { eventId, labels: options.label }, { projection: { changes: 1 } })
+      .toArray();
+    const needle = options.filter?.toLowerCase();
+    const changes = batches
+      .flatMap((batch) => batch.changes)
+      .filter((change) => (options.label === undefined || change.label === options.label) && (!needle || change.label.toLowerCase().includes(needle)));
+    return pageOf(changes.sort(compareChanges(order)), request);
+  }
 }

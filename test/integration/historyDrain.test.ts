@@ -46,9 +46,10 @@ async function worker(env: Record<string, string>): Promise<SpawnedWorker> {
   return started;
 }
 
-/** The stored history of an event, oldest first, read straight from MongoDB. */
+/** The stored history of an event, oldest first, read straight from MongoDB (batches of changes). */
 async function stored(database: string, eventId: number): Promise<{ id: number; label: string; status: string }[]> {
-  return (await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ id: 1 }).toArray()) as never;
+  const batches = await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ first: 1 }).toArray();
+  return batches.flatMap((batch) => batch.changes);
 }
 
 async function metrics(url: string): Promise<Record<string, number>> {
@@ -74,11 +75,13 @@ function expectWhole(history: { id: number; label: string; status: string }[], c
 }
 
 describe('history drain', () => {
-  it('stores a change once however often it is stored, leaving the first copy as it was', async () => {
+  it('stores a batch read twice from the head of a stream once, and says how far it is stored', async () => {
     const history = new StatusChangeHistory(mongo.db(newDatabaseName()));
-    const record = (n: number, status: string) => decodeHistoryEntry(7, `0-${n}`, ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));
-    await history.store([record(1, 'booked'), record(2, 'booked')]);
-    await history.store([record(2, 'changed'), record(3, 'booked')]);
+    const change = (n: number, status: string) => decodeHistoryEntry(7, `0-${n}`, ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));
+    expect(await history.store(7, [change(1, 'booked'), change(2, 'booked')])).toEqual({ last: 2, inserted: true });
+    // Read again from the same head, with more behind it: the first copy stands, up to 2.
+    expect(await history.store(7, [change(1, 'changed'), change(2, 'changed'), change(3, 'booked')])).toEqual({ last: 2, inserted: false });
+    expect(await history.store(7, [change(3, 'booked')])).toEqual({ last: 3, inserted: true });
     const page = await history.page(7, { direction: 'first', limit: 10 }, { field: 'id', ascending: true }, {});
     expect(page.items.map((r) => [r.id, r.status])).toEqual([[1, 'booked'], [2, 'booked'], [3, 'booked']]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
-import { buildPage, parsePageRequest } from '../../src/domain/pagination.js';
+import { buildPage, pageOf, parsePageRequest } from '../../src/domain/pagination.js';
 
 const limits = { defaultLimit: 20, maxLimit: 100 };
 const items = (...ids: number[]) => ids.map((id) => ({ id }));
@@ -65,5 +65,24 @@ describe('buildPage', () => {
 
   it('an empty page has no cursors', () => {
     expect(buildPage({ direction: 'after', limit: 2, cursor: 1 }, [], { newer: true, older: true })).toEqual({ items: [] });
+  });
+});
+
+describe('pageOf (a list held in memory)', () => {
+  const list = items(4, 3, 2, 1);
+
+  it('pages like buildPage: first, after and before a cursor', () => {
+    expect(pageOf(list, { direction: 'first', limit: 2 })).toEqual({ items: items(4, 3), next_page_starts_after: '3' });
+    expect(pageOf(list, { direction: 'after', limit: 2, cursor: 3 })).toEqual({ items: items(2, 1), previous_page_ends_before: '2' });
+    // ids 1..4, end_before 1, limit 2 -> [3, 2]
+    expect(pageOf(list, { direction: 'before', limit: 2, cursor: 1 })).toEqual({ items: items(3, 2), next_page_starts_after: '2', previous_page_ends_before: '3' });
+    expect(pageOf(list, { direction: 'before', limit: 2, cursor: 3 })).toEqual({ items: items(4), next_page_starts_after: '4' });
+    expect(pageOf(list, { direction: 'first', limit: 4 })).toEqual({ items: list });
+  });
+
+  it('answers an empty page past either end and for a cursor naming nothing', () => {
+    expect(pageOf(list, { direction: 'after', limit: 2, cursor: 1 })).toEqual({ items: [] });
+    expect(pageOf(list, { direction: 'before', limit: 2, cursor: 4 })).toEqual({ items: [] });
+    expect(pageOf(list, { direction: 'after', limit: 2, cursor: 9 })).toEqual({ items: [] });
   });
 });

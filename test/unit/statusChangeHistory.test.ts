@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { notBookableReason } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
-import { decodeHistoryEntry, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
+import { compareChanges, decodeHistoryEntry, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
 import { withTables } from '../fixtures/drawings.js';
 
 // The history's formats (docs/history.md): what lua/includes/history.lua appends, what is
@@ -14,7 +14,6 @@ describe('status change history', () => {
   it('decodes a stream entry into the stored change, numbered by its entry id', () => {
     const c = entry(1_700_000_000_123, 'A-1', 'booked', 1, 'order-1', 'tok', 'API_CALL', '10.0.0.7', '{"a":1}');
     expect(decodeHistoryEntry(42, '0-17', c)).toEqual({
-      _id: '42:0-17',
       eventId: 42,
       id: 17,
       label: 'A-1',
@@ -66,6 +65,16 @@ describe('status change history', () => {
     expect(historyOrder('status:desc')).toEqual({ field: 'status', ascending: false });
     expect(historyOrder('date:asc')).toEqual({ field: 'date', ascending: true });
     for (const bad of ['label', 'date:up', 'status:asc:x', ':asc']) expect(() => historyOrder(bad), bad).toThrow(/sort must be/);
+  });
+
+  it('compares changes by the order field, ties newest first', () => {
+    const change = (id: number, label: string, time: number) => decodeHistoryEntry(1, `0-${id}`, entry(time, label, 'booked', 1, '', '', '', '', ''));
+    const changes = [change(1, 'B', 5), change(2, 'A', 5), change(3, 'B', 4), change(4, 'A', 6)];
+    const ids = (order: Parameters<typeof compareChanges>[0]) => [...changes].sort(compareChanges(order)).map((c) => c.id);
+    expect(ids({ field: 'label', ascending: true })).toEqual([4, 2, 3, 1]);
+    expect(ids({ field: 'label', ascending: false })).toEqual([3, 1, 4, 2]);
+    expect(ids({ field: 'date', ascending: true })).toEqual([3, 2, 1, 4]);
+    expect(ids({ field: 'date', ascending: false })).toEqual([4, 2, 1, 3]);
   });
 
   it('says why a label is no longer bookable on the chart', () => {
