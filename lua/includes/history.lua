@@ -14,7 +14,9 @@ local noted = {}
 
 -- The status an object shows in the event after the change just made.
 local function statusAfter(state, change, item)
-  if item.q and item.q > 0 then return change.status end
+  -- Book, hold and custom statuses set the status asked for (seats and areas alike); a
+  -- release returns a seat to what it was before (free or resale).
+  if (item.q and item.q > 0) or change.op == 'book' or change.op == 'hold' or change.op == 'status' then return change.status end
   if change.op == 'useSeason' and state.season and state.season.fb then
     return currentObject(eventState(state.season.fb), item.l).status
   end

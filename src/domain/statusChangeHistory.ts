@@ -31,6 +31,27 @@ export function entryNumber(entryId: string): number {
   return Number(match[1]);
 }
 
+/** Separates the entries of a batch of them as one text (lua/read-history-1.lua). */
+export const ENTRY_SEPARATOR = '\u001e';
+
+/** The distinct labels of a batch of entries as one text (each entry's second field), without decoding them. */
+export function batchLabels(entries: string): string[] {
+  const labels = new Set<string>();
+  let at = 0;
+  while (at < entries.length) {
+    const start = entries.indexOf(FIELD_SEPARATOR, at) + 1;
+    labels.add(entries.slice(start, entries.indexOf(FIELD_SEPARATOR, start)));
+    const next = entries.indexOf(ENTRY_SEPARATOR, start);
+    at = next < 0 ? entries.length : next + 1;
+  }
+  return [...labels];
+}
+
+/** The changes of a batch of entries as one text whose first entry is number `first`. */
+export function decodeBatch(eventId: number, first: number, entries: string): StatusChangeRecord[] {
+  return entries.split(ENTRY_SEPARATOR).map((c, i) => decodeHistoryEntry(eventId, `0-${first + i}`, c));
+}
+
 /** Decodes the `c` field of a history stream entry. */
 export function decodeHistoryEntry(eventId: number, entryId: string, c: string): StatusChangeRecord {
   const [time, label, status, quantity, orderId, token, origin, ip, extra] = c.split(FIELD_SEPARATOR);

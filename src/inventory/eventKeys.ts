@@ -56,6 +56,9 @@ export function eventKeys(event: EventRef): EventKeys {
   };
 }
 
+/** The event's history stream (EventKeys.history), without making the other names. */
+export const historyKey = (event: EventRef) => `${prefixOf(event)}:history`;
+
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
 export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;
 

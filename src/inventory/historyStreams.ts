@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { FIELD_SEPARATOR } from '../domain/objectStates.js';
-import { eventKeys, type EventRef } from './eventKeys.js';
+import { historyKey, type EventRef } from './eventKeys.js';
+import type { Scripts } from './scripts.js';
 
 // The events' history streams as the drain sees them (docs/history.md): which streams may
 // hold entries not yet stored, reading a stream's oldest entries, and trimming what is
@@ -16,11 +17,13 @@ const PROGRESS_SAMPLE = 50;
 const SEP = FIELD_SEPARATOR;
 const STREAM_PATTERN = /^inv:\{[^}]*\}:(\d+):history$/;
 
-export interface HistoryEntry {
-  /** `0-<n>` (lua/includes/history.lua). */
-  id: string;
-  c: string;
+/** Entries `first`..`last` of a stream (numbered without gaps), their `c` fields joined by ENTRY_SEPARATOR. */
+export interface HistoryBatchText {
+  first: number;
+  last: number;
+  entries: string;
 }
+
 
 export interface DrainProgress {
   /** Changes stored since the deployment began. */
@@ -47,6 +50,7 @@ export class HistoryStreams {
 
   constructor(
     private readonly redis: Redis,
+    private readonly scripts: Scripts,
     /** The deployment's REDIS_KEY_PREFIX: SCAN patterns and replies carry it, commands add it. */
     private readonly keyPrefix: string,
   ) {}
@@ -56,7 +60,7 @@ export class HistoryStreams {
    * command for all of them: a busy on-sale adds 20 small commands a second, not one per request.
    */
   noteChanged(events: EventRef[]): void {
-    for (const event of events) this.changed.add(eventKeys(event).history);
+    for (const event of events) this.changed.add(historyKey(event));
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();
@@ -113,16 +117,14 @@ export class HistoryStreams {
     return found;
   }
 
-  /** The oldest `count` entries of a stream. */
-  async oldest(key: string, count: number): Promise<HistoryEntry[]> {
-    const entries = await this.redis.xrange(key, '-', '+', 'COUNT', count);
-    return entries.map(([id, fields]) => ({ id, c: fields[fields.indexOf('c') + 1] ?? '' }));
+  /** The oldest `count` entries of a stream, or null when it has none. */
+  oldest(key: string, count: number): Promise<HistoryBatchText | null> {
+    return this.scripts.readHistory(key, count);
   }
 
-  /** Removes the entries up to and including `lastStored`; later ones stay. */
-  async trim(key: string, lastStored: string): Promise<void> {
-    const n = Number(lastStored.slice(2));
-    await this.redis.xtrim(key, 'MINID', `0-${n + 1}`);
+  /** Removes the entries up to and including number `lastStored`; later ones stay. */
+  async trim(key: string, lastStored: number): Promise<void> {
+    await this.redis.xtrim(key, 'MINID', `0-${lastStored + 1}`);
   }
 
   async recordRun(stored: number, at: number): Promise<void> {
@@ -142,8 +144,8 @@ export class HistoryStreams {
     ]);
     const firsts = await Promise.all(sample.map((key) => this.oldest(key, 1)));
     let oldestWaiting = 0;
-    for (const [first] of firsts) {
-      const time = first ? Number(first.c.slice(0, first.c.indexOf(SEP))) : 0;
+    for (const first of firsts) {
+      const time = first ? Number(first.entries.slice(0, first.entries.indexOf(SEP))) : 0;
       if (time > 0 && (oldestWaiting === 0 || time < oldestWaiting)) oldestWaiting = time;
     }
     return { stored: Number(fields.stored ?? 0), at: Number(fields.at ?? 0), pendingStreams, oldestWaiting };

@@ -1,4 +1,3 @@
-import { decodeHistoryEntry } from '../domain/statusChangeHistory.js';
 import { streamEventId, type HistoryStreams } from '../inventory/historyStreams.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 
@@ -50,12 +49,11 @@ export class HistoryDrain {
     if (eventId === null) return { stored: 0, empty: true };
     let stored = 0;
     for (let batch = 0; batch < BATCHES_PER_STREAM; batch++) {
-      const entries = await this.streams.oldest(key, BATCH);
-      if (entries.length === 0) return { stored, empty: true };
-      const changes = entries.map((entry) => decodeHistoryEntry(eventId, entry.id, entry.c));
-      const { last, inserted } = await this.history.store(eventId, changes);
-      await this.streams.trim(key, `0-${last}`);
-      if (inserted) stored += changes.length;
+      const batch = await this.streams.oldest(key, BATCH);
+      if (!batch) return { stored, empty: true };
+      const { last, inserted } = await this.history.store(eventId, batch);
+      await this.streams.trim(key, last);
+      if (inserted) stored += batch.last - batch.first + 1;
     }
     return { stored, empty: false };
   }

@@ -1,6 +1,7 @@
 import { MongoServerError, type Collection, type Db } from 'mongodb';
 import { pageOf, type Page, type PageRequest } from '../domain/pagination.js';
-import { compareChanges, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import { batchLabels, compareChanges, decodeBatch, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import type { HistoryBatchText } from '../inventory/historyStreams.js';
 
 // The stored status-change history (docs/history.md, "Stored in batches"): one document
 // per batch of an event's changes as the drain read them from the event's stream (up to
@@ -10,13 +11,18 @@ interface HistoryBatch {
   /** `<eventId>:<stream id of the batch's first change>`: a batch stored twice is stored once. */
   _id: string;
   eventId: number;
-  /** The ids of its first and last change. */
+  /** The ids of its first and last change: a stream numbers its entries without gaps, so change i is first + i. */
   first: number;
   last: number;
   /** The labels it has changes of, so one object's history reads only its batches. */
   labels: string[];
-  changes: StatusChangeRecord[];
+  /**
+   * The changes as the stream holds them (lua/includes/history.lua), joined by
+   * ENTRY_SEPARATOR: the drain moves text without taking it apart; the routes decode it.
+   */
+  entries: string;
 }
+
 
 const DUPLICATE_KEY = 11000;
 
@@ -28,18 +34,16 @@ export class StatusChangeHistory {
   }
 
   /**
-   * Stores a batch of an event's changes, read from the head of its stream, oldest first.
+   * Stores a batch of an event's stream entries, read from the head of its stream, oldest first.
    * Returns the id of the last change now stored from that head: the batch's own last, or,
    * when a batch starting at the same change was stored before (a drain that stopped before
    * trimming, or another drain on the same stream), that batch's last. The caller trims the
    * stream up to it and reads on from there, so each change is stored exactly once.
    */
-  async store(eventId: number, changes: StatusChangeRecord[]): Promise<{ last: number; inserted: boolean }> {
-    const first = changes[0]!.id;
-    const last = changes[changes.length - 1]!.id;
+  async store(eventId: number, batch: HistoryBatchText): Promise<{ last: number; inserted: boolean }> {
+    const { first, last, entries } = batch;
     try {
-      const labels = [...new Set(changes.map((change) => change.label))];
-      await this.collection.insertOne({ _id: `${eventId}:0-${first}`, eventId, first, last, labels, changes });
+      await this.collection.insertOne({ _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabels(entries), entries });
       return { last, inserted: true };
     } catch (error) {
       if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) throw error;
@@ -55,12 +59,13 @@ export class StatusChangeHistory {
    */
   async page(eventId: number, request: PageRequest, order: HistoryOrder, options: { label?: string; filter?: string }): Promise<Page<StatusChangeRecord>> {
     const batches = await this.collection
-      .find(options.label === undefined ? { eventId } : { eventId, labels: options.label }, { projection: { changes: 1 } })
+      .find(options.label === undefined ? { eventId } : { eventId, labels: options.label }, { projection: { first: 1, entries: 1 } })
       .toArray();
     const needle = options.filter?.toLowerCase();
     const changes = batches
-      .flatMap((batch) => batch.changes)
+      .flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries))
       .filter((change) => (options.label === undefined || change.label === options.label) && (!needle || change.label.toLowerCase().includes(needle)));
     return pageOf(changes.sort(compareChanges(order)), request);
   }
 }
+

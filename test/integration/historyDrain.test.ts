@@ -7,7 +7,7 @@ import { action, createEvent, done } from '../support/events.js';
 import { call, client, createCompanyClients, newDatabaseName, eventually, spawnWorker, startTestServer, testEnv, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
-import { decodeHistoryEntry } from '../../src/domain/statusChangeHistory.js';
+import { decodeBatch, ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
 import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
 
 // The drain of the history streams into MongoDB (docs/history.md), on real servers: a
@@ -49,7 +49,7 @@ async function worker(env: Record<string, string>): Promise<SpawnedWorker> {
 /** The stored history of an event, oldest first, read straight from MongoDB (batches of changes). */
 async function stored(database: string, eventId: number): Promise<{ id: number; label: string; status: string }[]> {
   const batches = await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ first: 1 }).toArray();
-  return batches.flatMap((batch) => batch.changes);
+  return batches.flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries));
 }
 
 async function metrics(url: string): Promise<Record<string, number>> {
@@ -77,11 +77,12 @@ function expectWhole(history: { id: number; label: string; status: string }[], c
 describe('history drain', () => {
   it('stores a batch read twice from the head of a stream once, and says how far it is stored', async () => {
     const history = new StatusChangeHistory(mongo.db(newDatabaseName()));
-    const change = (n: number, status: string) => decodeHistoryEntry(7, `0-${n}`, ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));
-    expect(await history.store(7, [change(1, 'booked'), change(2, 'booked')])).toEqual({ last: 2, inserted: true });
+    const change = (n: number, status: string) => ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
+    const batch = (first: number, ...statuses: string[]) => ({ first, last: first + statuses.length - 1, entries: statuses.map((status, i) => change(first + i, status)).join(ENTRY_SEPARATOR) });
+    expect(await history.store(7, batch(1, 'booked', 'booked'))).toEqual({ last: 2, inserted: true });
     // Read again from the same head, with more behind it: the first copy stands, up to 2.
-    expect(await history.store(7, [change(1, 'changed'), change(2, 'changed'), change(3, 'booked')])).toEqual({ last: 2, inserted: false });
-    expect(await history.store(7, [change(3, 'booked')])).toEqual({ last: 3, inserted: true });
+    expect(await history.store(7, batch(1, 'changed', 'changed', 'booked'))).toEqual({ last: 2, inserted: false });
+    expect(await history.store(7, batch(3, 'booked'))).toEqual({ last: 3, inserted: true });
     const page = await history.page(7, { direction: 'first', limit: 10 }, { field: 'id', ascending: true }, {});
     expect(page.items.map((r) => [r.id, r.status])).toEqual([[1, 'booked'], [2, 'booked'], [3, 'booked']]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { notBookableReason } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
-import { compareChanges, decodeHistoryEntry, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
+import { batchLabels, compareChanges, decodeBatch, decodeHistoryEntry, ENTRY_SEPARATOR, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
 import { withTables } from '../fixtures/drawings.js';
 
 // The history's formats (docs/history.md): what lua/includes/history.lua appends, what is
@@ -31,6 +31,12 @@ describe('status change history', () => {
     const record = decodeHistoryEntry(1, '0-1', entry(5, 'GA1', 'free', 3, '', '', 'HOLD_EXPIRED', '', ''));
     expect(record).toMatchObject({ orderId: null, holdToken: null, origin: { type: 'HOLD_EXPIRED' }, extraData: null, quantity: 3 });
     expect(record.origin).not.toHaveProperty('ip');
+  });
+
+  it('reads the labels of a batch of entries without decoding them, and decodes a batch numbered from its first', () => {
+    const batch = [entry(5, 'Section A-1-7', 'booked', 1, '', '', 'API_CALL', '', '{"a":1}'), entry(6, 'GA', 'free', 3, '', '', 'API_CALL', '', ''), entry(7, 'Section A-1-7', 'free', 1, '', '', '', '', '')].join(ENTRY_SEPARATOR);
+    expect(batchLabels(batch)).toEqual(['Section A-1-7', 'GA']);
+    expect(decodeBatch(4, 10, batch).map((c) => [c.id, c.label, c.status, c.quantity])).toEqual([[10, 'Section A-1-7', 'booked', 1], [11, 'GA', 'free', 3], [12, 'Section A-1-7', 'free', 1]]);
   });
 
   it('refuses entry ids the script does not write', () => {
