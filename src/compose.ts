@@ -102,7 +102,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const eventObjects = new EventObjectStore(redis);
   const eventConfig = new EventConfigStore(redis);
   const usedObjects = new UsedObjects(redis);
-  const historyStreams = new HistoryStreams(redis, scripts, config.redisKeyPrefix);
+  const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
   const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges);
 
   // Caches kept coherent across processes through the bus.

@@ -10,7 +10,8 @@
 -- Needs: now, request (origin, ip), constants.lua, objectStates.lua (decodeObject),
 -- eventState.lua (eventState, extraData), currentObject.lua.
 
-local noted = {}
+-- Stream keys and entries, by position: two flat lists rather than a table per object.
+local notedKeys, noted = {}, {}
 
 -- The status an object shows in the event after the change just made.
 local function statusAfter(state, change, item)
@@ -27,15 +28,14 @@ end
 local function noteHistory(state, change, item)
   local extra = item.x
   if not extra and change.keep then extra = extraData(state, item.l) end
-  noted[#noted + 1] = {
-    state.history,
-    table.concat({
-      now, item.l, statusAfter(state, change, item), (item.q and item.q > 0) and item.q or 1, change.orderId or '', change.token or '',
-      request.origin or 'API_CALL', request.ip or '', extra or '',
-    }, SEP),
-  }
+  local n = #noted + 1
+  notedKeys[n] = state.history
+  noted[n] = table.concat({
+    now, item.l, statusAfter(state, change, item), (item.q and item.q > 0) and item.q or 1, change.orderId or '', change.token or '',
+    request.origin or 'API_CALL', request.ip or '', extra or '',
+  }, SEP)
 end
 
 local function writeHistory()
-  for _, entry in ipairs(noted) do redis.call('XADD', entry[1], '0-*', 'c', entry[2]) end
+  for i, entry in ipairs(noted) do redis.call('XADD', notedKeys[i], '0-*', 'c', entry) end
 end

@@ -31,7 +31,7 @@ export function entryNumber(entryId: string): number {
   return Number(match[1]);
 }
 
-/** Separates the entries of a batch of them as one text (lua/read-history-1.lua). */
+/** Separates the entries of a batch of them as one text (src/inventory/historyStreams.ts, oldest). */
 export const ENTRY_SEPARATOR = '\u001e';
 
 /** The distinct labels of a batch of entries as one text (each entry's second field), without decoding them. */

@@ -16,7 +16,6 @@ const SCRIPT_FILES = {
   changeHoldTokenExpiry: 'change-hold-token-expiry-1.lua',
   retimeHoldToken: 'retime-hold-token-2.lua',
   forgetSeasonUnit: 'forget-season-unit-3.lua',
-  readHistory: 'read-history-1.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -107,12 +106,6 @@ export class Scripts {
   /** lua/forget-season-unit-3.lua: the unit leaves its season's count of stored records, once; how many objects it had. */
   forgetSeasonUnit(objectsKey: string, seasonUseKey: string, forgottenKey: string, unitId: number): Promise<number> {
     return this.call('forgetSeasonUnit', [objectsKey, seasonUseKey, forgottenKey], [unitId]) as Promise<number>;
-  }
-
-  /** lua/read-history-1.lua: the oldest `count` entries of a history stream, joined; null when it is empty. */
-  async readHistory(streamKey: string, count: number): Promise<{ first: number; last: number; entries: string } | null> {
-    const reply = (await this.call('readHistory', [streamKey], [count])) as [number, number, string] | [];
-    return reply.length === 0 ? null : { first: reply[0], last: reply[1], entries: reply[2] };
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {
