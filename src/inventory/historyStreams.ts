@@ -13,8 +13,6 @@ const PENDING_KEY = 'history:pending';
 const PROGRESS_KEY = 'history:drain';
 const FLUSH_MS = 50;
 const PROGRESS_SAMPLE = 50;
-/** The first field of an entry is its time (lua/includes/history.lua). */
-const SEP = FIELD_SEPARATOR;
 const STREAM_PATTERN = /^inv:\{[^}]*\}:(\d+):history$/;
 
 /** Entries `first`..`last` of a stream (numbered without gaps), their `c` fields joined by ENTRY_SEPARATOR. */
@@ -23,7 +21,6 @@ export interface HistoryBatchText {
   last: number;
   entries: string;
 }
-
 
 export interface DrainProgress {
   /** Changes stored since the deployment began. */
@@ -151,7 +148,8 @@ export class HistoryStreams {
     const firsts = await Promise.all(sample.map((key) => this.oldest(key, 1)));
     let oldestWaiting = 0;
     for (const first of firsts) {
-      const time = first ? Number(first.entries.slice(0, first.entries.indexOf(SEP))) : 0;
+      // An entry's first field is its time (lua/includes/history.lua).
+      const time = first ? Number(first.entries.slice(0, first.entries.indexOf(FIELD_SEPARATOR))) : 0;
       if (time > 0 && (oldestWaiting === 0 || time < oldestWaiting)) oldestWaiting = time;
     }
     return { stored: Number(fields.stored ?? 0), at: Number(fields.at ?? 0), pendingStreams, oldestWaiting };
