@@ -1,6 +1,7 @@
 import { loadConfigOrExit } from './config.js';
 import { startWorker } from './app.js';
 import { createLogger } from './log.js';
+import { runUntilSignalled } from './processRun.js';
 
 // `npm run worker`: the background jobs (docs/history.md) in a process of their own, for
 // deployments that start their HTTP servers with BACKGROUND_JOBS=off. Same configuration
@@ -9,23 +10,12 @@ import { createLogger } from './log.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
-let worker;
-try {
-  worker = await startWorker(config, logger);
-} catch (error) {
-  console.error(`start-up failed: ${(error as Error).message}`);
-  process.exit(1);
-}
-const running = worker;
+await runUntilSignalled(
+  () => startWorker(config, logger),
+  async (running, signal) => {
+    logger.info({ signal }, 'stopping background jobs');
+    await running.stop();
+    return true;
+  },
+);
 logger.info('background jobs running');
-
-let stopping = false;
-async function stop(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'stopping background jobs');
-  await running.stop();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
