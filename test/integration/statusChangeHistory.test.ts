@@ -85,6 +85,21 @@ describe('status change history', () => {
     expect(took).toBeLessThanOrEqual(1_000);
   });
 
+  it('records a release back to resale, and the extra data an object kept', async () => {
+    const event = await createEvent(ctx.api, chartKey);
+    await done(ctx.api, event, 'put-up-for-resale', { objects: ['A-1'] });
+    await done(ctx.api, event, 'book', { objects: [{ objectId: 'A-1', extraData: { seat: 'kept' } }] });
+    await done(ctx.api, event, 'release', { objects: ['A-1'], keepExtraData: true });
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    const items = await storedHistory(event, 4);
+    expect(items.map((i) => [i.status, i.extraData])).toEqual([
+      ['booked', null],
+      ['resale', { seat: 'kept' }],
+      ['booked', { seat: 'kept' }],
+      ['resale', null],
+    ]);
+  });
+
   it('records nothing for a refused change, and one entry per object of a call', async () => {
     const event = await createEvent(ctx.api, chartKey);
     await done(ctx.api, event, 'book', { objects: ['A-1', 'A-2', 'A-3'] });
