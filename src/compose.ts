@@ -25,6 +25,7 @@ import { chartVersionRoutes } from './routes/chartVersions.js';
 import { eventChannelRoutes } from './routes/eventChannels.js';
 import { eventForSaleRoutes } from './routes/eventForSale.js';
 import { eventObjectRoutes } from './routes/eventObjects.js';
+import { eventLogRoutes } from './routes/eventLog.js';
 import { eventReportRoutes } from './routes/eventReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
@@ -113,17 +114,23 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
 
   // Services.
   const saleConfig = new SaleConfigSync(repos.events, repos.charts, indexes, eventConfig);
-  const charts = new ChartService(repos.charts, repos.events, indexes, async (chartId) => {
-    await catalog.chartChanged(chartId);
-    await saleConfig.chartPublished(chartId);
-  });
-  const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig);
+  const charts = new ChartService(
+    repos.charts,
+    repos.events,
+    indexes,
+    async (chartId) => {
+      await catalog.chartChanged(chartId);
+      await saleConfig.chartPublished(chartId);
+    },
+    repos.eventLog,
+  );
+  const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig, repos.eventLog);
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
-  const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants);
+  const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
   const health = new HealthChecks([redis, statusRedis], db);
   const metrics = new Metrics();
   const status = new ServerStatus();
@@ -146,6 +153,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
     ...eventReportRoutes(objectInfo),
     ...usageRoutes(usage),
+    ...eventLogRoutes(repos.eventLog),
   ]);
 
   return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, charts, events, statusChanges, historyStreams, historyDrain, routes };

@@ -23,6 +23,7 @@ async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('charts').createIndex({ workspaceId: 1, archived: 1, _id: -1 });
   await db.collection('events').createIndex({ workspaceId: 1, key: 1 }, { unique: true });
   await db.collection('events').createIndex({ chartId: 1, _id: -1 });
+  await db.collection('eventLog').createIndex({ workspaceId: 1, _id: 1 });
   // The history's batches (src/metadata/statusChangeHistory.ts): an event's, one object's.
   await db.collection('statusChanges').createIndex({ eventId: 1, first: -1 });
   await db.collection('statusChanges').createIndex({ eventId: 1, labels: 1 });

@@ -2,19 +2,25 @@ import type { Collection, Document, Filter } from 'mongodb';
 import { buildPage, type Page, type PageRequest } from '../domain/pagination.js';
 
 /**
- * Runs a page request against a collection whose `_id` is an integer id, newest first.
- * One query for the page (limit + 1 to see whether more follow) and, only when the
- * request came with a cursor, one existence check in the other direction.
+ * Runs a page request against a collection whose `_id` is an integer id, newest first
+ * (`oldestFirst`: the other way round, the event log's order). One query for the page
+ * (limit + 1 to see whether more follow) and, only when the request came with a cursor,
+ * one existence check in the other direction.
  */
 export async function paginate<D extends Document & { _id: number }, T extends { id: number }>(
   collection: Collection<D>,
   baseFilter: Filter<D>,
   request: PageRequest,
   toItem: (doc: D) => T,
+  oldestFirst = false,
 ): Promise<Page<T>> {
+  // "later": further along the list; "earlier": before it.
+  const later = oldestFirst ? '$gt' : '$lt';
+  const earlier = oldestFirst ? '$lt' : '$gt';
   const idFilter =
-    request.direction === 'after' ? { _id: { $lt: request.cursor } } : request.direction === 'before' ? { _id: { $gt: request.cursor } } : {};
-  const order = request.direction === 'before' ? 1 : -1;
+    request.direction === 'after' ? { _id: { [later]: request.cursor } } : request.direction === 'before' ? { _id: { [earlier]: request.cursor } } : {};
+  const forward: 1 | -1 = oldestFirst ? 1 : -1;
+  const order: 1 | -1 = request.direction === 'before' ? (oldestFirst ? -1 : 1) : forward;
   const docs = (await collection
     .find({ ...baseFilter, ...idFilter } as Filter<D>)
     .sort({ _id: order })
@@ -27,11 +33,11 @@ export async function paginate<D extends Document & { _id: number }, T extends {
   let older = false;
   if (kept.length > 0 && request.direction === 'after') {
     const firstId = kept[0]!.id;
-    newer = (await collection.findOne({ ...baseFilter, _id: { $gt: firstId } } as Filter<D>, { projection: { _id: 1 } })) !== null;
+    newer = (await collection.findOne({ ...baseFilter, _id: { [earlier]: firstId } } as Filter<D>, { projection: { _id: 1 } })) !== null;
   }
   if (kept.length > 0 && request.direction === 'before') {
-    const oldestId = kept[kept.length - 1]!.id;
-    older = (await collection.findOne({ ...baseFilter, _id: { $lt: oldestId } } as Filter<D>, { projection: { _id: 1 } })) !== null;
+    const lastId = kept[kept.length - 1]!.id;
+    older = (await collection.findOne({ ...baseFilter, _id: { [later]: lastId } } as Filter<D>, { projection: { _id: 1 } })) !== null;
   }
   return buildPage(request, fetched, { newer, older });
 }

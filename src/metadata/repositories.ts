@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { Charts } from './charts.js';
 import { Companies, type CompanyDoc } from './companies.js';
+import { EventLog } from './eventLog.js';
 import { Events } from './events.js';
 import { StatusChangeHistory } from './statusChangeHistory.js';
 import { Workspaces, type WorkspaceDoc } from './workspaces.js';
@@ -11,10 +12,11 @@ export interface Repositories {
   charts: Charts;
   events: Events;
   statusChanges: StatusChangeHistory;
+  eventLog: EventLog;
 }
 
 export function repositories(db: Db): Repositories {
-  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db), statusChanges: new StatusChangeHistory(db) };
+  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db), statusChanges: new StatusChangeHistory(db), eventLog: new EventLog(db) };
 }
 
 /**

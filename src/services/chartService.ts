@@ -14,6 +14,7 @@ import { Lru, memoize } from '../util/lru.js';
 import { concurrentChartChange, type ObjectIndexes } from './objectIndexes.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
 import { isDuplicateKey } from '../metadata/counters.js';
+import type { EventLog } from '../metadata/eventLog.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 
 // How charts change (docs/seatsio-behaviour.md, "Chart versions and status"), between the routes and the store:
@@ -57,6 +58,7 @@ export class ChartService {
     private readonly events: Events,
     private readonly indexes: ObjectIndexes,
     private readonly publishedChanged: PublishedChartListener,
+    private readonly log: EventLog,
   ) {}
 
   async find(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {
@@ -122,8 +124,9 @@ export class ChartService {
     const taken = () => new ApiError(409, 'CHART_ALREADY_EXISTS', `A chart with key ${key} already exists in this workspace`);
     if (await this.charts.findByKey(workspaceId, key)) throw taken();
     const published = await this.storeVersion(drawing);
+    let doc: ChartDoc;
     try {
-      return await this.charts.create({
+      doc = await this.charts.create({
         workspaceId,
         key,
         name: published.name,
@@ -138,6 +141,8 @@ export class ChartService {
       // The unique index on (workspace, key) decides between concurrent creates of one key.
       throw isDuplicateKey(error) ? taken() : error;
     }
+    await this.log.record(workspaceId, 'chart.created', key);
+    return doc;
   }
 
   /**
@@ -167,14 +172,16 @@ export class ChartService {
     });
   }
 
-  publish(workspace: WorkspaceDoc, key: string, levels: Record<ChartValidator, ValidatorLevel>): Promise<ChartDoc> {
-    return untilWritten(`Chart ${key}`, async () => {
+  async publish(workspace: WorkspaceDoc, key: string, levels: Record<ChartValidator, ValidatorLevel>): Promise<ChartDoc> {
+    const published = await untilWritten(`Chart ${key}`, async () => {
       const doc = await this.find(workspace, key);
       const draft = this.version(doc, 'draft');
       const result = classifyFailures(draft.failedValidators, levels);
       if (result.errors.length > 0) throw publishFailure(key, result);
       return this.swap(doc, { published: draft, draft: null, name: draft.name }, [], [doc.published.drawingId]);
     });
+    await this.log.record(workspace._id, 'chart.published', key);
+    return published;
   }
 
   discard(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {

@@ -13,6 +13,7 @@ import type { Charts } from '../metadata/charts.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
 import { isDuplicateKey } from '../metadata/counters.js';
 import type { Events } from '../metadata/events.js';
+import type { EventLog } from '../metadata/eventLog.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { ChartService } from './chartService.js';
 import { eventNotFound, type EventCatalog } from './eventCatalog.js';
@@ -47,6 +48,7 @@ export class EventService {
     private readonly catalog: EventCatalog,
     private readonly saleConfig: SaleConfigSync,
     private readonly configStore: EventConfigStore,
+    private readonly log: EventLog,
   ) {}
 
   /** The event as stored now (admin routes read MongoDB, not the catalog); 404 EVENT_NOT_FOUND. */
@@ -98,6 +100,7 @@ export class EventService {
     }
     await this.charts.markUsed(at.chart._id);
     for (const event of created) if (hasSaleConfig(event)) await this.saleConfig.sync(event, at.index);
+    for (const event of created) await this.log.record(event.workspaceId, 'event.created', event.key);
     return created;
   }
 
@@ -129,6 +132,7 @@ export class EventService {
       if (after.season?.role === 'top' && touched) {
         await this.catalog.changed(workspace._id, ...(await this.events.seasonFamily(after._id)).map((unit) => unit.key).filter((k) => k !== after.key));
       }
+      await this.log.record(workspace._id, 'event.updated', after.key);
     }
     return after;
   }
@@ -164,6 +168,7 @@ export class EventService {
     await this.configStore.deleteInventory(event);
     await this.catalog.changed(event.workspaceId, event.key);
     await this.chartUseEnded(event.chartId);
+    await this.log.record(event.workspaceId, 'event.deleted', event.key);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { EventLog } from '../metadata/eventLog.js';
 import { ApiError, badRequest, notFound } from '../domain/errors.js';
 import { newKey } from '../domain/keys.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
@@ -20,6 +21,7 @@ export class WorkspaceService {
     private readonly workspaces: Workspaces,
     private readonly companies: Companies,
     private readonly tenants: TenantCache,
+    private readonly log: EventLog,
   ) {}
 
   async find(tenant: Tenant, key: string): Promise<WorkspaceDoc> {
@@ -47,6 +49,7 @@ export class WorkspaceService {
   async create(company: CompanyDoc, name: string, isTest: boolean): Promise<WorkspaceDoc> {
     const doc = await this.workspaces.create({ companyId: company._id, name, isTest });
     await this.tenants.changed(company._id);
+    await this.log.record(doc._id, 'workspace.created');
     return doc;
   }
 
