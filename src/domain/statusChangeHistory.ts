@@ -49,15 +49,15 @@ export function batchLabels(entries: string): string[] {
 
 /** The changes of a batch of entries as one text whose first entry is number `first`. */
 export function decodeBatch(eventId: number, first: number, entries: string): StatusChangeRecord[] {
-  return entries.split(ENTRY_SEPARATOR).map((c, i) => decodeHistoryEntry(eventId, `0-${first + i}`, c));
+  return entries.split(ENTRY_SEPARATOR).map((c, i) => decodeHistoryEntry(eventId, first + i, c));
 }
 
-/** Decodes the `c` field of a history stream entry. */
-export function decodeHistoryEntry(eventId: number, entryId: string, c: string): StatusChangeRecord {
+/** Decodes the `c` field of a history stream entry, number `id` of its stream. */
+export function decodeHistoryEntry(eventId: number, id: number, c: string): StatusChangeRecord {
   const [time, label, status, quantity, orderId, token, origin, ip, extra] = c.split(FIELD_SEPARATOR);
   const record: StatusChangeRecord = {
     eventId,
-    id: entryNumber(entryId),
+    id,
     label: label!,
     status: status!,
     quantity: Number(quantity),
@@ -71,8 +71,8 @@ export function decodeHistoryEntry(eventId: number, entryId: string, c: string):
   return record;
 }
 
-/** What the history routes answer per change. */
-export function statusChangeItem(record: StatusChangeRecord, displayedLabel: string, notPresent: NotBookableReason | null): Record<string, unknown> {
+/** What the history routes answer per change (the label is also what is displayed). */
+export function statusChangeItem(record: StatusChangeRecord, notPresent: NotBookableReason | null): Record<string, unknown> {
   const item: Record<string, unknown> = {
     id: record.id,
     eventId: record.eventId,
@@ -85,7 +85,7 @@ export function statusChangeItem(record: StatusChangeRecord, displayedLabel: str
     holdToken: record.holdToken,
     origin: record.origin,
     isPresentOnChart: notPresent === null,
-    displayedLabel,
+    displayedLabel: record.label,
   };
   if (notPresent) item.notPresentOnChartReason = notPresent;
   return item;

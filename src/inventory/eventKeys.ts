@@ -52,12 +52,20 @@ export function eventKeys(event: EventRef): EventKeys {
     saleConfig: `${prefix}:saleConfig`,
     gaHoldExpiry: `${prefix}:gaHoldExpiry`,
     gaHolds: `${prefix}:gaHolds`,
-    history: `${prefix}:history`,
+    history: historyKey(event),
   };
 }
 
 /** The event's history stream (EventKeys.history), without making the other names. */
 export const historyKey = (event: EventRef) => `${prefixOf(event)}:history`;
+
+const HISTORY_KEY = /^inv:\{[^}]*\}:(\d+):history$/;
+
+/** The id of the event a history stream key names, or null for another key. */
+export function historyKeyEventId(key: string): number | null {
+  const match = HISTORY_KEY.exec(key);
+  return match ? Number(match[1]) : null;
+}
 
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
 export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { FIELD_SEPARATOR } from '../domain/objectStates.js';
-import { ENTRY_SEPARATOR, entryNumber } from '../domain/statusChangeHistory.js';
+import { decodeBatch, ENTRY_SEPARATOR, entryNumber } from '../domain/statusChangeHistory.js';
 import { historyKey, type EventRef } from './eventKeys.js';
 
 // The events' history streams as the drain sees them (docs/history.md): which streams may
@@ -13,7 +12,6 @@ const PENDING_KEY = 'history:pending';
 const PROGRESS_KEY = 'history:drain';
 const FLUSH_MS = 50;
 const PROGRESS_SAMPLE = 50;
-const STREAM_PATTERN = /^inv:\{[^}]*\}:(\d+):history$/;
 
 /** Entries `first`..`last` of a stream (numbered without gaps), their `c` fields joined by ENTRY_SEPARATOR. */
 export interface HistoryBatchText {
@@ -31,12 +29,6 @@ export interface DrainProgress {
   pendingStreams: number;
   /** Time (ms) of the oldest change not stored, of those looked at; 0 when none waits. */
   oldestWaiting: number;
-}
-
-/** The event id a history stream key belongs to, or null for another key. */
-export function streamEventId(key: string): number | null {
-  const match = STREAM_PATTERN.exec(key);
-  return match ? Number(match[1]) : null;
 }
 
 export class HistoryStreams {
@@ -148,9 +140,9 @@ export class HistoryStreams {
     const firsts = await Promise.all(sample.map((key) => this.oldest(key, 1)));
     let oldestWaiting = 0;
     for (const first of firsts) {
-      // An entry's first field is its time (lua/includes/history.lua).
-      const time = first ? Number(first.entries.slice(0, first.entries.indexOf(FIELD_SEPARATOR))) : 0;
-      if (time > 0 && (oldestWaiting === 0 || time < oldestWaiting)) oldestWaiting = time;
+      if (!first) continue;
+      const time = decodeBatch(0, first.first, first.entries)[0]!.date.getTime();
+      if (oldestWaiting === 0 || time < oldestWaiting) oldestWaiting = time;
     }
     return { stored: Number(fields.stored ?? 0), at: Number(fields.at ?? 0), pendingStreams, oldestWaiting };
   }

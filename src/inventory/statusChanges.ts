@@ -1,5 +1,6 @@
 import { ApiError } from '../domain/errors.js';
 import type { SeasonScope } from '../domain/season.js';
+import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
 import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonVersionKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
@@ -19,7 +20,7 @@ export interface EventStatusChange {
 
 /** What made a change, as the history records it (docs/history.md). */
 export interface ChangeOrigin {
-  type: 'API_CALL' | 'HOLD_EXPIRED';
+  type: OriginType;
   /** The caller's address, for API calls. */
   ip?: string;
 }

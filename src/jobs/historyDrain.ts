@@ -1,4 +1,5 @@
-import { streamEventId, type HistoryStreams } from '../inventory/historyStreams.js';
+import { historyKeyEventId } from '../inventory/eventKeys.js';
+import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 
 // Moves status changes from the events' history streams into MongoDB (docs/history.md):
@@ -45,10 +46,10 @@ export class HistoryDrain {
 
   /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many it stored. */
   private async drainStream(key: string): Promise<{ stored: number; empty: boolean }> {
-    const eventId = streamEventId(key);
+    const eventId = historyKeyEventId(key);
     if (eventId === null) return { stored: 0, empty: true };
     let stored = 0;
-    for (let batch = 0; batch < BATCHES_PER_STREAM; batch++) {
+    for (let read = 0; read < BATCHES_PER_STREAM; read++) {
       const batch = await this.streams.oldest(key, BATCH);
       if (!batch) return { stored, empty: true };
       const { last, inserted } = await this.history.store(eventId, batch);

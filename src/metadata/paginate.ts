@@ -19,8 +19,9 @@ export async function paginate<D extends Document & { _id: number }, T extends {
   const earlier = oldestFirst ? '$lt' : '$gt';
   const idFilter =
     request.direction === 'after' ? { _id: { [later]: request.cursor } } : request.direction === 'before' ? { _id: { [earlier]: request.cursor } } : {};
-  const forward: 1 | -1 = oldestFirst ? 1 : -1;
-  const order: 1 | -1 = request.direction === 'before' ? (oldestFirst ? -1 : 1) : forward;
+  // Read along the list, or back from the cursor for a page that ends before it.
+  const alongTheList: 1 | -1 = oldestFirst ? 1 : -1;
+  const order = (request.direction === 'before' ? -alongTheList : alongTheList) as 1 | -1;
   const docs = (await collection
     .find({ ...baseFilter, ...idFilter } as Filter<D>)
     .sort({ _id: order })

@@ -1,7 +1,8 @@
-import { MongoServerError, type Collection, type Db } from 'mongodb';
+import type { Collection, Db } from 'mongodb';
 import { pageOf, type Page, type PageRequest } from '../domain/pagination.js';
 import { batchLabels, compareChanges, decodeBatch, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
 import type { HistoryBatchText } from '../inventory/historyStreams.js';
+import { isDuplicateKey } from './counters.js';
 
 // The stored status-change history (docs/history.md, "Stored in batches"): one document
 // per batch of an event's changes as the drain read them from the event's stream (up to
@@ -24,8 +25,6 @@ interface HistoryBatch {
 }
 
 
-const DUPLICATE_KEY = 11000;
-
 export class StatusChangeHistory {
   private readonly collection: Collection<HistoryBatch>;
 
@@ -46,7 +45,7 @@ export class StatusChangeHistory {
       await this.collection.insertOne({ _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabels(entries), entries });
       return { last, inserted: true };
     } catch (error) {
-      if (!(error instanceof MongoServerError) || error.code !== DUPLICATE_KEY) throw error;
+      if (!isDuplicateKey(error)) throw error;
       const stored = await this.collection.findOne({ _id: `${eventId}:0-${first}` }, { projection: { last: 1 } });
       if (!stored) throw error;
       return { last: stored.last, inserted: false };
@@ -68,4 +67,3 @@ export class StatusChangeHistory {
     return pageOf(changes.sort(compareChanges(order)), request);
   }
 }
-

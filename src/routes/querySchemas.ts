@@ -20,6 +20,14 @@ export const PageQuery = Type.Object(pageFields);
 export const pageRequestOf = (query: Query, limits: PageLimits): PageRequest =>
   parsePageRequest({ limit: query.one('limit'), start_after_id: query.one('start_after_id'), end_before_id: query.one('end_before_id') }, limits);
 
+/** A page of an event's (or one object's) status changes (docs/history.md, "Routes"). */
+export const HistoryListQuery = Type.Object({
+  ...pageFields,
+  filter: Text('only objects whose label contains this'),
+  filterType: Text('CONTAINS (the only filter there is; the SDKs send it)'),
+  sort: Text('objectLabel, status or date, optionally with :asc or :desc (default date:desc)'),
+});
+
 /** A page of a list filtered by name. */
 export const FilteredPageQuery = Type.Object({ ...pageFields, filter: Text('only items whose name contains this') });
 

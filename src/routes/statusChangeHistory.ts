@@ -1,23 +1,12 @@
-import Type from 'typebox';
 import type { PageLimits } from '../domain/pagination.js';
 import { badRequest } from '../domain/errors.js';
 import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 import type { HistoryService } from '../services/historyService.js';
-import { pageRequestOf } from './querySchemas.js';
+import { HistoryListQuery, pageRequestOf } from './querySchemas.js';
 
 // The status-change history of an event and of one object (docs/history.md).
 
 const PAGE_LIMITS: PageLimits = { defaultLimit: 100, maxLimit: 1000 };
-
-const Text = (description: string) => Type.Optional(Type.String({ description }));
-const HistoryQuery = Type.Object({
-  limit: Text('page size (1..1000, default 100)'),
-  start_after_id: Text('the page of changes after this id'),
-  end_before_id: Text('the page of changes before this id'),
-  filter: Text('only objects whose label contains this'),
-  filterType: Text('CONTAINS (the only filter there is; the SDKs send it)'),
-  sort: Text('objectLabel, status or date, optionally with :asc or :desc (default date:desc)'),
-});
 
 export function historyRoutes(history: HistoryService): RouteDef[] {
   const query = (ctx: WorkspaceContext) => {
@@ -31,7 +20,7 @@ export function historyRoutes(history: HistoryService): RouteDef[] {
       path: '/events/:key/status-changes',
       summary: 'A page of the status changes of an event, newest first by default',
       answers: { 200: 'a page of status changes' },
-      query: HistoryQuery,
+      query: HistoryListQuery,
       handler: async (ctx) => ok(await history.list(ctx.workspace, ctx.params.key!, query(ctx))),
     }),
     workspaceRoute({
@@ -39,7 +28,7 @@ export function historyRoutes(history: HistoryService): RouteDef[] {
       path: '/events/:key/objects/:label/status-changes',
       summary: 'A page of the status changes of one object',
       answers: { 200: 'a page of status changes' },
-      query: HistoryQuery,
+      query: HistoryListQuery,
       handler: async (ctx) => ok(await history.list(ctx.workspace, ctx.params.key!, query(ctx), ctx.params.label!)),
     }),
   ];

@@ -28,7 +28,7 @@ export class HistoryService {
     const page = await this.history.page(event._id, query.page, order, { label, filter: query.filter });
     return {
       ...page,
-      items: page.items.map((record) => statusChangeItem(record, record.label, notBookableReason(event, index, record.label))),
+      items: page.items.map((record) => statusChangeItem(record, notBookableReason(event, index, record.label))),
     };
   }
 }

@@ -13,7 +13,7 @@ const entry = (...fields: (string | number)[]) => fields.join(FIELD_SEPARATOR);
 describe('status change history', () => {
   it('decodes a stream entry into the stored change, numbered by its entry id', () => {
     const c = entry(1_700_000_000_123, 'A-1', 'booked', 1, 'order-1', 'tok', 'API_CALL', '10.0.0.7', '{"a":1}');
-    expect(decodeHistoryEntry(42, '0-17', c)).toEqual({
+    expect(decodeHistoryEntry(42, 17, c)).toEqual({
       eventId: 42,
       id: 17,
       label: 'A-1',
@@ -28,7 +28,7 @@ describe('status change history', () => {
   });
 
   it('reads empty fields as none: no order, no token, no ip, no extra data', () => {
-    const record = decodeHistoryEntry(1, '0-1', entry(5, 'GA1', 'free', 3, '', '', 'HOLD_EXPIRED', '', ''));
+    const record = decodeHistoryEntry(1, 1, entry(5, 'GA1', 'free', 3, '', '', 'HOLD_EXPIRED', '', ''));
     expect(record).toMatchObject({ orderId: null, holdToken: null, origin: { type: 'HOLD_EXPIRED' }, extraData: null, quantity: 3 });
     expect(record.origin).not.toHaveProperty('ip');
   });
@@ -45,8 +45,8 @@ describe('status change history', () => {
   });
 
   it('answers an item with every field, null where the change had none', () => {
-    const record = decodeHistoryEntry(3, '0-2', entry(0, 'A-1', 'reservedByToken', 1, '', 'tok', 'API_CALL', '::1', ''));
-    expect(statusChangeItem(record, 'A-1', null)).toEqual({
+    const record = decodeHistoryEntry(3, 2, entry(0, 'A-1', 'reservedByToken', 1, '', 'tok', 'API_CALL', '::1', ''));
+    expect(statusChangeItem(record, null)).toEqual({
       id: 2,
       eventId: 3,
       status: 'reservedByToken',
@@ -60,7 +60,7 @@ describe('status change history', () => {
       isPresentOnChart: true,
       displayedLabel: 'A-1',
     });
-    const gone = statusChangeItem({ ...record, extraData: '{"x":[1]}' }, 'A-1', 'RENAMED_OR_DELETED');
+    const gone = statusChangeItem({ ...record, extraData: '{"x":[1]}' }, 'RENAMED_OR_DELETED');
     expect(gone).toMatchObject({ isPresentOnChart: false, notPresentOnChartReason: 'RENAMED_OR_DELETED', extraData: { x: [1] } });
   });
 
@@ -74,7 +74,7 @@ describe('status change history', () => {
   });
 
   it('compares changes by the order field, ties newest first', () => {
-    const change = (id: number, label: string, time: number) => decodeHistoryEntry(1, `0-${id}`, entry(time, label, 'booked', 1, '', '', '', '', ''));
+    const change = (id: number, label: string, time: number) => decodeHistoryEntry(1, id, entry(time, label, 'booked', 1, '', '', '', '', ''));
     const changes = [change(1, 'B', 5), change(2, 'A', 5), change(3, 'B', 4), change(4, 'A', 6)];
     const ids = (order: Parameters<typeof compareChanges>[0]) => [...changes].sort(compareChanges(order)).map((c) => c.id);
     expect(ids({ field: 'label', ascending: true })).toEqual([4, 2, 3, 1]);
