@@ -17,7 +17,9 @@
 --            expand, used, usedBuckets, origin?, ip? }
 --            e: the event's position (1-based) among the events of KEYS
 --            op: 'book' | 'hold' | 'release' | 'status', or 'override' / 'useSeason' (an event
---                of a season sets or drops its own copy of its season's status); status: the
+--                of a season sets or drops its own copy of its season's status), or 'expire'
+--                (what the expired `token` still holds in the event is given back; no
+--                objects: the event's entry for the token lists them); status: the
 --                status to set
 --            token: the request's hold token; tokenExpiry: its expiry (ms), for holds
 --            orderId: stored with the object; listing: the resale listing id (status changes)
@@ -38,9 +40,12 @@
 -- ARGV[4]  how long (ms) the record of a successful call is kept
 -- Returns  {-1} when the deadline has passed (nothing written),
 --          {0, {code, label, detail}, ...} when any check fails (nothing written), or
---          {1, {e of events whose used objects hash this call created}, results JSON or false}
+--          {1, {e of events whose used objects hash this call created}, results JSON or false,
+--           {e, token, 1|0, ...}}
 --          where results (with expand) lists per change per object {record, extra} as
---          they were right after that change (a batch may change one object twice).
+--          they were right after that change (a batch may change one object twice), and
+--          the last list names the tokens that started (1) or stopped (0) holding
+--          something in an event (includes/eventState.lua, writeBack).
 
 --#include requestRecord.lua
 
@@ -58,6 +63,7 @@ local request = cjson.decode(ARGV[2])
 --#include calls.lua
 --#include usedObjects.lua
 --#include failures.lua
+--#include historyEntries.lua
 --#include eventState.lua
 --#include currentObject.lua
 --#include channelRule.lua
@@ -65,6 +71,7 @@ local request = cjson.decode(ARGV[2])
 --#include seasonRules.lua
 --#include seatRules.lua
 --#include areaRules.lua
+--#include expiredHolds.lua
 --#include history.lua
 
 -- With expand: each change's objects as they stand right after that change.
@@ -79,9 +86,12 @@ end
 
 for i, change in ipairs(request.changes) do
   local state = eventState(change.e)
-  -- A change planned on an old make-up of its season is not checked at all.
+  -- A change planned on an old make-up of its season is not checked at all; an expiry
+  -- does not depend on the season's make-up.
   local objects = change.objects
-  if seasonChanged(state) then
+  if change.op == 'expire' then
+    releaseExpiredHolds(state, change.token)
+  elseif seasonChanged(state) then
     fail('SEASON_CHANGED', '', '')
     objects = {}
   end
@@ -113,5 +123,4 @@ for e, state in pairs(events) do
 end
 writeHistory()
 
-if not request.expand then return remember({ 1, firstUses, false }) end
-return remember({ 1, firstUses, cjson.encode(results) })
+return remember({ 1, firstUses, request.expand and cjson.encode(results) or false, holdingChanges })

@@ -2,7 +2,7 @@
 -- (POST /hold-tokens/{token}): the scripts read a token's expiry from the event's
 -- holdTokens hash and GA holds from the expiry zset, so both follow the token.
 --
--- KEYS[1]  the event's holdTokens hash (token -> expiry)
+-- KEYS[1]  the event's holdTokens hash (token -> expiry, then the labels it holds here)
 -- KEYS[2]  the event's gaHoldExpiry zset (`<label>\31<token>` scored by expiry)
 -- ARGV[1]  the token
 -- ARGV[2]  its new expiry (ms epoch)
@@ -13,7 +13,11 @@
 
 -- Set even where the token holds nothing yet: a hold whose caller read the old expiry
 -- and runs after this keeps the event's entry (see holdExpiry in includes/eventState.lua).
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+-- The labels the token holds here stay as they are. An entry left holding nothing is
+-- dropped by lua/drop-idle-hold-token-1.lua.
+local entry = redis.call('HGET', KEYS[1], ARGV[1])
+local labels = entry and string.find(entry, SEP, 1, true)
+redis.call('HSET', KEYS[1], ARGV[1], labels and (ARGV[2] .. string.sub(entry, labels)) or ARGV[2])
 local moved = 0
 local cursor = '0'
 repeat

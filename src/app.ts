@@ -41,7 +41,9 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
   // timeout of ioredis's would race it and hide whether the change was applied.
   const statusRedis = connectRedis(config.redisUrl, 'seatsio-status-changes', logger, { keyPrefix: config.redisKeyPrefix, resendUnanswered: false });
   const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
-  const redisConnections = [redis, statusRedis, subscriber];
+  // BullMQ puts its own prefix in front of its keys: this connection has none of ioredis's.
+  const jobsRedis = connectRedis(config.redisUrl, 'seatsio-jobs', logger, { timeoutMs: config.redisTimeoutMs });
+  const redisConnections = [redis, statusRedis, subscriber, jobsRedis];
   let metadata;
   try {
     await withTimeout(Promise.all([connected(redis), connected(statusRedis)]), STARTUP_TIMEOUT_MS, `Redis at ${config.redisUrl}`);
@@ -53,14 +55,15 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
 
   const bus = new InvalidationBus(redis, subscriber);
   await bus.start();
-  const parts = compose({ redis, statusRedis, db: metadata.db, bus }, config);
+  const parts = compose({ redis, statusRedis, db: metadata.db, bus, jobsRedis }, config, logger);
   const client = metadata.client;
   return {
     parts,
     async close() {
       parts.redisClock.stop();
-      // The last changes' streams reach the drain's list (the sweep would find them too, later).
-      await settleWithin(parts.historyStreams.flush(), CLOSE_TIMEOUT_MS);
+      // The last changes' streams reach the drain's list (the sweep would find them too, later),
+      // and tokens that stopped holding lose their expiry jobs (else those find nothing).
+      await settleWithin(Promise.all([parts.historyStreams.flush(), parts.holdExpiry.close()]), CLOSE_TIMEOUT_MS);
       await Promise.all(redisConnections.map((connection) => closeRedis(connection, CLOSE_TIMEOUT_MS)));
       // Like QUIT, closing MongoDB can wait on a server that is gone: bound it too.
       await settleWithin(client.close(true), CLOSE_TIMEOUT_MS);
@@ -69,7 +72,7 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
 }
 
 const backgroundJobs = (parts: AppParts, config: Config, logger: Logger) =>
-  new BackgroundJobs(parts.historyDrain, parts.historyStreams, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+  new BackgroundJobs(parts.historyDrain, parts.historyStreams, parts.holdExpiry, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Db } from 'mongodb';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { Metrics } from './http/metrics.js';
 import type { RouteDef } from './http/route.js';
@@ -9,6 +10,7 @@ import { EventObjectStore } from './inventory/eventObjectStore.js';
 import { HistoryStreams } from './inventory/historyStreams.js';
 import { HoldTokenStore } from './inventory/holdTokenStore.js';
 import { HistoryDrain } from './jobs/historyDrain.js';
+import { HoldExpiry } from './jobs/holdExpiry.js';
 import { AtMostOnceCalls } from './inventory/atMostOnce.js';
 import { RedisClock } from './inventory/redisClock.js';
 import { Scripts } from './inventory/scripts.js';
@@ -44,6 +46,7 @@ import { EventCatalog } from './services/eventCatalog.js';
 import { EventService } from './services/eventService.js';
 import { HealthChecks } from './services/healthChecks.js';
 import { HistoryService } from './services/historyService.js';
+import { HoldTokenService } from './services/holdTokenService.js';
 import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
@@ -66,6 +69,8 @@ export interface Connections {
   db: Db;
   /** Cache invalidation between server processes. */
   bus: InvalidationBus;
+  /** BullMQ's producer side (hold expiry jobs): no key prefix, BullMQ puts its own. */
+  jobsRedis: Redis;
 }
 
 /** What the server is made of; tests reach in here for white-box checks. */
@@ -78,6 +83,8 @@ export interface AppParts extends Connections {
   redisClock: RedisClock;
   statusCalls: AtMostOnceCalls;
   holdTokens: HoldTokenStore;
+  /** The hold tokens' expiry jobs; src/jobs/backgroundJobs.ts runs them. */
+  holdExpiry: HoldExpiry;
   charts: ChartService;
   events: EventService;
   statusChanges: StatusChangeService;
@@ -88,8 +95,12 @@ export interface AppParts extends Connections {
   routes: RouteDef[];
 }
 
-export function compose(connections: Connections, config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix'>): AppParts {
-  const { redis, statusRedis, db, bus } = connections;
+export function compose(
+  connections: Connections,
+  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix'>,
+  logger?: Logger,
+): AppParts {
+  const { redis, statusRedis, db, bus, jobsRedis } = connections;
 
   // Stores: MongoDB repositories and Redis inventory.
   const repos = repositories(db);
@@ -99,12 +110,13 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     timeoutMs: config.redisTimeoutMs,
     maxOutstanding: config.maxPendingStatusChanges,
   });
-  const holdTokens = new HoldTokenStore(redis, scripts);
+  const holdTokens = new HoldTokenStore(redis, scripts, config.redisKeyPrefix);
   const eventObjects = new EventObjectStore(redis);
   const eventConfig = new EventConfigStore(redis);
   const usedObjects = new UsedObjects(redis);
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
   const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges);
+  const holdExpiry = new HoldExpiry(jobsRedis, config.redisKeyPrefix, holdTokens, statusCalls, historyStreams, logger);
 
   // Caches kept coherent across processes through the bus.
   const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
@@ -126,7 +138,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   );
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig, repos.eventLog);
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
-  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
+  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
@@ -140,7 +152,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...systemRoutes(accounts),
     ...accountRoutes(accounts),
     ...workspaceRoutes(workspaces),
-    ...holdTokenRoutes(holdTokens),
+    ...holdTokenRoutes(new HoldTokenService(holdTokens, holdExpiry)),
     ...chartRoutes(charts, workspaces, config.publicUrl),
     ...chartVersionRoutes(charts),
     ...chartCategoryRoutes(charts),
@@ -156,5 +168,5 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...eventLogRoutes(repos.eventLog),
   ]);
 
-  return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, charts, events, statusChanges, historyStreams, historyDrain, routes };
+  return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
 }

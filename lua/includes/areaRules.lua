@@ -2,8 +2,8 @@
 -- and releasing places, within the area's capacity, the places not for sale, and the
 -- places the event assigned to channels, which are separate pools inside the area.
 -- Needs: now (ms), constants.lua, objectStates.lua (decodeArea, encodeArea, holdMember,
--- holdMemberLabel), eventState.lua, failures.lua, channelRule.lua (allotments,
--- usableParts), statusGuard.lua (guard).
+-- holdMemberLabel, holdMemberToken), eventState.lua, failures.lua, channelRule.lua
+-- (allotments, usableParts), statusGuard.lua (guard), historyEntries.lua (noteEntry).
 
 local function channelUse(area, channel)
   local use = area.channels[channel]
@@ -51,7 +51,8 @@ local function takeFromHold(hold, quantity, moved)
   return left
 end
 
--- GA holds past their expiry give their places back before anything reads an area.
+-- GA holds past their expiry give their places back before anything reads an area, each
+-- noted in the history as HOLD_EXPIRED.
 local function cleanExpiredAreaHolds(state)
   if state.areasCleaned then return end
   state.areasCleaned = true
@@ -59,9 +60,14 @@ local function cleanExpiredAreaHolds(state)
   for _, member in ipairs(expired) do
     local label = holdMemberLabel(member)
     local area = decodeArea(record(state, label))
-    for _, part in ipairs(holdOf(state, member)) do shift(area, part.channel, 0, -part.places) end
+    local places = 0
+    for _, part in ipairs(holdOf(state, member)) do
+      shift(area, part.channel, 0, -part.places)
+      places = places + part.places
+    end
     setRecord(state, label, encodeArea(area))
     setHold(state, member, {}, nil)
+    if places > 0 then noteEntry(state.history, label, FREE, places, '', holdMemberToken(member), 'HOLD_EXPIRED', '', '') end
   end
 end
 

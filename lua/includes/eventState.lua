@@ -5,13 +5,21 @@
 -- (request.seasons[e], see change-object-status.lua): the key counting which objects its
 -- units have records of, its overrides of the season's status, and the unit whose sale
 -- config it inherits.
+-- Each token's entry (its expiry here and what it holds here) follows every record and GA
+-- hold written through this state, so the hold expiry job knows what to give back; a hold
+-- overwritten after its token expired is noted in the history as HOLD_EXPIRED
+-- (docs/hold-expiry.md).
 -- Needs: KEYS (KEYS_PER_EVENT per event, in the order of src/inventory/eventKeys.ts
--- EVENT_KEY_NAMES, then the event's used-objects count key), request, objectStates.lua
--- (decodeHold, encodeHold), calls.lua (callChunked).
+-- EVENT_KEY_NAMES, then the event's used-objects count key), request, now, constants.lua,
+-- objectStates.lua, calls.lua (callChunked), historyEntries.lua (noteEntry).
 
 local KEYS_PER_EVENT = 8
 
 local events = {}
+
+-- Tokens that started (1) or stopped (0) holding something in an event in this call:
+-- e, token, 1|0 repeated (the server schedules or drops the token's expiry job).
+local holdingChanges = {}
 
 -- The state of the event at position `e` (1-based) of KEYS.
 local function eventState(e)
@@ -47,13 +55,6 @@ local function record(state, label)
   return readThrough(state.records, state.objects, label) or nil
 end
 
-local function setRecord(state, label, value)
-  -- What Redis had, for the season's count of stored records (writeBack).
-  if state.stored[label] == nil then state.stored[label] = readThrough(state.records, state.objects, label) end
-  state.records[label] = value or false
-  state.recordsChanged[label] = true
-end
-
 -- The extra data of an object as it stands in this call ('' when none).
 local function extraData(state, label)
   return readThrough(state.extra, state.extraData, label) or ''
@@ -64,22 +65,67 @@ local function setExtraData(state, label, value)
   state.extraChanged[label] = true
 end
 
+-- A token's entry in this event (objectStates.lua, decodeTokenEntry), or false.
+local function tokenEntry(state, token)
+  local entry = state.tokens[token]
+  if entry == nil then
+    local value = redis.call('HGET', state.holdTokens, token)
+    entry = value and decodeTokenEntry(value) or false
+    state.tokens[token] = entry
+  end
+  return entry
+end
+
 -- A token's expiry in this event (0 when the event has none for it).
 local function tokenExpiry(state, token)
-  return tonumber(readThrough(state.tokens, state.holdTokens, token)) or 0
+  local entry = tokenEntry(state, token)
+  return entry and entry.expiry or 0
 end
 
 -- The expiry a hold gets. The event's own entry for the token wins over the one the
 -- caller read: an expiry change (retime-hold-token-2.lua) may have moved it since.
 local function holdExpiry(state, change)
   local token = change.token
-  local expiry = tokenExpiry(state, token)
-  if expiry == 0 then
-    expiry = change.tokenExpiry
-    state.tokens[token] = expiry
+  local entry = tokenEntry(state, token)
+  if not entry then
+    entry = { expiry = change.tokenExpiry, labels = {}, count = 0, held = 0 }
+    state.tokens[token] = entry
     state.tokensChanged[token] = true
   end
-  return expiry
+  return entry.expiry
+end
+
+-- Notes whether `token` holds the object `label` (a seat, or places of a GA area) here.
+-- A hold always finds its token's entry: holdExpiry made it before anything was held.
+local function setHolding(state, token, label, holds)
+  local entry = tokenEntry(state, token)
+  if not entry or (entry.labels[label] ~= nil) == holds then return end
+  entry.labels[label] = holds or nil
+  entry.count = entry.count + (holds and 1 or -1)
+  state.tokensChanged[token] = true
+end
+
+-- Sets an object's record (nil: free, no record), keeping its holder's entry in step; a
+-- hold it replaces after the token expired goes into the history as HOLD_EXPIRED, with the
+-- status the object returned to.
+local function setRecord(state, label, value)
+  local old = readThrough(state.records, state.objects, label)
+  -- What Redis had, for the season's count of stored records (writeBack).
+  if state.stored[label] == nil then state.stored[label] = old end
+  local oldToken, newToken = heldToken(old or nil), heldToken(value)
+  if oldToken ~= newToken then
+    if oldToken then
+      setHolding(state, oldToken, label, false)
+      if tokenExpiry(state, oldToken) <= now then
+        local hold = decodeObject(old)
+        noteEntry(state.history, label, hold.previous ~= '' and hold.previous or FREE, 1, hold.orderId, oldToken, 'HOLD_EXPIRED', '',
+          extraData(state, label))
+      end
+    end
+    if newToken then setHolding(state, newToken, label, true) end
+  end
+  state.records[label] = value or false
+  state.recordsChanged[label] = true
 end
 
 -- The parts of one token's hold on one area ({channel, ticketType, places} each).
@@ -99,6 +145,7 @@ local function setHold(state, member, parts, expiry)
   local total = 0
   for _, part in ipairs(parts) do total = total + part.places end
   if total == 0 then state.gaExpiry[member] = false elseif expiry then state.gaExpiry[member] = expiry end
+  setHolding(state, holdMemberToken(member), holdMemberLabel(member), total > 0)
 end
 
 -- A field of the event's channel and for-sale config, or false. Most events have no
@@ -175,8 +222,19 @@ local function writeBack(state)
   -- Without any extra data in the event there is nothing to delete.
   if #deletes > 0 and redis.call('EXISTS', state.extraData) == 1 then callChunked('HDEL', state.extraData, deletes) end
   callChunked('HSET', state.extraData, sets)
+  -- A token's entry stays while it holds something here; the server hears when a token
+  -- starts or stops holding in the event.
   for token in pairs(state.tokensChanged) do
-    redis.call('HSET', state.holdTokens, token, state.tokens[token])
+    local entry = state.tokens[token]
+    if entry.count > 0 then
+      redis.call('HSET', state.holdTokens, token, encodeTokenEntry(entry))
+    else
+      redis.call('HDEL', state.holdTokens, token)
+    end
+    if (entry.held > 0) ~= (entry.count > 0) then
+      local n = #holdingChanges
+      holdingChanges[n + 1], holdingChanges[n + 2], holdingChanges[n + 3] = state.e, token, entry.count > 0 and 1 or 0
+    end
   end
   for member in pairs(state.gaHoldsChanged) do
     local entry = encodeHold(state.gaHolds[member])

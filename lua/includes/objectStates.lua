@@ -105,3 +105,39 @@ local function encodeHold(parts)
   if #fields == 0 then return nil end
   return table.concat(fields, SEP)
 end
+
+local function holdMemberToken(member)
+  return string.sub(member, string.find(member, SEP, 1, true) + 1)
+end
+
+-- The token holding a seat, table or booth, from its record; nil when it is not held.
+local HELD_PREFIX = HELD .. SEP
+local function heldToken(record)
+  if not record or string.sub(record, 1, #HELD_PREFIX) ~= HELD_PREFIX then return nil end
+  local stop = string.find(record, SEP, #HELD_PREFIX + 1, true)
+  return string.sub(record, #HELD_PREFIX + 1, stop and stop - 1 or -1)
+end
+
+-- A hold token's entry in an event's holdTokens hash: its expiry in this event (ms), then
+-- the labels of the seats, tables, booths and GA areas it holds there, `expiry SEP label
+-- SEP label ...`. The hold expiry job releases those labels; an entry holding nothing is
+-- not kept (docs/hold-expiry.md).
+local function decodeTokenEntry(value)
+  local f = split(value)
+  local entry = { expiry = tonumber(f[1]) or 0, labels = {}, count = 0 }
+  for i = 2, #f do
+    if f[i] ~= '' and not entry.labels[f[i]] then
+      entry.labels[f[i]] = true
+      entry.count = entry.count + 1
+    end
+  end
+  -- What the entry held when read, to tell when the token starts or stops holding here.
+  entry.held = entry.count
+  return entry
+end
+
+local function encodeTokenEntry(entry)
+  local fields = { string.format('%d', entry.expiry) }
+  for label in pairs(entry.labels) do fields[#fields + 1] = label end
+  return table.concat(fields, SEP)
+end

@@ -8,6 +8,21 @@ export const FIELD_SEPARATOR = '\u001f';
 const SEP = FIELD_SEPARATOR;
 export const HELD = 'reservedByToken';
 
+/**
+ * The expiry (ms) in a hold token's entry of an event's holdTokens hash, `expiry SEP label
+ * ...` (docs/redis-layout.md, "Hold tokens"); 0 when the event has no entry for the token.
+ */
+export function tokenEntryExpiry(entry: string | undefined): number {
+  if (!entry) return 0;
+  const end = entry.indexOf(SEP);
+  return Number(end < 0 ? entry : entry.slice(0, end));
+}
+
+/** The labels a hold token's entry says it holds in the event. */
+export function tokenEntryLabels(entry: string | undefined): string[] {
+  return entry ? entry.split(SEP).slice(1) : [];
+}
+
 /** A seat, table or booth as it stands now. */
 export interface ObjectState {
   status: string;

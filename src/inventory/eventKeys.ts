@@ -10,7 +10,10 @@ export interface EventKeys {
   objects: string;
   /** hash: object label -> extra data JSON. */
   extraData: string;
-  /** hash: hold token -> its expiry (ms epoch), for tokens holding something here. */
+  /**
+   * hash: hold token -> its expiry (ms epoch) then the labels it holds here, for tokens
+   * holding something here (docs/redis-layout.md, "Hold tokens").
+   */
   holdTokens: string;
   /**
    * hash: `c:<label>` -> channel key, `n:<label>` -> places not for sale, `a:<label>` ->
@@ -67,6 +70,14 @@ export function historyKeyEventId(key: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+const HOLD_TOKENS_KEY = /^inv:\{([^}]*)\}:(\d+):holdTokens$/;
+
+/** The event whose holdTokens hash a key names (its tag and id), or null for another key. */
+export function holdTokensKeyEvent(key: string): EventRef | null {
+  const match = HOLD_TOKENS_KEY.exec(key);
+  return match ? { tag: match[1]!, _id: Number(match[2]) } : null;
+}
+
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
 export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;
 
@@ -93,6 +104,9 @@ export const topIdOf = (unit: EventRef): number | undefined => (unit.season?.rol
  * record of the object (lua/includes/eventState.lua, writeBack), kept on the top-level season.
  */
 export const seasonUseKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonUse`;
+
+/** The same key from a unit's tag alone: every unit of a season is tagged with its top-level season's id. */
+export const seasonUseKeyOfTag = (tag: string) => `inv:{${tag}}:${tag}:seasonUse`;
 
 /** hash: object label -> '1' for objects whose season status the event overrides. */
 export const seasonOverridesKey = (event: EventRef) => `${prefixOf(event)}:seasonOverrides`;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ObjectIndex } from '../domain/objectIndex.js';
-import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectStates.js';
+import { areaState, heldByTicketType, holdMember, objectState, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -24,7 +24,7 @@ function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<
 
 export interface AvailabilityRecords {
   records: Record<string, string>;
-  /** Hold token -> expiry (ms). */
+  /** Hold token -> its entry (expiry, then the labels it holds; tokenEntryExpiry). */
   tokens: Record<string, string>;
   /** An event of a season: the top-level season's records, and the labels it overrides. */
   seasonRecords: Record<string, string> | null;
@@ -71,7 +71,7 @@ export class EventObjectStore {
     const recordOf = lookup(0);
     const extraOf = lookup(1);
     const tokens = value(2) as Record<string, string>;
-    const tokenExpiry = (token: string) => Number(tokens[token] ?? 0);
+    const tokenExpiry = (token: string) => tokenEntryExpiry(tokens[token]);
     const holdsByArea = areaHoldsOf(value(3) as string[], value(4) as Record<string, string>);
 
     const snapshots = new Map<string, ObjectSnapshot>();

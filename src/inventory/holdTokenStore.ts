@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { badRequest, notFound } from '../domain/errors.js';
-import { eventKeys, type EventRef } from './eventKeys.js';
+import { tokenEntryExpiry } from '../domain/objectStates.js';
+import { eventKeys, holdTokensKeyEvent, type EventRef } from './eventKeys.js';
 import type { Scripts } from './scripts.js';
 
 // Hold tokens tie held objects to one buyer. A token is a Redis hash tagged by the token
@@ -22,17 +23,33 @@ export interface HoldToken {
 }
 
 export const holdTokenKey = (token: string) => `holdToken:{${token}}`;
-/** set of `<tag>:<eventId>` of the events where the token held something, to retime them. */
+/** set of `<tag>:<eventId>` of the events where the token held something, to retime and expire them. */
 export const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:events`;
+/** string that lives exactly as long as the token: Redis's TTL is the token's expiry (docs/hold-expiry.md). */
+export const holdTokenLiveKey = (token: string) => `holdToken:{${token}}:live`;
+
+/** An entry of a token's events set: the event's hash tag and id are all its keys need. */
+function eventOfEntry(entry: string): EventRef {
+  const at = entry.lastIndexOf(':');
+  return { tag: entry.slice(0, at), _id: Number(entry.slice(at + 1)) };
+}
 
 const notFoundError = (token: string) => notFound('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 /** A status change carrying a token that is unknown here, of another workspace, or expired. */
 const refused = (token: string) => badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 
+/** A token's entry in one event's holdTokens hash. */
+export interface TokenInEvent {
+  event: EventRef;
+  token: string;
+}
+
 export class HoldTokenStore {
   constructor(
     private readonly redis: Redis,
     private readonly scripts: Scripts,
+    /** The deployment's REDIS_KEY_PREFIX: SCAN patterns and replies carry it, commands add it. */
+    private readonly keyPrefix = '',
   ) {}
 
   async create(workspaceId: number, expiresInMinutes: number, now: number): Promise<HoldToken> {
@@ -40,9 +57,9 @@ export class HoldTokenStore {
       token: randomBytes(16).toString('base64url'),
       workspaceId,
       createdAt: now,
-      expiresAt: now + expiresInMinutes * 60_000,
+      expiresAt: Math.round(now + expiresInMinutes * 60_000),
     };
-    await this.scripts.createHoldToken(holdTokenKey(token.token), workspaceId, token.createdAt, token.expiresAt, now + KEPT_FOR_MS);
+    await this.scripts.createHoldToken(holdTokenKey(token.token), holdTokenLiveKey(token.token), workspaceId, token.createdAt, token.expiresAt, now + KEPT_FOR_MS);
     return token;
   }
 
@@ -75,9 +92,10 @@ export class HoldTokenStore {
   async changeExpiry(workspaceId: number, token: string, expiresInMinutes: number, now: number): Promise<HoldToken> {
     const result = await this.scripts.changeHoldTokenExpiry(
       holdTokenKey(token),
+      holdTokenLiveKey(token),
       workspaceId,
       now,
-      now + expiresInMinutes * 60_000,
+      Math.round(now + expiresInMinutes * 60_000),
       MAX_HOLD_TOKEN_LIFETIME_MS,
       RETENTION_AFTER_MAX_LIFETIME_MS,
     );
@@ -95,13 +113,51 @@ export class HoldTokenStore {
 
   /** Moves the token's holds in every event it holds something in to its new expiry. */
   private async retimeHolds(token: string, expiresAt: number): Promise<void> {
-    const events = await this.redis.smembers(holdTokenEventsKey(token));
+    const events = await this.eventsHeldIn(token);
     await Promise.all(
-      events.map((entry) => {
-        const at = entry.lastIndexOf(':');
-        const keys = eventKeys({ tag: entry.slice(0, at), _id: Number(entry.slice(at + 1)) });
+      events.map((event) => {
+        const keys = eventKeys(event);
         return this.scripts.retimeHoldToken(keys.holdTokens, keys.gaHoldExpiry, token, expiresAt);
       }),
     );
+  }
+
+  /** The events the token held something in (while its record is kept). */
+  async eventsHeldIn(token: string): Promise<EventRef[]> {
+    return (await this.redis.smembers(holdTokenEventsKey(token))).map(eventOfEntry);
+  }
+
+  /** Milliseconds until the token expires by its live key; 0 when it has expired (or never existed). */
+  async msUntilExpiry(token: string): Promise<number> {
+    return Math.max(0, await this.redis.pttl(holdTokenLiveKey(token)));
+  }
+
+  /** The token's expiry (ms epoch) by its record, or null once the record is gone. */
+  async expiryOf(token: string): Promise<number | null> {
+    const expiresAt = await this.redis.hget(holdTokenKey(token), 'expiresAt');
+    return expiresAt === null ? null : Number(expiresAt);
+  }
+
+  /** Every event's entries of tokens that expired before `before`, a key's worth at a time. */
+  async *expiredEntries(before: number): AsyncGenerator<TokenInEvent[]> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.keyPrefix}inv:*:holdTokens`, 'COUNT', 1000);
+      cursor = next;
+      for (const key of keys) {
+        const event = holdTokensKeyEvent(key.slice(this.keyPrefix.length));
+        if (!event) continue;
+        const entries = await this.redis.hgetall(eventKeys(event).holdTokens);
+        const expired = Object.keys(entries).filter((token) => tokenEntryExpiry(entries[token]) < before);
+        if (expired.length > 0) yield expired.map((token) => ({ event, token }));
+      }
+    } while (cursor !== '0');
+  }
+
+  /** Whether the token holds anything in any event it held in; entries holding nothing are dropped on the way. */
+  async holdsAnything(token: string): Promise<boolean> {
+    const events = await this.eventsHeldIn(token);
+    const holds = await Promise.all(events.map((event) => this.scripts.dropIdleHoldToken(eventKeys(event).holdTokens, token)));
+    return holds.some((h) => h === 1);
   }
 }

@@ -11,11 +11,12 @@ import type { Redis } from 'ioredis';
 
 const SCRIPT_FILES = {
   changeObjectStatus: 'change-object-status.lua',
-  createHoldToken: 'create-hold-token-1.lua',
+  createHoldToken: 'create-hold-token-2.lua',
   holdTokenForEvent: 'hold-token-for-event-2.lua',
-  changeHoldTokenExpiry: 'change-hold-token-expiry-1.lua',
+  changeHoldTokenExpiry: 'change-hold-token-expiry-2.lua',
   retimeHoldToken: 'retime-hold-token-2.lua',
   forgetSeasonUnit: 'forget-season-unit-3.lua',
+  dropIdleHoldToken: 'drop-idle-hold-token-1.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -76,9 +77,9 @@ export class Scripts {
     return this.call('changeObjectStatus', keys, [now, request, deadline, keepMs]) as Promise<unknown[]>;
   }
 
-  /** lua/create-hold-token-1.lua: the token's record and how long Redis keeps it. */
-  createHoldToken(tokenKey: string, workspaceId: number, createdAt: number, expiresAt: number, keepUntil: number): Promise<number> {
-    return this.call('createHoldToken', [tokenKey], [workspaceId, createdAt, expiresAt, keepUntil]) as Promise<number>;
+  /** lua/create-hold-token-2.lua: the token's record, how long Redis keeps it, and the key living until it expires. */
+  createHoldToken(tokenKey: string, liveKey: string, workspaceId: number, createdAt: number, expiresAt: number, keepUntil: number): Promise<number> {
+    return this.call('createHoldToken', [tokenKey, liveKey], [workspaceId, createdAt, expiresAt, keepUntil]) as Promise<number>;
   }
 
   /** lua/hold-token-for-event-2.lua: the token's expiry if it may hold (and then remembers the event), else 0. */
@@ -86,16 +87,17 @@ export class Scripts {
     return this.call('holdTokenForEvent', [tokenKey, eventsKey], [workspaceId, now, event, keepMs]) as Promise<number>;
   }
 
-  /** lua/change-hold-token-expiry-1.lua: {1, createdAt, expiresAt}, {0} unknown or expired, {-1, latest}. */
+  /** lua/change-hold-token-expiry-2.lua: {1, createdAt, expiresAt}, {0} unknown or expired, {-1, latest}. */
   changeHoldTokenExpiry(
     tokenKey: string,
+    liveKey: string,
     workspaceId: number,
     now: number,
     requested: number,
     maxLifetimeMs: number,
     retentionMs: number,
   ): Promise<number[]> {
-    return this.call('changeHoldTokenExpiry', [tokenKey], [workspaceId, now, requested, maxLifetimeMs, retentionMs]) as Promise<number[]>;
+    return this.call('changeHoldTokenExpiry', [tokenKey, liveKey], [workspaceId, now, requested, maxLifetimeMs, retentionMs]) as Promise<number[]>;
   }
 
   /** lua/retime-hold-token-2.lua: moves a token's holds in one event to its new expiry. */
@@ -106,6 +108,11 @@ export class Scripts {
   /** lua/forget-season-unit-3.lua: the unit leaves its season's count of stored records, once; how many objects it had. */
   forgetSeasonUnit(objectsKey: string, seasonUseKey: string, forgottenKey: string, unitId: number): Promise<number> {
     return this.call('forgetSeasonUnit', [objectsKey, seasonUseKey, forgottenKey], [unitId]) as Promise<number>;
+  }
+
+  /** lua/drop-idle-hold-token-1.lua: 1 when the token holds something in the event; else its entry there is dropped, 0. */
+  dropIdleHoldToken(holdTokensKey: string, token: string): Promise<number> {
+    return this.call('dropIdleHoldToken', [holdTokensKey], [token]) as Promise<number>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

@@ -3,7 +3,7 @@ import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
-import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonVersionKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
@@ -32,11 +32,29 @@ export interface AppliedObject {
   extra: string;
 }
 
+/** A hold token that started or stopped holding something in an event (docs/hold-expiry.md). */
+export interface HoldingChange {
+  event: EventRef;
+  token: string;
+  holds: boolean;
+}
+
 export interface AppliedChanges {
   /** With expand: per change, per object, in request order. */
   objects?: AppliedObject[][];
   /** Events whose used objects of this month were counted for the first time. */
   firstUseThisMonth: EventRef[];
+  holdings: HoldingChange[];
+}
+
+/** The holding changes of a script reply: e, token, 1|0 repeated (lua/change-object-status.lua). */
+function holdingsOf(raw: unknown, events: EventRef[]): HoldingChange[] {
+  const flat = (raw ?? []) as (number | string)[];
+  const changes: HoldingChange[] = [];
+  for (let i = 0; i + 2 < flat.length; i += 3) {
+    changes.push({ event: events[Number(flat[i]) - 1]!, token: String(flat[i + 1]), holds: Number(flat[i + 2]) === 1 });
+  }
+  return changes;
 }
 
 const MESSAGES: Record<string, (labels: string, detail: string) => string> = {
@@ -53,6 +71,7 @@ const MESSAGES: Record<string, (labels: string, detail: string) => string> = {
 };
 
 const SEASON_CHANGED = 'SEASON_CHANGED';
+const HOLD_NOT_EXPIRED = 'HOLD_NOT_EXPIRED';
 const SEASON_UNITS_NEEDED = 'SEASON_UNITS_NEEDED';
 
 /**
@@ -244,5 +263,34 @@ export async function applyStatusChanges(
   return {
     firstUseThisMonth: firstUse,
     objects: results?.map((change) => change.map(([record, extra]) => ({ record, extra }))),
+    holdings: holdingsOf(reply[3], events),
   };
+}
+
+/** What giving back an expired token's holds in one event did (expireHolds). */
+export type ExpiryOutcome = { done: true; holdings: HoldingChange[] } | { done: false; expiresAt: number };
+
+/**
+ * Gives back what an expired hold token still holds in one event, through the status
+ * script (op `expire`, lua/includes/expiredHolds.lua), recorded as HOLD_EXPIRED. When the
+ * event's entry says the token expires later (an expiry change got there first), nothing
+ * changes and the outcome names that expiry. The event is known by its tag and id alone
+ * (a token's list of events): a tag other than its id makes it a unit of the season with
+ * that id, whose records the season counts (docs/seasons.md).
+ */
+export async function expireHolds(calls: AtMostOnceCalls, event: EventRef, token: string, now: number): Promise<ExpiryOutcome> {
+  const keys = [...scriptKeysOf(event, monthOf(now))];
+  const seasons: Record<string, { use: number }> = {};
+  if (event.tag !== String(event._id)) {
+    keys.push(seasonUseKeyOfTag(event.tag));
+    seasons['1'] = { use: keys.length };
+  }
+  const payload = { origin: 'HOLD_EXPIRED', used: [[]], usedBuckets: [1], seasons, changes: [{ e: 1, op: 'expire', token, objects: [] }] };
+  const reply = await calls.changeObjectStatus(event, keys, now, JSON.stringify(payload));
+  if (reply[0] === 0) {
+    const [code, , detail] = reply[1] as [string, string, string];
+    if (code === HOLD_NOT_EXPIRED) return { done: false, expiresAt: Number(detail) };
+    throw failure(reply.slice(1) as [string, string, string][]);
+  }
+  return { done: true, holdings: holdingsOf(reply[3], [event]) };
 }

@@ -1,16 +1,25 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { HistoryDrain } from './historyDrain.js';
+import { HOLD_EXPIRY_QUEUE, type HoldExpiry, type HoldExpiryJob } from './holdExpiry.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 
-// The background work of docs/history.md, run by BullMQ: job schedulers put a `drain` job
-// in the queue every DRAIN_EVERY_MS and a `sweep` job every SWEEP_EVERY_MS; whichever
-// worker (in a server process, or `npm run worker`) is free takes it. One scheduler per
-// queue however many processes start it, so adding servers adds workers, not jobs.
+// The background work of docs/history.md and docs/hold-expiry.md, run by BullMQ. Queue
+// `history`: job schedulers put a `drain` job in it every DRAIN_EVERY_MS and a `sweep` job
+// every SWEEP_EVERY_MS. Queue `holdExpiry`: one delayed job per hold token (added by the
+// sales flow, src/jobs/holdExpiry.ts), and a `sweep` every HOLD_SWEEP_EVERY_MS for expired
+// holds whose job was lost. Whichever worker (in a server process, or `npm run worker`) is
+// free takes a job. One scheduler per queue however many processes start it, so adding
+// servers adds workers, not jobs.
 
 const QUEUE = 'history';
 const DRAIN_EVERY_MS = 200;
 const SWEEP_EVERY_MS = 10_000;
+const HOLD_SWEEP_EVERY_MS = 60_000;
+/** How long past its expiry a token's job has to give its holds back before the sweep does. */
+const HOLD_SWEEP_GRACE_MS = 30_000;
+/** Expiry jobs run side by side: each waits on Redis for a status script call or two. */
+const HOLD_EXPIRY_CONCURRENCY = 50;
 
 export interface BackgroundJobsOptions {
   /** Redis URL; BullMQ opens its own connections (a worker's blocks waiting for jobs). */
@@ -23,11 +32,22 @@ export interface BackgroundJobsOptions {
 export class BackgroundJobs {
   private readonly queue: Queue;
   private readonly worker: Worker;
+  private readonly holdQueue: Queue;
+  private readonly holdWorker: Worker<HoldExpiryJob>;
 
-  constructor(drain: HistoryDrain, streams: HistoryStreams, options: BackgroundJobsOptions) {
+  constructor(drain: HistoryDrain, streams: HistoryStreams, holdExpiry: HoldExpiry, options: BackgroundJobsOptions) {
     const connection = { url: options.redisUrl, maxRetriesPerRequest: null, retryStrategy: (attempt: number) => Math.min(attempt * 50, 500) };
     const prefix = `${options.keyPrefix}bull`;
     this.queue = new Queue(QUEUE, { connection, prefix });
+    this.holdQueue = new Queue(HOLD_EXPIRY_QUEUE, { connection, prefix });
+    this.holdWorker = new Worker<HoldExpiryJob>(
+      HOLD_EXPIRY_QUEUE,
+      async (job, lockToken) => {
+        if (job.name === 'sweep') return { released: await holdExpiry.sweep(HOLD_SWEEP_GRACE_MS) };
+        return holdExpiry.run(job, lockToken);
+      },
+      { connection, prefix, concurrency: HOLD_EXPIRY_CONCURRENCY, autorun: false },
+    );
     this.worker = new Worker(
       QUEUE,
       async (job: Job) => {
@@ -37,9 +57,11 @@ export class BackgroundJobs {
       },
       { connection, prefix, concurrency: 1, autorun: false },
     );
-    this.worker.on('failed', (job, error) => options.logger.warn({ job: job?.name, err: error.message }, 'background job failed; the next run retries'));
-    this.worker.on('error', (error) => options.logger.warn({ err: error.message }, 'background worker error'));
-    this.queue.on('error', (error) => options.logger.warn({ err: error.message }, 'background queue error'));
+    for (const worker of [this.worker, this.holdWorker] as Worker[]) {
+      worker.on('failed', (job, error) => options.logger.warn({ job: job?.name, err: error.message }, 'background job failed; it is tried again'));
+      worker.on('error', (error) => options.logger.warn({ err: error.message }, 'background worker error'));
+    }
+    for (const queue of [this.queue, this.holdQueue]) queue.on('error', (error) => options.logger.warn({ err: error.message }, 'background queue error'));
   }
 
   async start(): Promise<void> {
@@ -47,13 +69,17 @@ export class BackgroundJobs {
     const opts = { removeOnComplete: true, removeOnFail: 100 };
     await this.queue.upsertJobScheduler('drain', { every: DRAIN_EVERY_MS }, { name: 'drain', opts });
     await this.queue.upsertJobScheduler('sweep', { every: SWEEP_EVERY_MS }, { name: 'sweep', opts });
-    // A first sweep right away: after every process was down, the hints may be lost.
+    await this.holdQueue.upsertJobScheduler('sweep', { every: HOLD_SWEEP_EVERY_MS }, { name: 'sweep', opts });
+    // A first sweep right away: after every process was down, the hints may be lost. Expiry
+    // jobs that came due meanwhile are waiting in Redis and run as soon as the worker does.
     await this.queue.add('sweep', {}, opts);
+    await this.holdQueue.add('sweep', {}, opts);
     void this.worker.run();
+    void this.holdWorker.run();
   }
 
   async stop(): Promise<void> {
-    await this.worker.close();
-    await this.queue.close();
+    await Promise.all([this.worker.close(), this.holdWorker.close()]);
+    await Promise.all([this.queue.close(), this.holdQueue.close()]);
   }
 }

@@ -1,9 +1,11 @@
 import Type from 'typebox';
 import { MAX_HOLD_PERIOD_MINUTES } from '../domain/companySettings.js';
-import type { HoldToken, HoldTokenStore } from '../inventory/holdTokenStore.js';
+import type { HoldToken } from '../inventory/holdTokenStore.js';
+import type { HoldTokenService } from '../services/holdTokenService.js';
 import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
-// Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"). Priority lane: Redis only, no MongoDB.
+// Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"; their expiry: docs/hold-expiry.md).
+// Priority lane: Redis only, no MongoDB.
 
 const CreateBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });
 const ChangeBody = Type.Object({ expiresInMinutes: Type.Integer({ minimum: 0, maximum: MAX_HOLD_PERIOD_MINUTES }) });
@@ -17,7 +19,7 @@ function record(token: HoldToken, ctx: WorkspaceContext, now: number) {
   };
 }
 
-export function holdTokenRoutes(holdTokens: HoldTokenStore): RouteDef[] {
+export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
   return [
     workspaceRoute({
       method: 'POST',

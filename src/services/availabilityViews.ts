@@ -1,7 +1,7 @@
 import { closeChoice, countOpenInRows, seatingLayout, setOpen, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
 import type { EventSelection } from '../domain/bestAvailableRequest.js';
 import type { EventDoc } from '../domain/event.js';
-import { areaState, recordIsFree } from '../domain/objectStates.js';
+import { areaState, recordIsFree, tokenEntryExpiry } from '../domain/objectStates.js';
 import type { AvailabilityRecords, EventObjectStore } from '../inventory/eventObjectStore.js';
 import { Lru } from '../util/lru.js';
 import type { LoadedEvent } from './eventCatalog.js';
@@ -88,7 +88,7 @@ interface Entry {
 function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventSelection, read: AvailabilityRecords, readAt: number): AvailabilityView {
   const index = layout.index;
   const view = new AvailabilityView(layout, event, readAt);
-  const tokenExpiry = (token: string) => Number(read.tokens[token] ?? 0);
+  const tokenExpiry = (token: string) => tokenEntryExpiry(read.tokens[token]);
   // Objects without a record are free: only the for-sale config and GA areas need a look at
   // every object, then the records (on a busy event most objects have none) close what they hold.
   for (const object of index.objects) {

@@ -14,6 +14,7 @@ import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
+import type { HoldExpiry } from '../jobs/holdExpiry.js';
 import { applyStatusChanges, isSeasonChanged, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
@@ -44,6 +45,7 @@ export class StatusChangeService {
     private readonly usedObjects: UsedObjects,
     private readonly objects: EventObjectStore,
     private readonly history: HistoryStreams,
+    private readonly holdExpiry: HoldExpiry,
   ) {}
 
   /**
@@ -81,6 +83,11 @@ export class StatusChangeService {
     );
     const applied = await applyStatusChanges(this.calls, changes, now, expand, origin);
     this.history.noteChanged(changes.map((c) => c.event));
+    if (applied.holdings.length > 0) {
+      // A token that started holding gets its expiry job before the hold is answered.
+      const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
+      await this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
+    }
     if (applied.firstUseThisMonth.length > 0) {
       await this.usedObjects.recordEventsInUse(workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
     }

@@ -1,3 +1,4 @@
+import { tokenEntryExpiry } from '../../src/domain/objectStates.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
@@ -243,7 +244,7 @@ describe('hold token expiry', () => {
     // What the scripts read the expiry from follows the token.
     const keys = await keysOf(event);
     const { redis } = ctx.server.app.parts;
-    expect(Number(await redis.hget(keys.holdTokens, short))).toBe(expiresAt);
+    expect(tokenEntryExpiry((await redis.hget(keys.holdTokens, short)) ?? undefined)).toBe(expiresAt);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA1', short)))).toBe(expiresAt);
 
     // And shortening it to 0 afterwards still frees both.
@@ -260,7 +261,7 @@ describe('hold token expiry', () => {
     const expiresAt = await tokenExpiresAt(token);
     const keys = await keysOf(event);
     const { redis } = ctx.server.app.parts;
-    expect(Number(await redis.hget(keys.holdTokens, token))).toBe(expiresAt);
+    expect(tokenEntryExpiry((await redis.hget(keys.holdTokens, token)) ?? undefined)).toBe(expiresAt);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA1', token)))).toBe(expiresAt);
     await expireIn(ctx.api, token, 0);
     expect(await statuses(ctx.api, event, ['A-1', 'A-2'])).toEqual({ 'A-1': 'free', 'A-2': 'free' });

@@ -2,16 +2,16 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
-import { areaState, FIELD_SEPARATOR, heldByTicketType, holdMember, objectState } from '../../src/domain/objectStates.js';
+import { areaState, FIELD_SEPARATOR, heldByTicketType, holdMember, objectState, tokenEntryExpiry, tokenEntryLabels } from '../../src/domain/objectStates.js';
 import { holdMemberOf } from '../support/events.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
 import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
 import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
-import { holdTokenEventsKey, holdTokenKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
+import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
 import { Scripts } from '../../src/inventory/scripts.js';
-import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
+import { applyStatusChanges, expireHolds } from '../../src/inventory/statusChanges.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 
@@ -75,7 +75,9 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
     const expiry = now + 60_000;
     await change(event, 'hold', 'reservedByToken', ['A-2'], { holdToken: 'tok-a' }, { now, tokenExpiry: expiry });
     const record = await recordOf(event, 'A-2');
-    const stored = Number(await redis.hget(eventKeys(event).holdTokens, 'tok-a'));
+    const entry = (await redis.hget(eventKeys(event).holdTokens, 'tok-a'))!;
+    expect(entry).toBe([expiry, 'A-2'].join(SEP));
+    const stored = tokenEntryExpiry(entry);
     expect(stored).toBe(expiry);
     const tokenExpiry = (token: string) => (token === 'tok-a' ? stored : 0);
     expect(objectState(record, tokenExpiry, now)).toMatchObject({ status: 'reservedByToken', holdToken: 'tok-a' });
@@ -154,12 +156,15 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
 });
 
 describe('the hold-token scripts write what HoldTokenStore reads', () => {
-  it('create-hold-token-1.lua, hold-token-for-event-2.lua and change-hold-token-expiry-1.lua', async () => {
+  it('create-hold-token-2.lua, hold-token-for-event-2.lua and change-hold-token-expiry-2.lua', async () => {
     const store = new HoldTokenStore(redis, scripts);
     const now = Date.now();
-    await scripts.createHoldToken(holdTokenKey('tok-c'), 7, now, now + 60_000, now + MAX_HOLD_TOKEN_LIFETIME_MS);
+    await scripts.createHoldToken(holdTokenKey('tok-c'), holdTokenLiveKey('tok-c'), 7, now, now + 60_000, now + MAX_HOLD_TOKEN_LIFETIME_MS);
     expect(await store.get(7, 'tok-c', now)).toEqual({ token: 'tok-c', workspaceId: 7, createdAt: now, expiresAt: now + 60_000 });
     expect(await redis.pttl(holdTokenKey('tok-c'))).toBeGreaterThan(MAX_HOLD_TOKEN_LIFETIME_MS - 60_000);
+    // The live key's TTL is the token's expiry.
+    expect(await redis.pttl(holdTokenLiveKey('tok-c'))).toBeGreaterThan(55_000);
+    expect(await redis.pttl(holdTokenLiveKey('tok-c'))).toBeLessThanOrEqual(60_000);
 
     // Another workspace, or past the expiry: refused, and nothing remembered.
     expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 8, now, 'tag9:9', 1000)).toBe(0);
@@ -168,11 +173,18 @@ describe('the hold-token scripts write what HoldTokenStore reads', () => {
     expect(await scripts.holdTokenForEvent(holdTokenKey('tok-c'), holdTokenEventsKey('tok-c'), 7, now, 'tag9:9', 1000)).toBe(now + 60_000);
     expect(await redis.smembers(holdTokenEventsKey('tok-c'))).toEqual(['tag9:9']);
 
-    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 7, now, now + 120_000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([1, now, now + 120_000]);
+    const live = holdTokenLiveKey('tok-c');
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), live, 7, now, now + 120_000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([1, now, now + 120_000]);
     expect((await store.get(7, 'tok-c', now)).expiresAt).toBe(now + 120_000);
+    expect(await redis.pttl(live)).toBeGreaterThan(115_000);
     // Beyond the maximum life: refused with the latest allowed expiry; another workspace: unknown.
-    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 7, now, now + MAX_HOLD_TOKEN_LIFETIME_MS + 1, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([-1, now + MAX_HOLD_TOKEN_LIFETIME_MS]);
-    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), 8, now, now + 1000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([0]);
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), live, 7, now, now + MAX_HOLD_TOKEN_LIFETIME_MS + 1, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([-1, now + MAX_HOLD_TOKEN_LIFETIME_MS]);
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), live, 8, now, now + 1000, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([0]);
+    expect(await redis.pttl(live)).toBeGreaterThan(115_000);
+    // Expired now: the live key goes at once.
+    expect(await scripts.changeHoldTokenExpiry(holdTokenKey('tok-c'), live, 7, now, now, MAX_HOLD_TOKEN_LIFETIME_MS, 1000)).toEqual([1, now, now]);
+    expect(await redis.exists(live)).toBe(0);
+    expect(await store.msUntilExpiry('tok-c')).toBe(0);
   });
 
   it('retime-hold-token-2.lua moves a token in the event where change-object-status.lua holds with it', async () => {
@@ -181,10 +193,103 @@ describe('the hold-token scripts write what HoldTokenStore reads', () => {
     const now = Date.now();
     await change(event, 'hold', 'reservedByToken', ['A-5', { objectId: 'GA2', quantity: 1 }], { holdToken: 'tok-t' }, { now, tokenExpiry: now + 60_000 });
     expect(await scripts.retimeHoldToken(keys.holdTokens, keys.gaHoldExpiry, 'tok-t', now + 90_000)).toBe(1);
-    expect(Number(await redis.hget(keys.holdTokens, 'tok-t'))).toBe(now + 90_000);
+    // The new expiry, and still what the token holds here.
+    const entry = (await redis.hget(keys.holdTokens, 'tok-t'))!;
+    expect(tokenEntryExpiry(entry)).toBe(now + 90_000);
+    expect(tokenEntryLabels(entry).sort()).toEqual(['A-5', 'GA2']);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA2', 'tok-t')))).toBe(now + 90_000);
     const tokenExpiry = (token: string) => Number(token === 'tok-t' ? now + 90_000 : 0);
     expect(objectState(await recordOf(event, 'A-5'), tokenExpiry, now + 70_000)).toMatchObject({ status: 'reservedByToken' });
+  });
+});
+
+describe('hold tokens: what each holds per event, and giving back what an expired one holds (docs/hold-expiry.md)', () => {
+  const entryOf = async (event: EventRef, token: string) => redis.hget(eventKeys(event).holdTokens, token);
+  /** The history entries of the event's stream: label, status, quantity, token, origin. */
+  const historyOf = async (event: EventRef) =>
+    (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => {
+      const [, label, status, quantity, , token, origin] = fields[1]!.split(SEP);
+      return { label, status, quantity: Number(quantity), token, origin };
+    });
+
+  it("a token's entry lists what it holds; booking and releasing take labels off, and an entry holding nothing goes", async () => {
+    const event = newEvent();
+    const now = Date.now();
+    const held = await change(event, 'hold', 'reservedByToken', ['A-1', 'A-2', { objectId: 'GA1', quantity: 2 }], { holdToken: 'tok-e' }, { now, tokenExpiry: now + 60_000 });
+    expect(held.holdings).toEqual([{ event, token: 'tok-e', holds: true }]);
+    expect(tokenEntryLabels((await entryOf(event, 'tok-e'))!).sort()).toEqual(['A-1', 'A-2', 'GA1']);
+
+    const booked = await change(event, 'book', 'booked', ['A-1'], { holdToken: 'tok-e' }, { now: now + 1 });
+    expect(booked.holdings).toEqual([]);
+    // A back office releases a held seat without the token: it leaves the token's entry too.
+    await change(event, 'release', 'free', ['A-2'], {}, { now: now + 2 });
+    expect(tokenEntryLabels((await entryOf(event, 'tok-e'))!)).toEqual(['GA1']);
+    const last = await change(event, 'book', 'booked', [{ objectId: 'GA1', quantity: 2 }], { holdToken: 'tok-e' }, { now: now + 3 });
+    expect(last.holdings).toEqual([{ event, token: 'tok-e', holds: false }]);
+    expect(await entryOf(event, 'tok-e')).toBeNull();
+    expect(await redis.exists(eventKeys(event).holdTokens)).toBe(0);
+  });
+
+  it('expire gives back seats (free or resale) and GA places once the token expired, recorded as HOLD_EXPIRED', async () => {
+    const event = newEvent();
+    const now = Date.now();
+    await change(event, 'status', 'resale', ['B-2'], {}, { now });
+    await change(event, 'book', 'booked', [{ objectId: 'GA2', quantity: 1 }], {}, { now });
+    await change(event, 'hold', 'reservedByToken', ['B-1', 'B-2', { objectId: 'GA2', quantity: 3 }], { holdToken: 'tok-x', orderId: 'o-1' }, { now, tokenExpiry: now + 1_000 });
+    const before = await redis.hgetall(eventKeys(event).objects);
+
+    // Not expired yet in this event: nothing changes, and the answer says when it does.
+    expect(await expireHolds(calls, event, 'tok-x', now + 999)).toEqual({ done: false, expiresAt: now + 1_000 });
+    expect(await redis.hgetall(eventKeys(event).objects)).toEqual(before);
+
+    const outcome = await expireHolds(calls, event, 'tok-x', now + 1_000);
+    expect(outcome).toEqual({ done: true, holdings: [{ event, token: 'tok-x', holds: false }] });
+    expect(await recordOf(event, 'B-1')).toBeNull();
+    expect(await recordOf(event, 'B-2')).toBe('resale');
+    expect(areaState(await recordOf(event, 'GA2'))).toMatchObject({ nonFree: 1, held: 0 });
+    expect(await redis.hexists(eventKeys(event).gaHolds, holdMemberOf('GA2', 'tok-x'))).toBe(0);
+    expect(await entryOf(event, 'tok-x')).toBeNull();
+    const expired = (await historyOf(event)).filter((h) => h.origin === 'HOLD_EXPIRED');
+    expect(expired.sort((a, b) => a.label!.localeCompare(b.label!))).toEqual([
+      { label: 'B-1', status: 'free', quantity: 1, token: 'tok-x', origin: 'HOLD_EXPIRED' },
+      { label: 'B-2', status: 'resale', quantity: 1, token: 'tok-x', origin: 'HOLD_EXPIRED' },
+      { label: 'GA2', status: 'free', quantity: 3, token: 'tok-x', origin: 'HOLD_EXPIRED' },
+    ]);
+    // Again: nothing left to give back, nothing recorded twice.
+    expect(await expireHolds(calls, event, 'tok-x', now + 2_000)).toEqual({ done: true, holdings: [] });
+    expect((await historyOf(event)).filter((h) => h.origin === 'HOLD_EXPIRED')).toHaveLength(3);
+  });
+
+  it('a hold taken over after its token expired is recorded as HOLD_EXPIRED before the change that took it', async () => {
+    const event = newEvent();
+    const now = Date.now();
+    await change(event, 'hold', 'reservedByToken', ['C-1', 'C-2'], { holdToken: 'tok-y' }, { now, tokenExpiry: now + 100 });
+    await change(event, 'book', 'booked', ['C-1'], { orderId: 'o-2' }, { now: now + 200 });
+    expect((await historyOf(event)).map((h) => [h.label, h.status, h.origin])).toEqual([
+      ['C-1', 'reservedByToken', 'API_CALL'],
+      ['C-2', 'reservedByToken', 'API_CALL'],
+      ['C-1', 'free', 'HOLD_EXPIRED'],
+      ['C-1', 'booked', 'API_CALL'],
+    ]);
+    // The token's entry now lists only C-2, which the expiry gives back.
+    expect(tokenEntryLabels((await entryOf(event, 'tok-y'))!)).toEqual(['C-2']);
+    await expireHolds(calls, event, 'tok-y', now + 300);
+    expect(await recordOf(event, 'C-2')).toBeNull();
+    expect(await recordOf(event, 'C-1')).toBe(['booked', '', 'o-2'].join(SEP));
+  });
+
+  it('drop-idle-hold-token-1.lua keeps an entry that holds something and drops one that holds nothing', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    const now = Date.now();
+    await change(event, 'hold', 'reservedByToken', ['D-1'], { holdToken: 'tok-h' }, { now, tokenExpiry: now + 60_000 });
+    // An expiry change writes a bare entry where the token holds nothing.
+    await scripts.retimeHoldToken(keys.holdTokens, keys.gaHoldExpiry, 'tok-i', now + 60_000);
+    expect(await scripts.dropIdleHoldToken(keys.holdTokens, 'tok-h')).toBe(1);
+    expect(await scripts.dropIdleHoldToken(keys.holdTokens, 'tok-i')).toBe(0);
+    expect(await entryOf(event, 'tok-i')).toBeNull();
+    expect(await scripts.dropIdleHoldToken(keys.holdTokens, 'tok-none')).toBe(0);
+    expect(tokenEntryLabels((await entryOf(event, 'tok-h'))!)).toEqual(['D-1']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { tokenEntryExpiry } from '../../src/domain/objectStates.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
@@ -287,7 +288,7 @@ describe('hold token expiry under concurrent holds', () => {
     // The expiry the scripts read for this event (seat holds) and for the GA hold.
     const keys = eventKeys((await ctx.server.app.parts.repos.events.findByKey(ctx.company.workspace.id, eventKey))!);
     const { redis } = ctx.server.app.parts;
-    expect(Number(await redis.hget(keys.holdTokens, token))).toBe(expiresAt);
+    expect(tokenEntryExpiry((await redis.hget(keys.holdTokens, token)) ?? undefined)).toBe(expiresAt);
     expect(Number(await redis.zscore(keys.gaHoldExpiry, holdMemberOf('GA1', token)))).toBe(expiresAt);
   });
 });

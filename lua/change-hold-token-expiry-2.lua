@@ -3,6 +3,7 @@
 -- expired token is never revived), and its total life stays within the maximum.
 --
 -- KEYS[1]  the hold token record (hash: workspaceId, createdAt, expiresAt; ms epoch)
+-- KEYS[2]  the key that lives until the token expires (docs/hold-expiry.md)
 -- ARGV[1]  workspace id of the caller
 -- ARGV[2]  now (ms epoch), passed in so the script is a pure function of its inputs
 -- ARGV[3]  requested expiry (ms epoch)
@@ -27,4 +28,5 @@ if requested > latest then
 end
 redis.call('HSET', KEYS[1], 'expiresAt', requested)
 redis.call('PEXPIREAT', KEYS[1], latest + tonumber(ARGV[5]))
+if requested > now then redis.call('SET', KEYS[2], '1', 'PXAT', requested) else redis.call('DEL', KEYS[2]) end
 return {1, createdAt, requested}

@@ -1,0 +1,22 @@
+-- The history entries a call writes (docs/history.md): noted while the checks run, in the
+-- order the changes are made, and appended to their events' streams only when every check
+-- passed (writeHistory), so a change and its entry are one atomic step.
+-- An entry's id is `0-<n>`: Redis numbers the entries of each stream 1, 2, 3, ... (the id
+-- the history routes show), and keeps counting after the stored ones are trimmed.
+-- Its one field `c` is joined by SEP: time (ms), label, status, quantity, order id, hold
+-- token, origin type, origin ip, extra data JSON (fields the caller cannot fill with SEP:
+-- src/domain/statusChangeRequest.ts refuses control characters; JSON escapes them).
+-- Needs: now, constants.lua (SEP).
+
+-- Stream keys and entries, by position: two flat lists rather than a table per object.
+local notedKeys, noted = {}, {}
+
+local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra)
+  local n = #noted + 1
+  notedKeys[n] = stream
+  noted[n] = table.concat({ now, label, status, quantity, orderId, token, origin, ip, extra }, SEP)
+end
+
+local function writeHistory()
+  for i, entry in ipairs(noted) do redis.call('XADD', notedKeys[i], '0-*', 'c', entry) end
+end

@@ -1,0 +1,156 @@
+import { DelayedError, Queue, type ConnectionOptions, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
+import type { HistoryStreams } from '../inventory/historyStreams.js';
+import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
+import { expireHolds, type HoldingChange } from '../inventory/statusChanges.js';
+
+// Hold expiry as background work (docs/hold-expiry.md). The sales flow needs none of it: a
+// hold reads as free the instant its token expires, in every script and reader. What this
+// does is make the stored state, the history (HOLD_EXPIRED) and the events' token entries
+// catch up, so Redis does not keep every token that ever held a seat.
+//
+// One BullMQ delayed job per hold token, its id the token: added when the token starts
+// holding something in an event, moved when the token's expiry changes, removed once the
+// token holds nothing anywhere. When it runs, it gives back what the token still holds in
+// each event it held in, through the status script. Jobs live in Redis: after every server
+// was down across an expiry, the first worker to start runs the overdue ones. A sweep finds
+// expired entries that lost their job (a crash between a hold and its job's add).
+
+export const HOLD_EXPIRY_QUEUE = 'holdExpiry';
+const JOB = 'expire';
+/** Failed runs are retried, then dropped (the sweep finds what they left): a failed job kept under the token's id would block a new one. */
+const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 5, backoff: { type: 'exponential', delay: 500 } } as const;
+/** Tokens that stopped holding somewhere are checked together, this long after the first. */
+const IDLE_CHECK_MS = 100;
+
+export interface HoldExpiryJob {
+  token: string;
+}
+
+export class HoldExpiry {
+  private readonly queue: Queue<HoldExpiryJob>;
+  private readonly idle = new Set<string>();
+  private idleTimer: NodeJS.Timeout | undefined;
+  private checking: Promise<void> | undefined;
+
+  constructor(
+    /** A connection without ioredis's keyPrefix (BullMQ prefixes its keys itself). */
+    connection: ConnectionOptions,
+    /** The deployment's REDIS_KEY_PREFIX, in front of BullMQ's keys too. */
+    keyPrefix: string,
+    private readonly tokens: HoldTokenStore,
+    private readonly calls: AtMostOnceCalls,
+    private readonly history: HistoryStreams,
+    private readonly logger: Logger | undefined,
+  ) {
+    this.queue = new Queue<HoldExpiryJob>(HOLD_EXPIRY_QUEUE, { connection, prefix: `${keyPrefix}bull` });
+    this.queue.on('error', (error) => this.logger?.warn({ err: error.message }, 'hold expiry queue error'));
+  }
+
+  /** After a status change: tokens that started holding get their job, before the change is answered. */
+  async holdingsChanged(changes: HoldingChange[], expiryOf: (token: string) => number | undefined): Promise<void> {
+    const started = new Map<string, number>();
+    for (const { token, holds } of changes) {
+      if (!holds) this.checkIdle(token);
+      else started.set(token, expiryOf(token) ?? Date.now());
+    }
+    await Promise.all([...started].map(([token, expiresAt]) => this.schedule(token, expiresAt)));
+  }
+
+  /** The token's job, due at its expiry; a job already there for the token stays as it is. */
+  async schedule(token: string, expiresAt: number): Promise<void> {
+    await this.queue.add(JOB, { token }, { ...JOB_OPTIONS, jobId: token, delay: Math.max(0, expiresAt - Date.now()) });
+  }
+
+  /** The token's expiry changed (its events are retimed already): its job follows. */
+  async moved(token: string, expiresAt: number): Promise<void> {
+    const job = await this.queue.getJob(token);
+    if (job && (await job.isDelayed())) {
+      const delay = expiresAt - Date.now();
+      // A job that started meanwhile reads the token's live key and waits again if it must.
+      await (delay > 0 ? job.changeDelay(delay) : job.promote()).catch(() => undefined);
+    }
+    // The change wrote an entry in every event the token ever held in, holding or not.
+    this.checkIdle(token);
+  }
+
+  /** Notes a token that stopped holding in an event: if it holds nothing anywhere, its job goes. */
+  checkIdle(token: string): void {
+    this.idle.add(token);
+    this.idleTimer ??= setTimeout(() => {
+      this.idleTimer = undefined;
+      void this.dropIdle();
+    }, IDLE_CHECK_MS);
+  }
+
+  /** Runs the idle checks noted so far (at shutdown; otherwise a timer does). */
+  async flush(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    await this.dropIdle();
+  }
+
+  private dropIdle(): Promise<void> {
+    const tokens = [...this.idle];
+    this.idle.clear();
+    const run = Promise.all(tokens.map((token) => this.dropIfIdle(token)))
+      .then(() => undefined)
+      .catch((error: Error) => this.logger?.warn({ err: error.message }, 'hold expiry: idle check failed; the job stays and finds nothing'));
+    this.checking = (this.checking ?? Promise.resolve()).then(() => run);
+    return this.checking;
+  }
+
+  private async dropIfIdle(token: string): Promise<void> {
+    if (await this.tokens.holdsAnything(token)) return;
+    await this.queue.remove(token).catch(() => 0);
+    // A hold made between the check and the removal reported its start before the removal
+    // and would be left without a job: look again, and put the job back.
+    if (!(await this.tokens.holdsAnything(token))) return;
+    const expiresAt = await this.tokens.expiryOf(token);
+    if (expiresAt !== null) await this.schedule(token, expiresAt);
+  }
+
+  /** The worker's handler: gives back what the token holds, or waits again when its expiry moved. */
+  async run(job: Job<HoldExpiryJob>, lockToken: string | undefined): Promise<{ events: number }> {
+    const outcome = await this.expire(job.data.token);
+    if (outcome.later !== null) {
+      await job.moveToDelayed(outcome.later, lockToken);
+      throw new DelayedError();
+    }
+    return { events: outcome.events };
+  }
+
+  /**
+   * Gives back what an expired token still holds in every event it held in. `later` is the
+   * time to try again when the token (or an event's entry for it) has not expired yet.
+   */
+  async expire(token: string, now = Date.now()): Promise<{ events: number; later: number | null }> {
+    const left = await this.tokens.msUntilExpiry(token);
+    if (left > 0) return { events: 0, later: now + left };
+    const events = await this.tokens.eventsHeldIn(token);
+    const outcomes = await Promise.all(events.map((event) => expireHolds(this.calls, event, token, now)));
+    this.history.noteChanged(events);
+    const later = Math.max(0, ...outcomes.map((o) => (o.done ? 0 : o.expiresAt)));
+    return { events: events.length, later: later > 0 ? later : null };
+  }
+
+  /**
+   * Gives back the holds of every token that expired more than `graceMs` ago and still has
+   * an entry in some event: a job lost in a crash, or one that failed for good.
+   */
+  async sweep(graceMs: number, now = Date.now()): Promise<number> {
+    let released = 0;
+    for await (const batch of this.tokens.expiredEntries(now - graceMs)) {
+      const outcomes = await Promise.all(batch.map(({ event, token }) => expireHolds(this.calls, event, token, now)));
+      released += outcomes.filter((o) => o.done).length;
+      this.history.noteChanged(batch.map((b) => b.event));
+    }
+    return released;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.queue.close();
+  }
+}

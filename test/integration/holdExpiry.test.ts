@@ -1,0 +1,254 @@
+import { Redis } from 'ioredis';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
+import { uploadDrawing } from '../support/charts.js';
+import { retrieveEvent } from '../support/eventAdmin.js';
+import { action, createEvent, done } from '../support/events.js';
+import { call, createCompanyClients, eventually, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
+import { decodeBatch, type StatusChangeRecord } from '../../src/domain/statusChangeHistory.js';
+import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/holdExpiry.js';
+
+// Hold expiry as background work (docs/hold-expiry.md), on real servers: one BullMQ delayed
+// job per hold token gives back what the token still holds once it expires, recorded as
+// HOLD_EXPIRED; the sales flow treats the hold as free at the exact instant with no worker
+// at all; jobs that came due while every server was down run when one comes back; 10,000
+// holds expiring within a second are all given back while the server keeps answering.
+
+const ROWS = 100;
+const SEATS = 100;
+const drawing = generatedDrawing({ sections: 0, rowsPerSection: ROWS, seatsPerRow: SEATS });
+const seat = (i: number) => `${rowLabel(Math.floor(i / SEATS))}-${(i % SEATS) + 1}`;
+
+let mongo: MongoClient;
+const servers: TestServer[] = [];
+const connections: Redis[] = [];
+
+beforeAll(async () => {
+  mongo = new MongoClient(inject('mongoUrl'));
+  await mongo.connect();
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  await Promise.all(connections.map((redis) => redis.quit()));
+  await mongo.close();
+});
+
+async function server(env: Record<string, string>): Promise<TestServer> {
+  const started = await startTestServer(env);
+  servers.push(started);
+  return started;
+}
+
+/** A connection of the test's own to the server's Redis namespace (REDIS_KEY_PREFIX). */
+function redisOf(env: Record<string, string>): Redis {
+  const redis = new Redis(inject('redisUrl'), { keyPrefix: env.REDIS_KEY_PREFIX });
+  connections.push(redis);
+  return redis;
+}
+
+interface Setup {
+  clients: CompanyClients;
+  eventKey: string;
+  ref: EventRef;
+}
+
+async function setUp(app: TestServer): Promise<Setup> {
+  const clients = await createCompanyClients(app.url);
+  const chart = (await uploadDrawing(clients.api, drawing)).key;
+  const eventKey = await createEvent(clients.api, chart);
+  const { id } = await retrieveEvent(clients.api, eventKey);
+  // An event outside any season is tagged with its own id (docs/redis-layout.md).
+  return { clients, eventKey, ref: { _id: id, tag: String(id) } };
+}
+
+/** A hold token of the workspace expiring `ms` from now (the API counts in whole minutes). */
+async function tokenExpiringIn(app: TestServer, setup: Setup, ms: number) {
+  const created = await app.app.parts.holdTokens.create(setup.clients.company.workspace.id, ms / 60_000, Date.now());
+  return created;
+}
+
+const jobKey = (env: Record<string, string>, token: string) => `${env.REDIS_KEY_PREFIX}bull:${HOLD_EXPIRY_QUEUE}:${token}`;
+const jobExists = async (app: TestServer, env: Record<string, string>, token: string) => (await app.app.parts.jobsRedis.exists(jobKey(env, token))) === 1;
+
+/** The event's stored history, oldest first, straight from MongoDB. */
+async function stored(database: string, eventId: number): Promise<StatusChangeRecord[]> {
+  const batches = await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ first: 1 }).toArray();
+  return batches.flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries));
+}
+
+describe('hold expiry', () => {
+  it('gives a hold back within 1 s of its expiry with a worker running, recorded as HOLD_EXPIRED, and forgets the token', async () => {
+    const env = testEnv();
+    const app = await server(env);
+    const setup = await setUp(app);
+    const redis = redisOf(env);
+    const keys = eventKeys(setup.ref);
+    const token = await tokenExpiringIn(app, setup, 1_500);
+    await done(setup.clients.api, setup.eventKey, 'hold', { objects: ['A-1', 'A-2'], holdToken: token.token, orderId: 'order-7' });
+    expect(await jobExists(app, env, token.token)).toBe(true);
+    expect(await redis.hexists(keys.holdTokens, token.token)).toBe(1);
+
+    await eventually(async () => (await redis.hlen(keys.objects)) === 0, 5_000, 10);
+    const late = Date.now() - token.expiresAt;
+    expect(late).toBeLessThanOrEqual(1_000);
+    expect(await redis.exists(keys.holdTokens)).toBe(0);
+    await eventually(async () => !(await jobExists(app, env, token.token)), 2_000);
+
+    // Listed by the history route like any change, with the token, the order and the origin.
+    let items: any[] = [];
+    await eventually(async () => {
+      const page = await setup.clients.api.get(`/events/${setup.eventKey}/status-changes?sort=objectLabel`);
+      items = page.body.items.filter((i: any) => i.origin.type === 'HOLD_EXPIRED');
+      return items.length === 2;
+    }, 5_000, 50);
+    expect(items.map((i) => [i.objectLabel, i.status, i.holdToken, i.orderId])).toEqual([
+      ['A-1', 'free', token.token, 'order-7'],
+      ['A-2', 'free', token.token, 'order-7'],
+    ]);
+  });
+
+  it('drops the job when everything the token held is booked, brings it back on the next hold, and follows expiry changes', async () => {
+    const env = testEnv();
+    const app = await server(env);
+    const setup = await setUp(app);
+    const redis = redisOf(env);
+    const keys = eventKeys(setup.ref);
+    const api = setup.clients.api;
+    const token = (await api.post('/hold-tokens', { expiresInMinutes: 10 })).body.holdToken as string;
+
+    await done(api, setup.eventKey, 'hold', { objects: ['B-1', 'B-2'], holdToken: token });
+    expect(await jobExists(app, env, token)).toBe(true);
+    await done(api, setup.eventKey, 'book', { objects: ['B-1'], holdToken: token });
+    // Still holding B-2: the job stays.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await jobExists(app, env, token)).toBe(true);
+    await done(api, setup.eventKey, 'book', { objects: ['B-2'], holdToken: token });
+    await eventually(async () => !(await jobExists(app, env, token)), 2_000);
+    expect(await redis.hexists(keys.holdTokens, token)).toBe(0);
+
+    // The same token holds again: the job is back, due at the token's expiry.
+    await done(api, setup.eventKey, 'hold', { objects: ['B-3'], holdToken: token });
+    expect(await jobExists(app, env, token)).toBe(true);
+    const job = await app.app.parts.jobsRedis.hgetall(jobKey(env, token));
+    expect(Number(job.timestamp) + Number(job.delay)).toBeGreaterThan(Date.now() + 9 * 60_000);
+
+    // Expired now through the API: the job runs at once and B-3 is given back.
+    const changed = Date.now();
+    expect((await api.post(`/hold-tokens/${token}`, { expiresInMinutes: 0 })).status).toBe(200);
+    await eventually(async () => (await redis.hexists(keys.objects, 'B-3')) === 0, 5_000, 10);
+    expect(Date.now() - changed).toBeLessThanOrEqual(1_000);
+    await eventually(async () => !(await jobExists(app, env, token)), 2_000);
+    expect(await redis.hget(keys.objects, 'B-1')).toBe('booked');
+  });
+
+  it('treats a hold as free at the exact instant its token expires with no worker at all', async () => {
+    const env = testEnv({ BACKGROUND_JOBS: 'off' });
+    const app = await server(env);
+    const setup = await setUp(app);
+    const redis = redisOf(env);
+    const keys = eventKeys(setup.ref);
+    const token = await tokenExpiringIn(app, setup, 1_000);
+    await done(setup.clients.api, setup.eventKey, 'hold', { objects: ['C-1'], holdToken: token.token });
+    const early = await action(setup.clients.api, setup.eventKey, 'book', { objects: ['C-1'] });
+    expect(early.status).toBe(400);
+    while (Date.now() < token.expiresAt) await new Promise((r) => setTimeout(r, 1));
+    // Nothing gave the hold back: the record still says held, and the booking still goes through.
+    expect(await redis.hget(keys.objects, 'C-1')).toMatch(/^reservedByToken/);
+    await done(setup.clients.api, setup.eventKey, 'book', { objects: ['C-1'], orderId: 'at-expiry' });
+    expect(await redis.hget(keys.objects, 'C-1')).toMatch(/^booked/);
+    // The booking recorded the hold's end before itself, and the token left the event.
+    expect(await redis.exists(keys.holdTokens)).toBe(0);
+    const history = (await redis.xrange(keys.history, '-', '+')).map(([, fields]) => fields[1]!.split('\u001f').slice(1, 3).concat(fields[1]!.split('\u001f')[6]!));
+    expect(history).toEqual([
+      ['C-1', 'reservedByToken', 'API_CALL'],
+      ['C-1', 'free', 'HOLD_EXPIRED'],
+      ['C-1', 'booked', 'API_CALL'],
+    ]);
+  });
+
+  it('gives holds back when a server comes back after every server was down across their expiry', async () => {
+    const env = testEnv();
+    const first = await startTestServer(env);
+    const setup = await setUp(first);
+    const redis = redisOf(env);
+    const keys = eventKeys(setup.ref);
+    const token = await tokenExpiringIn(first, setup, 1_000);
+    await done(setup.clients.api, setup.eventKey, 'hold', { objects: ['D-1', 'D-2', 'D-3'], holdToken: token.token });
+    await first.stop();
+    while (Date.now() < token.expiresAt + 1_500) await new Promise((r) => setTimeout(r, 50));
+    // Nobody was there: the stored state still says held.
+    expect(await redis.hlen(keys.objects)).toBe(3);
+
+    const back = await server(env);
+    await eventually(async () => (await redis.hlen(keys.objects)) === 0, 10_000, 20);
+    expect(await redis.exists(keys.holdTokens)).toBe(0);
+    await eventually(async () => (await stored(env.MONGODB_DB!, setup.ref._id)).filter((c) => c.origin.type === 'HOLD_EXPIRED').length === 3, 10_000, 50);
+    const expired = (await stored(env.MONGODB_DB!, setup.ref._id)).filter((c) => c.origin.type === 'HOLD_EXPIRED');
+    expect(expired.map((c) => c.label).sort()).toEqual(['D-1', 'D-2', 'D-3']);
+    expect((await call(back.url, 'GET', '/ready')).status).toBe(200);
+  });
+
+  it('gives back 10,000 holds expiring within one second, records each, and keeps answering meanwhile', async () => {
+    const env = testEnv();
+    const app = await server(env);
+    const setup = await setUp(app);
+    const other = await createEvent(setup.clients.api, (await uploadDrawing(setup.clients.api, drawing)).key);
+    const redis = redisOf(env);
+    const keys = eventKeys(setup.ref);
+    const api = setup.clients.api;
+    const total = ROWS * SEATS;
+    const workspaceId = setup.clients.company.workspace.id;
+    const parts = app.app.parts;
+    const tokens = await Promise.all(Array.from({ length: total }, () => parts.holdTokens.create(workspaceId, 10, Date.now())));
+
+    // Every seat held by a token of its own, through the API.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        for (let i = next++; i < total; i = next++) await done(api, setup.eventKey, 'hold', { objects: [seat(i)], holdToken: tokens[i]!.token });
+      }),
+    );
+    expect(await redis.hlen(keys.objects)).toBe(total);
+
+    // Then every token set to expire within one second, once all of them are set (10,000
+    // expiry changes, each moving its job, take a few seconds on two cores).
+    const start = Date.now() + 15_000;
+    next = 0;
+    const service = parts.holdExpiry;
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        for (let i = next++; i < total; i = next++) {
+          const expiresAt = start + (i % 1_000);
+          await parts.holdTokens.changeExpiry(workspaceId, tokens[i]!.token, (expiresAt - Date.now()) / 60_000, Date.now());
+          await service.moved(tokens[i]!.token, expiresAt);
+        }
+      }),
+    );
+    expect(Date.now(), 'the expiry changes took longer than the margin before the first expiry').toBeLessThan(start);
+    while (Date.now() < start - 200) await new Promise((r) => setTimeout(r, 50));
+
+    // Bookings on another event go on while the holds are given back.
+    const answered: number[] = [];
+    let booking = 0;
+    const sales = (async () => {
+      while ((await redis.hlen(keys.objects)) > 0 && booking < total) {
+        const response = await action(api, other, 'book', { objects: [seat(booking++)] });
+        answered.push(response.status);
+      }
+    })();
+    await eventually(async () => (await redis.hlen(keys.objects)) === 0, 60_000, 50);
+    await sales;
+    expect(answered.length).toBeGreaterThan(10);
+    expect(answered.every((status) => status === 204)).toBe(true);
+    expect(await redis.exists(keys.holdTokens)).toBe(0);
+
+    await eventually(async () => (await stored(env.MONGODB_DB!, setup.ref._id)).length === 2 * total, 60_000, 200);
+    const expired = (await stored(env.MONGODB_DB!, setup.ref._id)).filter((c) => c.origin.type === 'HOLD_EXPIRED');
+    expect(expired).toHaveLength(total);
+    expect(new Set(expired.map((c) => c.label)).size).toBe(total);
+    expect(expired.every((c) => c.date.getTime() >= start && c.status === 'free')).toBe(true);
+  }, 180_000);
+});
