@@ -2,12 +2,13 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
+import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done } from '../support/events.js';
 import { call, client, createCompanyClients, newDatabaseName, eventually, spawnWorker, startTestServer, testEnv, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
-import { decodeBatch, ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
+import { ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
 import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
 
 // The drain of the history streams into MongoDB (docs/history.md), on real servers: a
@@ -46,11 +47,7 @@ async function worker(env: Record<string, string>): Promise<SpawnedWorker> {
   return started;
 }
 
-/** The stored history of an event, oldest first, read straight from MongoDB (batches of changes). */
-async function stored(database: string, eventId: number): Promise<{ id: number; label: string; status: string }[]> {
-  const batches = await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ first: 1 }).toArray();
-  return batches.flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries));
-}
+const stored = (database: string, eventId: number) => storedHistory(mongo, database, eventId);
 
 async function metrics(url: string): Promise<Record<string, number>> {
   const text = (await call(url, 'GET', '/metrics')).text;

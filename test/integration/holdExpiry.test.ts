@@ -3,10 +3,10 @@ import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
+import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done } from '../support/events.js';
 import { call, createCompanyClients, eventually, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
-import { decodeBatch, type StatusChangeRecord } from '../../src/domain/statusChangeHistory.js';
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/holdExpiry.js';
 
@@ -73,11 +73,7 @@ async function tokenExpiringIn(app: TestServer, setup: Setup, ms: number) {
 const jobKey = (env: Record<string, string>, token: string) => `${env.REDIS_KEY_PREFIX}bull:${HOLD_EXPIRY_QUEUE}:${token}`;
 const jobExists = async (app: TestServer, env: Record<string, string>, token: string) => (await app.app.parts.jobsRedis.exists(jobKey(env, token))) === 1;
 
-/** The event's stored history, oldest first, straight from MongoDB. */
-async function stored(database: string, eventId: number): Promise<StatusChangeRecord[]> {
-  const batches = await mongo.db(database).collection('statusChanges').find({ eventId }).sort({ first: 1 }).toArray();
-  return batches.flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries));
-}
+const stored = (database: string, eventId: number) => storedHistory(mongo, database, eventId);
 
 describe('hold expiry', () => {
   it('gives a hold back within 1 s of its expiry with a worker running, recorded as HOLD_EXPIRED, and forgets the token', async () => {
