@@ -29,6 +29,7 @@ import { eventLogRoutes } from './routes/eventLog.js';
 import { eventReportRoutes } from './routes/eventReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
+import { legacyV1Routes } from './routes/legacyV1.js';
 import { historyRoutes } from './routes/statusChangeHistory.js';
 import { objectStatusRoutes } from './routes/objectStatus.js';
 import { AvailabilityViews } from './services/availabilityViews.js';
@@ -88,7 +89,7 @@ export interface AppParts extends Connections {
   routes: RouteDef[];
 }
 
-export function compose(connections: Connections, config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix'>): AppParts {
+export function compose(connections: Connections, config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix'>): AppParts {
   const { redis, statusRedis, db, bus } = connections;
 
   // Stores: MongoDB repositories and Redis inventory.
@@ -128,6 +129,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
+  const bestAvailable = new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
@@ -148,12 +150,13 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...seasonRoutes(events, seasons),
     ...eventChannelRoutes(events),
     ...eventForSaleRoutes(events),
-    ...objectStatusRoutes(statusChanges, new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges)),
+    ...objectStatusRoutes(statusChanges, bestAvailable),
     ...eventObjectRoutes(objectInfo),
     ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
     ...eventReportRoutes(objectInfo),
     ...usageRoutes(usage),
     ...eventLogRoutes(repos.eventLog),
+    ...legacyV1Routes(config.legacyV1Prefix, { tenants, statusChanges, bestAvailable, holdTokens, objectInfo }),
   ]);
 
   return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, charts, events, statusChanges, historyStreams, historyDrain, routes };
