@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEvent, done, objectInfos, statuses } from '../support/events.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { basic, call, createCompanyClients, expectError, testEnv, useServerWithCompany, type CompanyClients, type Response } from '../support/harness.js';
 
 // The legacy V1 interface (README, "Legacy V1 interface"): the key in the body (or path),
@@ -221,6 +222,20 @@ describe('POST /api/changeStatus', () => {
     // An unknown event among them: 404, nothing changed either.
     expectError(await legacy('/changeStatus', { secretKey: secretKey(), eventKeys: [event, 'no-such-event'], objects: ['A-1'], status: 'x' }), 404, 'EVENT_NOT_FOUND');
     expect(await statuses(ctx.api, event, ['A-1'])).toEqual({ 'A-1': 'free' });
+  });
+});
+
+describe('seasons through the legacy calls', () => {
+  it("books on a season (its events show it); an event's booking makes the season refuse the seat: nothing changes", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [first, second] = eventKeysOf(season);
+    expect((await legacy('/book', { secretKey: secretKey(), eventKey: season.key, objects: ['A-1'] })).status).toBe(204);
+    expect(await statuses(ctx.api, first!, ['A-1'])).toEqual({ 'A-1': 'booked' });
+    expect((await legacy('/book', { secretKey: secretKey(), eventKey: second, objects: ['A-2'] })).status).toBe(204);
+    const refused = await legacy('/changeStatus', { secretKey: secretKey(), eventKeys: [event, season.key], objects: ['A-2', 'A-3'], status: 'booked' });
+    expect(refused.status, refused.text).toBe(400);
+    expect(await statuses(ctx.api, event, ['A-2', 'A-3'])).toEqual({ 'A-2': 'free', 'A-3': 'free' });
+    expect(await statuses(ctx.api, season.key, ['A-3'])).toEqual({ 'A-3': 'free' });
   });
 });
 
