@@ -133,10 +133,23 @@ describe('keys in the body', () => {
     expect(created.status, created.text).toBe(200);
     const other = created.body as { key: string; secretKey: string };
     expectError(await legacy('/book', { secretKey: other.secretKey, eventKey: event, objects: ['A-1'] }), 404, 'EVENT_NOT_FOUND');
+    expect((await legacy(`/reservationToken/${other.key}`)).status).toBe(200);
+    // Both keys are cached now; deactivating reaches them at once.
     expect((await ctx.admin.post(`/workspaces/${other.key}/actions/deactivate`)).status).toBe(204);
     expectError(await legacy('/book', { secretKey: other.secretKey, eventKey: event, objects: ['A-1'] }), 403, 'WORKSPACE_INACTIVE');
     expectError(await legacy(`/reservationToken/${other.key}`), 403, 'WORKSPACE_INACTIVE');
     expect(await statuses(ctx.api, event, ['A-1'])).toEqual({ 'A-1': 'free' });
+  });
+
+  it('a removed secret key stops working at once', async () => {
+    const added = await ctx.admin.post(`/workspaces/${publicKey()}/actions/add-secret-key`);
+    expect(added.status, added.text).toBe(200);
+    const key = added.body.secretKey as string;
+    expect((await legacy('/book', { secretKey: key, eventKey: event, objects: ['A-1'] })).status).toBe(204);
+    const removed = await ctx.admin.post(`/workspaces/${publicKey()}/actions/remove-secret-key`, { secretKey: key });
+    expect(removed.status, removed.text).toBe(200);
+    expectError(await legacy('/release', { secretKey: key, eventKey: event, objects: ['A-1'] }), 401, 'UNAUTHORIZED');
+    expect(await statuses(ctx.api, event, ['A-1'])).toEqual({ 'A-1': 'booked' });
   });
 
   it('a body that is not a JSON object, or malformed JSON → 400 GENERAL_ERROR', async () => {
