@@ -31,6 +31,7 @@ import { eventLogRoutes } from './routes/eventLog.js';
 import { eventReportRoutes } from './routes/eventReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
+import { legacyV1Routes } from './routes/legacyV1.js';
 import { historyRoutes } from './routes/statusChangeHistory.js';
 import { objectStatusRoutes } from './routes/objectStatus.js';
 import { AvailabilityViews } from './services/availabilityViews.js';
@@ -97,7 +98,7 @@ export interface AppParts extends Connections {
 
 export function compose(
   connections: Connections,
-  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix'>,
+  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix'>,
   logger?: Logger,
 ): AppParts {
   const { redis, statusRedis, db, bus, jobsRedis } = connections;
@@ -140,6 +141,8 @@ export function compose(
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
+  const holdTokenService = new HoldTokenService(holdTokens, holdExpiry);
+  const bestAvailable = new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
@@ -152,7 +155,7 @@ export function compose(
     ...systemRoutes(accounts),
     ...accountRoutes(accounts),
     ...workspaceRoutes(workspaces),
-    ...holdTokenRoutes(new HoldTokenService(holdTokens, holdExpiry)),
+    ...holdTokenRoutes(holdTokenService),
     ...chartRoutes(charts, workspaces, config.publicUrl),
     ...chartVersionRoutes(charts),
     ...chartCategoryRoutes(charts),
@@ -160,12 +163,13 @@ export function compose(
     ...seasonRoutes(events, seasons),
     ...eventChannelRoutes(events),
     ...eventForSaleRoutes(events),
-    ...objectStatusRoutes(statusChanges, new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges)),
+    ...objectStatusRoutes(statusChanges, bestAvailable),
     ...eventObjectRoutes(objectInfo),
     ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
     ...eventReportRoutes(objectInfo),
     ...usageRoutes(usage),
     ...eventLogRoutes(repos.eventLog),
+    ...legacyV1Routes(config.legacyV1Prefix, { tenants, statusChanges, bestAvailable, holdTokens: holdTokenService, objectInfo }),
   ]);
 
   return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };

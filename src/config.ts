@@ -27,6 +27,8 @@ export interface Config {
    * HTTP server; off when they run as their own process (`npm run worker`).
    */
   backgroundJobs: boolean;
+  /** Where the legacy V1 interface is served (README, "Legacy V1 interface"): `/api` by default. */
+  legacyV1Prefix: string;
 }
 
 export class ConfigError extends Error {
@@ -94,6 +96,16 @@ function backgroundJobs(env: Env): boolean {
   return raw === 'in-process';
 }
 
+/** One or more path segments, no trailing slash: `/api`, `/legacy/v1`. */
+function legacyV1Prefix(env: Env): string {
+  const raw = env.LEGACY_V1_PREFIX ?? '';
+  if (raw === '') return '/api';
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw) || raw.length > 100) {
+    throw new ConfigError('LEGACY_V1_PREFIX', `must be a path such as /api (segments of letters, digits and . _ ~ -, no trailing slash), got "${raw}"`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -119,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 2_000, 100, 60_000),
     maxPendingStatusChanges: integer(env, 'MAX_PENDING_STATUS_CHANGES', 10_000, 1, 1_000_000),
     backgroundJobs: backgroundJobs(env),
+    legacyV1Prefix: legacyV1Prefix(env),
   };
 }
 

@@ -1,11 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
-import type { Principal, Tenant, TenantCache } from '../metadata/tenantCache.js';
+import type { Principal, ResolvedKey, Tenant, TenantCache } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { AuthKind, RequestHeaders } from './route.js';
 
 // Authentication as seats.io has it (docs/seatsio-behaviour.md, "Conventions"): HTTP Basic with the secret key as user name and the
 // password ignored. Keys resolve from the in-process tenant cache, never MongoDB per request.
+// The legacy calls (README, "Legacy V1 interface") carry their key in the body or the path
+// instead, and resolve it through the same functions here.
 
 export interface Caller {
   tenant?: Tenant;
@@ -56,21 +58,50 @@ export async function authenticate(
     return { tenant, principal };
   }
 
+  return { tenant, principal, workspace: workspaceOf(resolved, headers.workspaceKey) };
+}
+
+/** The workspace a key acts on: a workspace key's own; the admin key's named by `workspaceKey`, else the default. */
+function workspaceOf({ principal, tenant }: ResolvedKey, workspaceKey: string): WorkspaceDoc {
   let workspace: WorkspaceDoc | undefined;
   if (principal.kind === 'admin') {
-    workspace = headers.workspaceKey
-      ? tenant.workspacesByKey.get(headers.workspaceKey)
-      : tenant.workspacesById.get(tenant.company.defaultWorkspaceId);
-    if (!workspace) throw forbidden('WORKSPACE_NOT_FOUND', `X-Workspace-Key ${headers.workspaceKey} is not a workspace of this company`);
+    workspace = workspaceKey ? tenant.workspacesByKey.get(workspaceKey) : tenant.workspacesById.get(tenant.company.defaultWorkspaceId);
+    if (!workspace) throw forbidden('WORKSPACE_NOT_FOUND', `X-Workspace-Key ${workspaceKey} is not a workspace of this company`);
   } else {
     workspace = tenant.workspacesById.get(principal.workspaceId);
     if (!workspace) throw unauthorized('Unknown secret key');
-    if (headers.workspaceKey && headers.workspaceKey !== workspace.key) {
+    if (workspaceKey && workspaceKey !== workspace.key) {
       throw forbidden('FORBIDDEN', 'X-Workspace-Key names another workspace than the one of this secret key');
     }
   }
+  return active(workspace);
+}
+
+function active(workspace: WorkspaceDoc): WorkspaceDoc {
   if (!workspace.isActive) {
     throw forbidden('WORKSPACE_INACTIVE', `Workspace ${workspace.key} is inactive; activate it first`);
   }
-  return { tenant, principal, workspace };
+  return workspace;
+}
+
+export interface WorkspaceCaller {
+  tenant: Tenant;
+  workspace: WorkspaceDoc;
+}
+
+/**
+ * A secret key sent in a body or path rather than in Basic auth: the workspace it acts on,
+ * exactly as for a workspace-level route called without X-Workspace-Key.
+ */
+export async function workspaceOfSecretKey(secret: string, tenants: TenantCache): Promise<WorkspaceCaller> {
+  const resolved = await tenants.resolve(secret);
+  if (!resolved) throw unauthorized('Unknown secret key');
+  return { tenant: resolved.tenant, workspace: workspaceOf(resolved, '') };
+}
+
+/** The active workspace a public key names (401 for an unknown one). */
+export async function workspaceOfPublicKey(publicKey: string, tenants: TenantCache): Promise<WorkspaceCaller> {
+  const resolved = await tenants.resolvePublicKey(publicKey);
+  if (!resolved) throw unauthorized('Unknown public key');
+  return { tenant: resolved.tenant, workspace: active(resolved.workspace) };
 }

@@ -60,7 +60,7 @@ function responses(route: RouteDef): JsonObject {
         ? { description }
         : { description, content: { [route.produces ?? 'application/json']: { schema: {} } } };
   }
-  const errors: Record<string, string> = { ...AUTH_ERRORS[route.auth] };
+  const errors: Record<string, string> = { ...AUTH_ERRORS[route.auth], ...route.errors };
   const body = route.bodySchema ?? route.bodyDoc;
   if (body || route.query || route.path.includes(':')) errors[400] = 'bad input: the error body names what is wrong';
   if (route.path.includes(':')) errors[404] = 'something named in the path does not exist';

@@ -94,6 +94,13 @@ export interface RouteDoc {
    * The body, for routes that check it themselves (`body` is both checked and described).
    */
   bodyDoc?: TSchema;
+  /** Error answers beyond those the auth kind implies (a key checked by the handler itself). */
+  errors?: Record<number, string>;
+  /**
+   * Path parameters that carry a secret: request log lines show `***` in their place.
+   * Metrics never see them (they label by route pattern).
+   */
+  secretParams?: readonly string[];
 }
 
 export interface RouteDef extends RouteDoc {

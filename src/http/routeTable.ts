@@ -12,7 +12,7 @@ interface Node<T> {
 
 export type Match<T> =
   | { kind: 'found'; value: T; params: Record<string, string>; pattern: string }
-  | { kind: 'methodNotAllowed'; allowed: string[]; pattern: string }
+  | { kind: 'methodNotAllowed'; allowed: string[]; pattern: string; values: T[] }
   | { kind: 'notFound' };
 
 const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map() });
@@ -82,7 +82,7 @@ export class RouteTable<T> {
     }
     if (methodMismatch) {
       const mismatch: Node<T> = methodMismatch;
-      return { kind: 'methodNotAllowed', allowed: [...mismatch.methods.keys()], pattern: mismatch.pattern! };
+      return { kind: 'methodNotAllowed', allowed: [...mismatch.methods.keys()], pattern: mismatch.pattern!, values: [...mismatch.methods.values()] };
     }
     return { kind: 'notFound' };
   }

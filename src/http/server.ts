@@ -156,6 +156,8 @@ export class HttpServer {
 
     // Routing is synchronous and cheap: done before the body so a route can set its own cap.
     const match = this.options.routes.match(ex.method, ex.path);
+    // Before anything can log it (a 413 below is logged too).
+    ex.path = redactedPath(ex.path, match);
     const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || {
       bytes: this.options.maxBodyBytes,
       error: () => this.tooLarge(),
@@ -326,6 +328,19 @@ export class HttpServer {
       for (const wake of waiters) wake();
     }
   }
+}
+
+/** The path with the values of secret parameters (RouteDoc.secretParams) replaced by `***`. */
+export function redactedPath(path: string, match: RouteMatch<RouteDef>): string {
+  if (match.kind === 'notFound' || (match.kind === 'found' && !match.value.secretParams)) return path;
+  const routes = match.kind === 'found' ? [match.value] : match.values;
+  const secret = new Set(routes.flatMap((route) => route.secretParams ?? []));
+  if (secret.size === 0) return path;
+  const names = match.pattern.split('/');
+  return path
+    .split('/')
+    .map((segment, i) => (names[i]?.startsWith(':') && secret.has(names[i]!.slice(1)) ? '***' : segment))
+    .join('/');
 }
 
 function headerCount(req: HttpRequest, name: string): number {

@@ -7,7 +7,9 @@ import type { WorkspaceDoc, Workspaces } from './workspaces.js';
 // keys is seen, then served from memory until an admin route changes it: that route calls
 // `changed(companyId)`, which drops the company here and tells every other process through
 // the invalidation bus. Unknown keys are remembered briefly so a client with a wrong key
-// cannot turn every request into a MongoDB read; any change forgets them.
+// cannot turn every request into a MongoDB read; any change forgets them. Workspace public
+// keys resolve the same way, for the legacy calls that authenticate with one (README,
+// "Legacy V1 interface").
 
 export type Principal = { kind: 'admin'; companyId: number } | { kind: 'workspace'; companyId: number; workspaceId: number };
 
@@ -27,11 +29,43 @@ const TOPIC = 'company';
 const UNKNOWN_KEY_TTL_MS = 30_000;
 const MAX_UNKNOWN_KEYS = 10_000;
 
+export interface ResolvedPublicKey {
+  tenant: Tenant;
+  workspace: WorkspaceDoc;
+}
+
+/** Which company a kind of key belongs to, for every key of every loaded company, and the keys known not to exist. */
+class KeyIndex {
+  readonly owners = new Map<string, number>();
+  private readonly unknown = new Map<string, number>();
+
+  knownUnknown(key: string): boolean {
+    const until = this.unknown.get(key);
+    return until !== undefined && until > Date.now();
+  }
+
+  rememberUnknown(key: string): void {
+    if (this.unknown.size >= MAX_UNKNOWN_KEYS) this.unknown.clear();
+    this.unknown.set(key, Date.now() + UNKNOWN_KEY_TTL_MS);
+  }
+
+  drop(companyId: number): void {
+    for (const [key, owner] of this.owners) if (owner === companyId) this.owners.delete(key);
+    this.unknown.clear();
+  }
+
+  clear(): void {
+    this.owners.clear();
+    this.unknown.clear();
+  }
+}
+
 export class TenantCache {
-  /** secret key -> company id, for every key of every loaded company. */
-  private readonly keyIndex = new Map<string, number>();
+  /** secret key (admin or workspace) -> company id. */
+  private readonly secretKeys = new KeyIndex();
+  /** workspace public key -> company id. */
+  private readonly publicKeys = new KeyIndex();
   private readonly tenants = new Map<number, Promise<Tenant | null>>();
-  private readonly unknownKeys = new Map<string, number>();
 
   constructor(
     private readonly companies: Companies,
@@ -42,19 +76,34 @@ export class TenantCache {
   }
 
   async resolve(secretKey: string): Promise<ResolvedKey | undefined> {
-    let companyId = this.keyIndex.get(secretKey);
-    if (companyId === undefined) {
-      const unknownUntil = this.unknownKeys.get(secretKey);
-      if (unknownUntil !== undefined && unknownUntil > Date.now()) return undefined;
-      companyId = await this.findCompanyOfKey(secretKey);
-    }
-    const tenant = companyId === undefined ? null : await this.tenant(companyId);
+    const tenant = await this.tenantOf(this.secretKeys, secretKey, (key) => this.findCompanyOfKey(key));
     const principal = tenant?.principals.get(secretKey);
     if (!tenant || !principal) {
-      this.rememberUnknown(secretKey);
+      this.secretKeys.rememberUnknown(secretKey);
       return undefined;
     }
     return { principal, tenant };
+  }
+
+  /** The workspace a public key names, and its company. */
+  async resolvePublicKey(publicKey: string): Promise<ResolvedPublicKey | undefined> {
+    const tenant = await this.tenantOf(this.publicKeys, publicKey, async (key) => (await this.workspaces.findByPublicKey(key))?.companyId);
+    const workspace = tenant?.workspacesByKey.get(publicKey);
+    if (!tenant || !workspace) {
+      this.publicKeys.rememberUnknown(publicKey);
+      return undefined;
+    }
+    return { tenant, workspace };
+  }
+
+  /** The loaded company a key of `index` belongs to; MongoDB is asked only for a key not seen yet. */
+  private async tenantOf(index: KeyIndex, key: string, findCompany: (key: string) => Promise<number | undefined>): Promise<Tenant | null> {
+    let companyId = index.owners.get(key);
+    if (companyId === undefined) {
+      if (index.knownUnknown(key)) return null;
+      companyId = await findCompany(key);
+    }
+    return companyId === undefined ? null : this.tenant(companyId);
   }
 
   private tenant(companyId: number): Promise<Tenant | null> {
@@ -66,7 +115,8 @@ export class TenantCache {
         (tenant) => {
           // Index the keys only if no invalidation came in while we were reading.
           if (tenant && this.tenants.get(companyId) === loading) {
-            for (const key of tenant.principals.keys()) this.keyIndex.set(key, companyId);
+            for (const key of tenant.principals.keys()) this.secretKeys.owners.set(key, companyId);
+            for (const key of tenant.workspacesByKey.keys()) this.publicKeys.owners.set(key, companyId);
           }
           if (!tenant && this.tenants.get(companyId) === loading) this.tenants.delete(companyId);
         },
@@ -86,19 +136,14 @@ export class TenantCache {
 
   private drop(companyId: number): void {
     this.tenants.delete(companyId);
-    for (const [key, owner] of this.keyIndex) if (owner === companyId) this.keyIndex.delete(key);
-    this.unknownKeys.clear();
+    this.secretKeys.drop(companyId);
+    this.publicKeys.drop(companyId);
   }
 
   private clear(): void {
     this.tenants.clear();
-    this.keyIndex.clear();
-    this.unknownKeys.clear();
-  }
-
-  private rememberUnknown(secretKey: string): void {
-    if (this.unknownKeys.size >= MAX_UNKNOWN_KEYS) this.unknownKeys.clear();
-    this.unknownKeys.set(secretKey, Date.now() + UNKNOWN_KEY_TTL_MS);
+    this.secretKeys.clear();
+    this.publicKeys.clear();
   }
 
   private async findCompanyOfKey(secretKey: string): Promise<number | undefined> {

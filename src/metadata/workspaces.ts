@@ -51,6 +51,11 @@ export class Workspaces {
     return this.collection.findOne({ companyId, key });
   }
 
+  /** Public keys are unique across companies (index in mongo.ts). */
+  findByPublicKey(key: string): Promise<WorkspaceDoc | null> {
+    return this.collection.findOne({ key });
+  }
+
   findBySecretKey(secretKey: string): Promise<WorkspaceDoc | null> {
     return this.collection.findOne({ secretKeys: secretKey });
   }

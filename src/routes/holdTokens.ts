@@ -1,23 +1,36 @@
 import Type from 'typebox';
 import { MAX_HOLD_PERIOD_MINUTES } from '../domain/companySettings.js';
 import type { HoldToken } from '../inventory/holdTokenStore.js';
+import type { Tenant } from '../metadata/tenantCache.js';
+import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { HoldTokenService } from '../services/holdTokenService.js';
 import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
 // Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"; their expiry: docs/hold-expiry.md).
 // Priority lane: Redis only, no MongoDB.
 
-const CreateBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });
+/** Also the optional body of the legacy reservation token call. */
+export const CreateHoldTokenBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });
 const ChangeBody = Type.Object({ expiresInMinutes: Type.Integer({ minimum: 0, maximum: MAX_HOLD_PERIOD_MINUTES }) });
 
-function record(token: HoldToken, ctx: WorkspaceContext, now: number) {
+/** A hold token as the routes answer it. */
+function holdTokenRecord(token: HoldToken, workspaceKey: string, now: number) {
   return {
     holdToken: token.token,
     expiresAt: new Date(token.expiresAt).toISOString(),
     expiresInSeconds: Math.max(0, Math.floor((token.expiresAt - now) / 1000)),
-    workspaceKey: ctx.workspace.key,
+    workspaceKey,
   };
 }
+
+/** A new token of the workspace, living `expiresInMinutes` or the company's hold period. */
+export async function createHoldToken(holdTokens: HoldTokenService, caller: { tenant: Tenant; workspace: WorkspaceDoc }, expiresInMinutes: number | undefined) {
+  const now = Date.now();
+  const minutes = expiresInMinutes ?? caller.tenant.company.settings.holdPeriodInMinutes;
+  return holdTokenRecord(await holdTokens.create(caller.workspace._id, minutes, now), caller.workspace.key, now);
+}
+
+const record = (token: HoldToken, ctx: WorkspaceContext, now: number) => holdTokenRecord(token, ctx.workspace.key, now);
 
 export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
   return [
@@ -26,12 +39,8 @@ export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
       path: '/hold-tokens',
       summary: 'Creates a hold token',
       answers: { 200: 'the hold token' },
-      body: CreateBody,
-      handler: async (ctx) => {
-        const now = Date.now();
-        const minutes = ctx.body.expiresInMinutes ?? ctx.tenant.company.settings.holdPeriodInMinutes;
-        return ok(record(await holdTokens.create(ctx.workspace._id, minutes, now), ctx, now));
-      },
+      body: CreateHoldTokenBody,
+      handler: async (ctx) => ok(await createHoldToken(holdTokens, ctx, ctx.body.expiresInMinutes)),
     }),
     workspaceRoute({
       method: 'GET',

@@ -7,15 +7,16 @@ import type { StatusChangeInput, StatusChangeService } from '../services/statusC
 import { ExpandQuery } from './querySchemas.js';
 import type { ChangeOrigin } from '../inventory/statusChanges.js';
 
-/** A change made through these routes, as its history entry names it. */
-const apiCall = (ctx: WorkspaceContext): ChangeOrigin => ({ type: 'API_CALL', ip: ctx.ip });
+/** A change made through these routes (and the legacy ones), as its history entry names it. */
+export const apiCall = (ctx: { ip: string }): ChangeOrigin => ({ type: 'API_CALL', ip: ctx.ip });
 
 // The priority lane (docs/seatsio-behaviour.md, "Changing object status"): book, hold, release, custom
 // statuses, per event, for event groups and in batches. All of them become
-// StatusChangeInputs applied by one script call.
+// StatusChangeInputs applied by one script call. The legacy V1 routes (legacyV1.ts) share
+// the schemas and the translation below.
 
 const Label = Type.String({ maxLength: 200 });
-const ObjectItem = Type.Union([
+export const ObjectItem = Type.Union([
   Label,
   Type.Object({
     objectId: Label,
@@ -28,7 +29,7 @@ const ObjectItem = Type.Union([
 const Statuses = Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 });
 
 // Checked by the domain (src/domain/bestAvailableRequest.ts), so each mistake gets its own message.
-const BestAvailableBody = Type.Object({
+export const BestAvailableBody = Type.Object({
   number: Type.Number(),
   categories: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { maxItems: 100 })),
   zone: Type.Optional(Type.String({ maxLength: 200 })),
@@ -66,9 +67,11 @@ const BatchChangeType = Type.Union([
 
 const EventBody = Type.Object(parameterFields);
 const StatusBody = Type.Object({ ...parameterFields, status: StatusField });
+/** The events of one all-or-nothing change on several events. */
+export const EventGroup = Type.Array(Type.String({ maxLength: 200 }), { minItems: 1, maxItems: 20 });
 const GroupBody = Type.Object({
   ...parameterFields,
-  events: Type.Array(Type.String({ maxLength: 200 }), { minItems: 1, maxItems: 20 }),
+  events: EventGroup,
   type: Type.Optional(ChangeType),
   status: StatusField,
 });
@@ -79,10 +82,10 @@ const BatchBody = Type.Object({
   ),
 });
 
-type ChangeFields = Static<typeof EventBody> & { type?: StatusChangeInput['type']; status?: string };
+export type ChangeFields = Static<typeof EventBody> & { type?: StatusChangeInput['type']; status?: string };
 
 /** One change of one event, from the fields every route shares. */
-function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
+export function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
   const parameters = parametersOf(body);
   if (body.bestAvailable !== undefined) {
     throw badRequest('BEST_AVAILABLE_NOT_SUPPORTED', 'bestAvailable is for book, hold and change-object-status on one event or season');
@@ -91,7 +94,7 @@ function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
   return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
 }
 
-function parametersOf(body: ChangeFields): StatusParameters {
+export function parametersOf(body: ChangeFields): StatusParameters {
   return {
     holdToken: body.holdToken,
     orderId: body.orderId,

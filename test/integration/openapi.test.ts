@@ -50,6 +50,12 @@ const SAMPLES: Record<string, unknown> = {
   'POST /seasons/:key/actions/create-events': { eventKeys: ['e3', 'e4'] },
   'POST /seasons/:key/partial-seasons': { key: 'first-half', name: 'First half', eventKeys: ['e1'] },
   'POST /seasons/:key/partial-seasons/:partial/actions/add-events': { eventKeys: ['e2'] },
+  'POST /api/book': { secretKey: 'some-key', eventKey: 'e1', bestAvailable: { number: 2, categories: ['Cat1'], extraData: [{}, {}] }, indicateWhetherObjectsAreNextToEachOther: true },
+  'POST /api/release': { secretKey: 'some-key', eventKey: 'e1', objects: ['A-1'], reservationToken: 'token' },
+  'POST /api/changeStatus': { secretKey: 'some-key', eventKeys: ['e1', 'e2'], objects: ['A-1', { objectId: 'GA1', quantity: 2, extraData: { a: 1 } }], status: 'sold' },
+  'POST /api/changeExtraData': { secretKey: 'some-key', eventKey: 'e1', objectId: 'A-1', extraData: { note: 'aisle' } },
+  'POST /api/reserve': { publicKey: 'some-key', event: 'e1', objects: ['A-1'], reservationToken: 'token' },
+  'POST /api/reservationToken/:publicKey': { expiresInMinutes: 15 },
 };
 
 /** What a route answers when the body shape itself was refused. */

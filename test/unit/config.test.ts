@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 2_000,
       maxPendingStatusChanges: 10_000,
       backgroundJobs: true,
+      legacyV1Prefix: '/api',
     });
     expect(loadConfig({ ...valid, BACKGROUND_JOBS: 'off' }).backgroundJobs).toBe(false);
   });
@@ -23,6 +24,10 @@ describe('loadConfig', () => {
   it('takes PUBLIC_URL without trailing slashes, unset by default', () => {
     expect(loadConfig(valid).publicUrl).toBeUndefined();
     expect(loadConfig({ ...valid, PUBLIC_URL: 'https://seats.example.com/api/' }).publicUrl).toBe('https://seats.example.com/api');
+  });
+
+  it('takes LEGACY_V1_PREFIX as a path of one or more segments', () => {
+    expect(loadConfig({ ...valid, LEGACY_V1_PREFIX: '/legacy/v1' }).legacyV1Prefix).toBe('/legacy/v1');
   });
 
   it('takes the database from MONGODB_DB, else the URL, else "seatsio"', () => {
@@ -46,6 +51,9 @@ describe('loadConfig', () => {
     ['REDIS_TIMEOUT_MS', { REDIS_TIMEOUT_MS: '2s' }],
     ['MAX_PENDING_STATUS_CHANGES', { MAX_PENDING_STATUS_CHANGES: '0' }],
     ['BACKGROUND_JOBS', { BACKGROUND_JOBS: 'yes' }],
+    ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: 'api' }],
+    ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: '/api/' }],
+    ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: '/a:b' }],
   ])('names %s when it is bad', (variable, overrides) => {
     let error: unknown;
     try {

@@ -35,7 +35,7 @@ describe('RouteTable', () => {
   });
 
   it('tells 405 from 404', () => {
-    expect(table.match('DELETE', '/workspaces')).toEqual({ kind: 'methodNotAllowed', allowed: ['GET', 'POST'], pattern: '/workspaces' });
+    expect(table.match('DELETE', '/workspaces')).toEqual({ kind: 'methodNotAllowed', allowed: ['GET', 'POST'], pattern: '/workspaces', values: ['list', 'create'] });
     expect(table.match('GET', '/nothing/here')).toEqual({ kind: 'notFound' });
     expect(table.match('GET', '/workspaces/a/b')).toEqual({ kind: 'notFound' });
     expect(table.match('GET', '/workspaces//')).toEqual({ kind: 'notFound' });
