@@ -402,9 +402,13 @@ describe('LEGACY_V1_PREFIX, and secret keys kept out of logs and metrics', () =>
     expect((await call(url, 'GET', `/legacy/v1/event/${prefixedEvent}/orders/o-9/${key}x`)).status).toBe(401);
     expect((await call(url, 'POST', '/legacy/v1/release', { body: { secretKey: key, eventKey: prefixedEvent, objects: ['A-1'] } })).status).toBe(204);
     expect((await call(url, 'POST', '/legacy/v1/book', { body: { secretKey: adminKey, eventKey: prefixedEvent, objects: 'A-1' } })).status).toBe(400);
+    // A mistyped URL (the order id left out) matches no route, and still hides the key (and
+    // every key-shaped segment: this event's key is a UUID too).
+    expect((await call(url, 'GET', `/legacy/v1/event/${prefixedEvent}/orders/${key}`)).status).toBe(404);
 
     const requestLines = lines.slice(before).map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request');
-    expect(requestLines).toHaveLength(5);
+    expect(requestLines).toHaveLength(6);
+    expect(requestLines[5]).toMatchObject({ path: '/legacy/v1/event/***/orders/***', status: 404 });
     expect(requestLines[0]).toMatchObject({
       method: 'GET',
       path: `/legacy/v1/event/${prefixedEvent}/orders/o-9/***`,
