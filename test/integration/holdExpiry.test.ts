@@ -5,9 +5,10 @@ import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
-import { action, createEvent, done } from '../support/events.js';
+import { action, createEvent, done, objectInfo } from '../support/events.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { call, createCompanyClients, eventually, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
-import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import { eventKeys, seasonUseKeyOfTag, type EventRef } from '../../src/inventory/eventKeys.js';
 import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/holdExpiry.js';
 
 // Hold expiry as background work (docs/hold-expiry.md), on real servers: one BullMQ delayed
@@ -163,6 +164,28 @@ describe('hold expiry', () => {
       ['C-1', 'free', 'HOLD_EXPIRED'],
       ['C-1', 'booked', 'API_CALL'],
     ]);
+  });
+
+  it("gives back a hold in an event of a season, and takes it out of the season's count of records", async () => {
+    const env = testEnv();
+    const app = await server(env);
+    const clients = await createCompanyClients(app.url);
+    const chart = (await uploadDrawing(clients.api, drawing)).key;
+    const season = await createSeason(clients.api, chart, { numberOfEvents: 2 });
+    const [first] = eventKeysOf(season);
+    const { id } = await retrieveEvent(clients.api, first!);
+    const setup = { clients, eventKey: first!, ref: { _id: id, tag: String(season.id) } };
+    const redis = redisOf(env);
+    const token = await tokenExpiringIn(app, setup, 1_000);
+    await done(clients.api, first!, 'hold', { objects: ['E-1'], holdToken: token.token });
+    // The season counts one unit with a record of E-1 (docs/seasons.md).
+    expect(await redis.hget(seasonUseKeyOfTag(setup.ref.tag), 'E-1')).toBe('1');
+
+    await eventually(async () => (await redis.hexists(eventKeys(setup.ref).objects, 'E-1')) === 0, 5_000, 20);
+    expect(await redis.hexists(seasonUseKeyOfTag(setup.ref.tag), 'E-1')).toBe(0);
+    // So the season books it straight away, and the event then shows it booked by the season.
+    await done(clients.api, season.key, 'book', { objects: ['E-1'] });
+    expect((await objectInfo(clients.api, first!, 'E-1')).status).toBe('booked');
   });
 
   it('gives holds back when a server comes back after every server was down across their expiry', async () => {
