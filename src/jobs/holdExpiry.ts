@@ -48,14 +48,22 @@ export class HoldExpiry {
     this.queue.on('error', (error) => this.logger?.warn({ err: error.message }, 'hold expiry queue error'));
   }
 
-  /** After a status change: tokens that started holding get their job, before the change is answered. */
+  /**
+   * After a status change: tokens that started holding get their job, before the change is
+   * answered. The change is applied already: a job that cannot be added is logged, not
+   * answered as a failure, and the sweep gives those holds back after their expiry.
+   */
   async holdingsChanged(changes: HoldingChange[], expiryOf: (token: string) => number | undefined): Promise<void> {
     const started = new Map<string, number>();
     for (const { token, holds } of changes) {
       if (!holds) this.checkIdle(token);
       else started.set(token, expiryOf(token) ?? Date.now());
     }
-    await Promise.all([...started].map(([token, expiresAt]) => this.schedule(token, expiresAt)));
+    await Promise.all(
+      [...started].map(([token, expiresAt]) =>
+        this.schedule(token, expiresAt).catch((error: Error) => this.logger?.warn({ err: error.message }, 'hold expiry job not added; the sweep gives the holds back')),
+      ),
+    );
   }
 
   /** The token's job, due at its expiry; a job already there for the token stays as it is. */
