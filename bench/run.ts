@@ -23,7 +23,7 @@ import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
-//  [-- --connections N] [-- --output FILE]`
+//  [-- --connections N] [-- --output FILE] [-- --workers N]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -44,6 +44,8 @@ const only = option('--only')?.split(',');
 // `--profile DIR`: the server writes a V8 CPU profile there when it stops.
 const profileDir = option('--profile');
 const output = option('--output') ?? 'bench/results/latest.json';
+// `--workers N`: the server as N processes on one port (WORKERS=N, README "One process per core").
+const workers = Number(option('--workers') ?? 1);
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
@@ -72,7 +74,7 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
     name: 'server (npm run dev)',
     command: process.execPath,
     args: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/dev.js'],
-    env: { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '' },
+    env: { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: String(workers) },
     readyLine: /Ctrl\+C/,
     url: `http://127.0.0.1:${serverPort}`,
     timeoutMs: 60_000,
@@ -213,7 +215,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     mode: scale.mode,
-    settings: { ...settings },
+    settings: { ...settings, serverProcesses: workers },
     machine: machine(),
     scenarios,
     ...sections,

@@ -29,6 +29,8 @@ export interface Config {
   backgroundJobs: boolean;
   /** Where the legacy V1 interface is served (README, "Legacy V1 interface"): `/api` by default. */
   legacyV1Prefix: string;
+  /** Server processes `npm start` runs on one port (README, "One process per core"); 1: this process serves. */
+  workers: number;
 }
 
 export class ConfigError extends Error {
@@ -132,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxPendingStatusChanges: integer(env, 'MAX_PENDING_STATUS_CHANGES', 10_000, 1, 1_000_000),
     backgroundJobs: backgroundJobs(env),
     legacyV1Prefix: legacyV1Prefix(env),
+    workers: integer(env, 'WORKERS', 1, 1, 64),
   };
 }
 

@@ -1,11 +1,15 @@
 import { Redis } from 'ioredis';
-import { ConfigError, loadConfig } from './config.js';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { startApp } from './app.js';
 import type { ChildServer } from './embedded/childServer.js';
 import { startMongoServer } from './embedded/mongoServer.js';
 import { startRedisServer } from './embedded/redisServer.js';
 import { createLogger } from './log.js';
-import { createCompany } from './metadata/repositories.js';
+import { connectMongo } from './metadata/mongo.js';
+import { createCompany, repositories, type Repositories } from './metadata/repositories.js';
+import { runServerProcesses } from './serverProcesses.js';
 
 // `npm run dev`: the server on embedded defaults, for a newcomer's first run.
 // When REDIS_URL is unset it starts a private redis-server (data in ./.data/redis, AOF on);
@@ -51,16 +55,14 @@ try {
   }
 
   const config = loadConfig(env);
-  const app = await startApp(config, createLogger(config.logLevel));
-  const { repos } = app.parts;
-  let company = await repos.companies.findFirst();
-  if (!company) company = (await createCompany(repos, 'Development company')).company;
-  const workspace = await repos.workspaces.findById(company.defaultWorkspaceId);
+  const logger = createLogger(config.logLevel);
+  const server = config.workers > 1 ? await serverProcesses(config, logger) : await oneServer(config, logger);
+  const { company, workspace } = await firstCompany(server.repos);
 
-  const base = `http://localhost:${app.port}`;
+  const base = `http://localhost:${server.port}`;
   console.log(
     [
-      `Seat inventory server (development) listening on ${base}`,
+      `Seat inventory server (development) listening on ${base}${config.workers > 1 ? ` (${config.workers} server processes)` : ''}`,
       ...notes.map((n) => `  ${n}`),
       '',
       `  Company admin key             ${company.adminKey}`,
@@ -76,7 +78,7 @@ try {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    const clean = await app.shutdown(config.shutdownTimeoutMs);
+    const clean = await server.stop();
     await stopChildren();
     process.exit(clean ? 0 : 1);
   };
@@ -86,4 +88,39 @@ try {
   await stopChildren();
   console.error(error instanceof ConfigError ? `configuration error: ${error.message}` : `start-up failed: ${(error as Error).message}`);
   process.exit(1);
+}
+
+interface DevServer {
+  port: number;
+  repos: Repositories;
+  stop(): Promise<boolean>;
+}
+
+/** The server in this process. */
+async function oneServer(config: Config, logger: Logger): Promise<DevServer> {
+  const app = await startApp(config, logger);
+  return { port: app.port, repos: app.parts.repos, stop: () => app.shutdown(config.shutdownTimeoutMs) };
+}
+
+/** WORKERS=N: N server processes on one port (src/serverProcesses.ts); this one keeps a metadata connection for the banner. */
+async function serverProcesses(config: Config, logger: Logger): Promise<DevServer> {
+  const metadata = await connectMongo(config.mongodbUrl, config.mongodbDb);
+  const script = fileURLToPath(new URL('./main.js', import.meta.url));
+  const processes = await runServerProcesses({ count: config.workers, port: config.port, script, env, logger });
+  await processes.ready;
+  return {
+    port: processes.port,
+    repos: repositories(metadata.db),
+    async stop() {
+      const clean = await processes.stop('SIGTERM');
+      await metadata.client.close();
+      return clean;
+    },
+  };
+}
+
+/** The company of an earlier run, or a new one. */
+async function firstCompany(repos: Repositories) {
+  const company = (await repos.companies.findFirst()) ?? (await createCompany(repos, 'Development company')).company;
+  return { company, workspace: await repos.workspaces.findById(company.defaultWorkspaceId) };
 }

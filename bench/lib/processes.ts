@@ -35,10 +35,35 @@ export interface CpuShares {
   generatorCpuPct: number;
 }
 
-/** Starts measuring; the returned function gives each process's share since then. */
+/**
+ * The server's processes: the one the bench started and, with WORKERS=N, the server
+ * processes it runs (its node children; its redis-server and MongoDB children are not the
+ * server's). Read from /proc/<pid>/task/<pid>/children.
+ */
+export function serverPids(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // Not readable on this kernel: the one process.
+  }
+  const isNode = (child: number) => {
+    try {
+      return readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'node';
+    } catch {
+      return false;
+    }
+  };
+  return [pid, ...children.filter(isNode)];
+}
+
+const cpuSecondsOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+
+/** Starts measuring; the returned function gives each process's share since then (the server's processes together). */
 export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
   const started = performance.now();
-  const server = cpuSecondsOf(serverPid);
+  const serverProcesses = serverPids(serverPid);
+  const server = cpuSecondsOfAll(serverProcesses);
   const redis = cpuSecondsOf(redisPid);
   const own = ownCpuSeconds();
   const machine = machineBusySeconds();
@@ -47,16 +72,22 @@ export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
     const pct = (used: number) => Math.round((used / seconds) * 100);
     return {
       machineCpuPct: pct(machineBusySeconds() - machine),
-      serverCpuPct: pct(cpuSecondsOf(serverPid) - server),
+      serverCpuPct: pct(cpuSecondsOfAll(serverProcesses) - server),
       redisCpuPct: pct(cpuSecondsOf(redisPid) - redis),
       generatorCpuPct: pct(ownCpuSeconds() - own),
     };
   };
 }
 
-/** Resident and peak memory of a process, from /proc (Linux). */
+/** Resident and peak memory of a process (of the server's processes together, summed), from /proc (Linux). */
 export function processMemory(pid: number): { rssBytes: number; peakRssBytes: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { rssBytes: kb('VmRSS'), peakRssBytes: kb('VmHWM') };
+  let rssBytes = 0;
+  let peakRssBytes = 0;
+  for (const one of serverPids(pid)) {
+    const status = readFileSync(`/proc/${one}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    rssBytes += kb('VmRSS');
+    peakRssBytes += kb('VmHWM');
+  }
+  return { rssBytes, peakRssBytes };
 }

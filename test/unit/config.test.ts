@@ -30,6 +30,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...valid, LEGACY_V1_PREFIX: '/legacy/v1' }).legacyV1Prefix).toBe('/legacy/v1');
   });
 
+  it('runs one server process unless WORKERS says more', () => {
+    expect(loadConfig(valid).workers).toBe(1);
+    expect(loadConfig({ ...valid, WORKERS: '4' }).workers).toBe(4);
+  });
+
   it('takes the database from MONGODB_DB, else the URL, else "seatsio"', () => {
     expect(loadConfig({ ...valid, MONGODB_DB: 'other' }).mongodbDb).toBe('other');
     expect(loadConfig({ ...valid, MONGODB_URL: 'mongodb://h:1/?directConnection=true' }).mongodbDb).toBe('seatsio');
@@ -54,6 +59,8 @@ describe('loadConfig', () => {
     ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: 'api' }],
     ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: '/api/' }],
     ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: '/a:b' }],
+    ['WORKERS', { WORKERS: '0' }],
+    ['WORKERS', { WORKERS: 'two' }],
   ])('names %s when it is bad', (variable, overrides) => {
     let error: unknown;
     try {
