@@ -1,7 +1,6 @@
 import Type from 'typebox';
 import { addCategory, findCategory, updateCategory } from '../domain/categories.js';
 import { notFound } from '../domain/errors.js';
-import { indexCategory } from '../domain/objectIndex.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import type { ChartService } from '../services/chartService.js';
 import { CategorySchema } from './chartSchemas.js';
@@ -28,8 +27,7 @@ export function chartCategoryRoutes(service: ChartService): RouteDef[] {
       answers: { 200: '{categories}' },
       handler: async (ctx) => {
         const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, 'published');
-        const drawing = await service.parsedDrawing(ctx.params.key!, version);
-        return ok({ categories: drawing.categories.list.map(indexCategory) });
+        return ok({ categories: await service.categories(ctx.params.key!, version) });
       },
     }),
 

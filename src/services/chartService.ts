@@ -5,7 +5,7 @@ import { MAX_DRAWING_BYTES, type Drawing } from '../domain/drawing.js';
 import { ApiError, badRequest, notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { newKey } from '../domain/keys.js';
-import { buildObjectIndex } from '../domain/objectIndex.js';
+import { buildObjectIndex, type IndexedCategory } from '../domain/objectIndex.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import type { ChartListFilter, Charts } from '../metadata/charts.js';
 import type { Events } from '../metadata/events.js';
@@ -47,11 +47,6 @@ export type PublishedChartListener = (chartId: number) => Promise<void>;
 export class ChartService {
   /** Thumbnails by drawing id: a drawing id names one version forever, so one rendering stays right. */
   private readonly thumbnails = new Lru<string, Promise<Buffer>>(THUMBNAIL_CACHE_ENTRIES);
-  /**
-   * Parsed drawings by drawing id, for reads only (never mutate one). Few: a parsed drawing
-   * takes many times its size in heap, and only category reads and first thumbnails use them.
-   */
-  private readonly parsed = new Lru<string, Promise<Drawing>>(4);
 
   constructor(
     private readonly charts: Charts,
@@ -104,20 +99,21 @@ export class ChartService {
   }
 
   /**
-   * The parsed drawing of exactly this version, shared and cached: read it, never change it.
+   * The PNG thumbnail of a version, rendered once per process. The drawing is parsed for the
+   * rendering and dropped: a parsed 100,000-seat drawing takes many times its size in heap.
    * 409 if a concurrent change replaced the version meanwhile (its drawing is deleted then).
    */
-  parsedDrawing(key: string, version: ChartVersion): Promise<Drawing> {
-    return memoize(this.parsed, version.drawingId, async () => {
+  thumbnail(key: string, version: ChartVersion): Promise<Buffer> {
+    return memoize(this.thumbnails, version.drawingId, async () => {
       const json = await this.charts.drawingJson(version.drawingId);
       if (json === null) throw concurrentChange(key);
-      return JSON.parse(json) as Drawing;
+      return renderThumbnail(JSON.parse(json) as Drawing);
     });
   }
 
-  /** The PNG thumbnail of a version, rendered once per process. */
-  thumbnail(key: string, version: ChartVersion): Promise<Buffer> {
-    return memoize(this.thumbnails, version.drawingId, async () => renderThumbnail(await this.parsedDrawing(key, version)));
+  /** The categories of a version, from its object index (built for the sales flow anyway). */
+  async categories(key: string, version: ChartVersion): Promise<IndexedCategory[]> {
+    return (await this.indexes.of(key, version)).categories;
   }
 
   async create(workspaceId: number, key: string, drawing: Drawing, tags: string[] = []): Promise<ChartDoc> {
