@@ -46,6 +46,7 @@ import { HealthChecks } from './services/healthChecks.js';
 import { HistoryService } from './services/historyService.js';
 import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
+import { EventReportService } from './services/eventReportService.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
 import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
@@ -128,6 +129,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
+  const eventReports = new EventReportService(objectInfo);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
@@ -151,7 +153,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...objectStatusRoutes(statusChanges, new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges)),
     ...eventObjectRoutes(objectInfo),
     ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
-    ...eventReportRoutes(objectInfo),
+    ...eventReportRoutes(eventReports),
     ...usageRoutes(usage),
     ...eventLogRoutes(repos.eventLog),
   ]);

@@ -88,8 +88,9 @@ export class EventObjectStore {
     return snapshots;
   }
 
-  /** Which of the labels the event overrides its season's status of. */
-  async readOverrides(event: EventRef, labels: string[]): Promise<Set<string>> {
+  /** Which of the labels (null: of all objects) the event overrides its season's status of. */
+  async readOverrides(event: EventRef, labels: string[] | null): Promise<Set<string>> {
+    if (labels === null) return new Set(await this.redis.hkeys(seasonOverridesKey(event)));
     const values = await this.redis.hmget(seasonOverridesKey(event), ...labels);
     return new Set(labels.filter((_, i) => values[i] !== null));
   }

@@ -2,7 +2,7 @@ import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
-import { bookableObjects } from '../domain/eventObjectRules.js';
+import { bookableObjects, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
@@ -11,8 +11,19 @@ import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
 // Reading and annotating the objects of an event: object info (docs/seatsio-behaviour.md,
-// "Object info"), extra data, the objects of an order and the by-status report. Not the
+// "Object info"), extra data, the objects of an order, and every object at once for the
+// reports (src/services/reportService.ts). Not the
 // sales flow: statuses change only through StatusChangeService.
+
+/** What reports read of an event: its bookable objects (chart order) and their snapshots. */
+export interface EventObjects {
+  loaded: LoadedEvent;
+  /** The settings object info reads (settingsOf). */
+  settings: EventDoc;
+  rules: ObjectRules;
+  objects: ChartObject[];
+  snapshots: Map<string, ObjectSnapshot>;
+}
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
 
@@ -58,21 +69,23 @@ export class ObjectInfoService {
   /**
    * The objects' snapshots as a client of the unit sees them (docs/seasons.md, "Records";
    * seasonView says how): its own, and of the units of its season's scope, each read once.
+   * `labels` null: every object of the chart, each unit's state read whole (reports).
    */
-  private async snapshots(loaded: LoadedEvent, labels: string[], now: number): Promise<Map<string, ObjectSnapshot>> {
+  private async snapshots(loaded: LoadedEvent, labels: string[] | null, now: number): Promise<Map<string, ObjectSnapshot>> {
     const own = await this.objects.readSnapshots(loaded.event, loaded.index, labels, now);
     const scope = loaded.season;
-    if (!scope || labels.length === 0) return own;
+    if (!scope || own.size === 0) return own;
+    const all = labels ?? [...own.keys()];
     const isArea = (label: string) => loaded.index.byLabel.get(label)?.objectType === 'generalAdmission';
-    const areas = labels.filter(isArea);
-    const freeSeats = labels.filter((label) => !isArea(label) && own.get(label)!.state.status === 'free');
+    const areas = all.filter(isArea);
+    const freeSeats = all.filter((label) => !isArea(label) && own.get(label)!.state.status === 'free');
     // The units of the groups are read for the areas, and for the seats free here: on a
     // top-level season only those some unit holds a record of.
     let groupSeats: string[] = [];
     if (scope.groups.length > 0 && freeSeats.length > 0) {
       groupSeats = scope.role === 'top' ? await this.objects.recordedInSeason(loaded.event, freeSeats) : freeSeats;
     }
-    const read = (unit: EventDoc, wanted: string[]) => this.objects.readSnapshots(unit, loaded.index, wanted, now);
+    const read = (unit: EventDoc, wanted: string[] | null) => this.objects.readSnapshots(unit, loaded.index, wanted, now);
     const [sum, groups, overridden, heldBack] = await Promise.all([
       Promise.all(scope.sum.map((unit) => read(unit, labels))),
       Promise.all(scope.groups.map((group) => Promise.all(group.map((unit) => read(unit, [...areas, ...groupSeats]))))),
@@ -81,6 +94,23 @@ export class ObjectInfoService {
     ]);
     seasonView(scope.role, own, { sum, groups, overridden, heldBack, isArea });
     return own;
+  }
+
+  /**
+   * Every bookable object of the event with its snapshot, from one reading of the event's
+   * state (and its season's), for reports: nothing is read per object.
+   */
+  async readAll(workspace: WorkspaceDoc, eventKey: string): Promise<EventObjects> {
+    const loaded = await this.catalog.get(workspace, eventKey);
+    const objects = bookableObjects(loaded.event, loaded.index);
+    const snapshots = objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, Date.now());
+    const settings = settingsOf(loaded);
+    return { loaded, settings, rules: indexedRules(settings, loaded.index), objects, snapshots };
+  }
+
+  /** The object info of one object of `readAll`'s answer. */
+  describeRead(read: EventObjects, object: ChartObject): Record<string, unknown> {
+    return describeEventObject(read.settings, read.loaded.index, object, read.snapshots.get(object.label)!, read.rules);
   }
 
   /** Replaces the extra data of each object named; every label is checked before anything is written. */
@@ -103,19 +133,5 @@ export class ObjectInfoService {
       })
       .map(([label]) => label)
       .sort();
-  }
-
-  /** Every bookable object of the event by status; only statuses that occur appear. */
-  async byStatus(workspace: WorkspaceDoc, eventKey: string): Promise<Record<string, unknown[]>> {
-    const loaded = await this.catalog.get(workspace, eventKey);
-    const objects = bookableObjects(loaded.event, loaded.index);
-    const snapshots = await this.snapshots(loaded, objects.map((o) => o.label), Date.now());
-    const settings = settingsOf(loaded);
-    const report: Record<string, unknown[]> = {};
-    for (const object of objects) {
-      const info = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!);
-      (report[info.status as string] ??= []).push(info);
-    }
-    return report;
   }
 }

@@ -1,0 +1,300 @@
+import type { ObjectStanding } from './eventObjectInfo.js';
+import { HELD } from './objectStates.js';
+import type { ChartObject, IndexedCategory, ObjectIndex } from './objectIndex.js';
+
+// Event and chart reports without I/O (docs/reports.md): which group an object falls in for
+// each report type, which empty groups every report shows, detailed reports (objects by
+// group), summaries (places counted by group and, inside each group, by every other
+// dimension) and deep summaries (one level further).
+//
+// Summaries count places: a seat or booth is 1, a table its seats, a GA area its capacity,
+// split by what its places are (booked, held, free, off sale). They are built from tallies:
+// the distinct combinations of every dimension's value with their places, so a 100,000-seat
+// event is reduced to a few hundred combinations once and every summary is read from those.
+
+/** The dimensions of a summary, in the order their sub-maps appear. */
+export const EVENT_DIMENSIONS = [
+  'bySection',
+  'byObjectType',
+  'byCategoryKey',
+  'byCategoryLabel',
+  'byStatus',
+  'bySelectability',
+  'byAvailability',
+  'byAvailabilityReason',
+  'byChannel',
+  'byZone',
+] as const;
+export type EventDimension = (typeof EVENT_DIMENSIONS)[number];
+
+export const CHART_DIMENSIONS = ['bySection', 'byObjectType', 'byCategoryKey', 'byCategoryLabel', 'byZone'] as const;
+export type ChartDimension = (typeof CHART_DIMENSIONS)[number];
+
+/** Event report types: the detailed ones, and those with a summary. */
+export const EVENT_REPORT_TYPES = [
+  'byStatus',
+  'byObjectType',
+  'byCategoryLabel',
+  'byCategoryKey',
+  'byLabel',
+  'byOrderId',
+  'bySection',
+  'byZone',
+  'byChannel',
+  'byAvailability',
+  'byAvailabilityReason',
+] as const;
+export type EventReportType = (typeof EVENT_REPORT_TYPES)[number];
+export const EVENT_SUMMARY_TYPES = [
+  'byStatus',
+  'byObjectType',
+  'byCategoryLabel',
+  'byCategoryKey',
+  'bySection',
+  'byZone',
+  'byChannel',
+  'byAvailability',
+  'byAvailabilityReason',
+] as const satisfies readonly (EventReportType & EventDimension)[];
+export type EventSummaryType = (typeof EVENT_SUMMARY_TYPES)[number];
+
+export const CHART_REPORT_TYPES = ['byLabel', 'byObjectType', 'byCategoryLabel', 'byCategoryKey', 'bySection', 'byZone'] as const;
+export type ChartReportType = (typeof CHART_REPORT_TYPES)[number];
+export const CHART_SUMMARY_TYPES = ['byObjectType', 'byCategoryLabel', 'byCategoryKey', 'bySection', 'byZone'] as const satisfies readonly ChartDimension[];
+export type ChartSummaryType = (typeof CHART_SUMMARY_TYPES)[number];
+
+export const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+
+export const NO_SECTION = 'NO_SECTION';
+export const NO_CATEGORY = 'NO_CATEGORY';
+export const NO_CHANNEL = 'NO_CHANNEL';
+export const NO_ZONE = 'NO_ZONE';
+export const NO_ORDER_ID = 'NO_ORDER_ID';
+export const OBJECT_TYPES = ['seat', 'table', 'booth', 'generalAdmission'];
+/** The availability reasons every by-availability-reason report lists, present or not. */
+export const AVAILABILITY_REASONS = ['available', 'booked', 'disabled_by_social_distancing', 'not_for_sale', HELD];
+
+/** The groups a report lists even when empty: every object type, category, zone (docs/reports.md, "Groups"). */
+export function emptyGroups(type: string, index: Pick<ObjectIndex, 'zones'>, categories: IndexedCategory[]): string[] {
+  switch (type) {
+    case 'byObjectType':
+      return OBJECT_TYPES;
+    case 'byCategoryKey':
+      return [...categories.map((c) => String(c.key)), NO_CATEGORY];
+    case 'byCategoryLabel':
+      return [...categories.map((c) => c.label), NO_CATEGORY];
+    case 'byZone':
+      return [...index.zones.map((z) => z.key), NO_ZONE];
+    case 'byAvailabilityReason':
+      return AVAILABILITY_REASONS;
+    default:
+      return [];
+  }
+}
+
+/** The group of an object info in a detailed report of `type` (its fields as docs/seatsio-behaviour.md names them). */
+export function groupOf(type: EventReportType | ChartReportType, info: Record<string, unknown>): string {
+  const text = (field: string, missing: string) => (typeof info[field] === 'string' && info[field] !== '' ? (info[field] as string) : missing);
+  switch (type) {
+    case 'byStatus':
+      return info.status as string;
+    case 'byObjectType':
+      return info.objectType as string;
+    case 'byCategoryLabel':
+      return text('categoryLabel', NO_CATEGORY);
+    case 'byCategoryKey':
+      return text('categoryKey', NO_CATEGORY);
+    case 'byLabel':
+      return info.label as string;
+    case 'byOrderId':
+      return text('orderId', NO_ORDER_ID);
+    case 'bySection':
+      return text('section', NO_SECTION);
+    case 'byZone':
+      return text('zone', NO_ZONE);
+    case 'byChannel':
+      return text('channel', NO_CHANNEL);
+    case 'byAvailability':
+      return info.isAvailable ? 'available' : 'not_available';
+    case 'byAvailabilityReason':
+      return info.availabilityReason as string;
+  }
+}
+
+/** Places of one combination of dimension values. */
+export interface TallyRow {
+  /** One value per dimension, in the order of the tally's dimensions. */
+  values: string[];
+  places: number;
+}
+
+/** Places by distinct combination of dimension values. */
+export class Tally<D extends string> {
+  private readonly rows = new Map<string, TallyRow>();
+
+  constructor(readonly dimensions: readonly D[]) {}
+
+  add(values: string[], places: number): void {
+    if (places <= 0) return;
+    const key = values.join('\u001f');
+    const row = this.rows.get(key);
+    if (row) row.places += places;
+    else this.rows.set(key, { values, places });
+  }
+
+  entries(): TallyRow[] {
+    return [...this.rows.values()];
+  }
+}
+
+/** The summary node leaves count numbers; deep summaries nest nodes one level. */
+export interface SummaryNode {
+  count: number;
+  [dimension: string]: number | Record<string, number | SummaryNode>;
+}
+
+function node<D extends string>(rows: TallyRow[], dimensions: readonly D[], leaveOut: D[], depth: number): SummaryNode {
+  const result: SummaryNode = { count: rows.reduce((n, row) => n + row.places, 0) };
+  dimensions.forEach((dimension, i) => {
+    if (leaveOut.includes(dimension)) return;
+    const byValue = new Map<string, TallyRow[]>();
+    for (const row of rows) {
+      const value = row.values[i]!;
+      const list = byValue.get(value);
+      if (list) list.push(row);
+      else byValue.set(value, [row]);
+    }
+    const sub: Record<string, number | SummaryNode> = {};
+    for (const [value, list] of byValue) {
+      sub[value] = depth > 0 ? node(list, dimensions, [...leaveOut, dimension], depth - 1) : list.reduce((n, row) => n + row.places, 0);
+    }
+    result[dimension] = sub;
+  });
+  return result;
+}
+
+/**
+ * A summary by `group`: per group value (the `always` ones first, present or not), the
+ * places and their split by every other dimension; `deep` splits each of those once more.
+ */
+export function summaryReport<D extends string>(tally: Tally<D>, group: D, always: string[], deep: boolean): Record<string, SummaryNode> {
+  const at = tally.dimensions.indexOf(group);
+  const byGroup = new Map<string, TallyRow[]>(always.map((value) => [value, []]));
+  for (const row of tally.entries()) {
+    const value = row.values[at]!;
+    const list = byGroup.get(value);
+    if (list) list.push(row);
+    else byGroup.set(value, [row]);
+  }
+  const report: Record<string, SummaryNode> = {};
+  for (const [value, rows] of byGroup) report[value] = node(rows, tally.dimensions, [group], deep ? 1 : 0);
+  return report;
+}
+
+/** What an object's dimensions in an event are, beside its standing (the part of object info summaries read). */
+export interface ObjectPlacement {
+  object: ChartObject;
+  category: IndexedCategory | null;
+  channel: string | null;
+  standing: ObjectStanding;
+  /** For a GA area: the status its booked places have (the last status set on it). */
+  areaStatus: string;
+}
+
+/**
+ * Adds an object's places to an event tally (EVENT_DIMENSIONS order). A GA area is split
+ * by its places: booked ones under its last non-free status, held ones under
+ * reservedByToken, free ones under free (available, or not: off sale or taken by its season).
+ */
+export function tallyEventObject(tally: Tally<EventDimension>, placement: ObjectPlacement): void {
+  const { object, category, channel, standing } = placement;
+  const fixed = [
+    object.section?.label ?? NO_SECTION,
+    object.objectType,
+    category ? String(category.key) : NO_CATEGORY,
+    category?.label ?? NO_CATEGORY,
+  ];
+  const zone = object.section?.zone ?? NO_ZONE;
+  const add = (status: string, available: boolean, reason: string, places: number) =>
+    tally.add(
+      [...fixed, status, available ? 'selectable' : 'not_selectable', available ? 'available' : 'not_available', reason, channel ?? NO_CHANNEL, zone],
+      places,
+    );
+  const places = standing.places;
+  if (!places) {
+    add(standing.status, standing.isAvailable, standing.availabilityReason, object.objectType === 'table' ? object.capacity : 1);
+    return;
+  }
+  const bookedAs = placement.areaStatus === 'free' || placement.areaStatus === HELD ? 'booked' : placement.areaStatus;
+  add(bookedAs, false, bookedAs, places.numBooked);
+  add(HELD, false, HELD, places.numHeld);
+  add('free', true, 'available', places.numFree);
+  const rest = Math.max(0, object.capacity - places.numBooked - places.numHeld - places.numFree);
+  const offSale = Math.min(rest, places.numNotForSale);
+  add('free', false, 'not_for_sale', offSale);
+  add('free', false, 'booked', rest - offSale);
+}
+
+/** Adds a chart object's places to a chart tally (CHART_DIMENSIONS order). */
+export function tallyChartObject(tally: Tally<ChartDimension>, object: ChartObject): void {
+  const places = object.objectType === 'generalAdmission' || object.objectType === 'table' ? object.capacity : 1;
+  tally.add(
+    [
+      object.section?.label ?? NO_SECTION,
+      object.objectType,
+      object.category ? String(object.category.key) : NO_CATEGORY,
+      object.category?.label ?? NO_CATEGORY,
+      object.section?.zone ?? NO_ZONE,
+    ],
+    places,
+  );
+}
+
+/** Object infos sorted by label (the flat report), by UTF-16 code units like any string sort. */
+export function byLabelOrder<T extends { label?: unknown }>(items: T[]): T[] {
+  return items.sort((a, b) => ((a.label as string) < (b.label as string) ? -1 : (a.label as string) > (b.label as string) ? 1 : 0));
+}
+
+/** The columns of the CSV flat report: object info fields, objects and arrays as JSON. */
+export const CSV_COLUMNS = [
+  'label',
+  'objectType',
+  'status',
+  'categoryKey',
+  'categoryLabel',
+  'section',
+  'zone',
+  'entrance',
+  'channel',
+  'orderId',
+  'ticketType',
+  'holdToken',
+  'resaleListingId',
+  'forSale',
+  'isAvailable',
+  'availabilityReason',
+  'capacity',
+  'numBooked',
+  'numHeld',
+  'numFree',
+  'numNotForSale',
+  'numSeats',
+  'seasonStatusOverriddenQuantity',
+  'extraData',
+  'holds',
+] as const;
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
+export function csvField(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One CSV line of an object info, CRLF-terminated. */
+export function csvLine(values: unknown[]): string {
+  return values.map(csvField).join(',') + '\r\n';
+}
+
+export const csvRow = (info: Record<string, unknown>): string => csvLine(CSV_COLUMNS.map((column) => info[column]));
+export const CSV_HEADER = csvLine([...CSV_COLUMNS]);

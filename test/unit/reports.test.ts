@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { EventDoc } from '../../src/domain/event.js';
+import { describeEventObject, objectStanding, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
+import { directRules, indexedRules } from '../../src/domain/eventObjectRules.js';
+import { buildObjectIndex } from '../../src/domain/objectIndex.js';
+import { areaState, FREE_OBJECT } from '../../src/domain/objectStates.js';
+import {
+  CSV_HEADER,
+  csvField,
+  csvRow,
+  emptyGroups,
+  EVENT_DIMENSIONS,
+  groupOf,
+  summaryReport,
+  Tally,
+  tallyChartObject,
+  CHART_DIMENSIONS,
+  tallyEventObject,
+} from '../../src/domain/reports.js';
+import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
+
+// Report grouping without servers (docs/reports.md): group keys, the groups always shown,
+// tallies and the summaries read from them, GA places split by what they are, CSV quoting,
+// and the precomputed sale rules agreeing with the direct ones.
+
+const sample = buildObjectIndex(rowsWithoutSections);
+type Settings = Pick<EventDoc, 'objectCategories' | 'categories' | 'tableBookingConfig' | 'channels' | 'forSaleConfig'>;
+const plain: Settings = { objectCategories: {}, categories: [], tableBookingConfig: { mode: 'INHERIT' }, channels: [], forSaleConfig: null };
+
+describe('group keys', () => {
+  it('names missing values NO_*, availability available/not_available', () => {
+    const info = { label: 'A-1', status: 'booked', objectType: 'seat', isAvailable: false, availabilityReason: 'booked' };
+    expect(groupOf('byCategoryKey', info)).toBe('NO_CATEGORY');
+    expect(groupOf('byCategoryLabel', info)).toBe('NO_CATEGORY');
+    expect(groupOf('byOrderId', info)).toBe('NO_ORDER_ID');
+    expect(groupOf('bySection', info)).toBe('NO_SECTION');
+    expect(groupOf('byZone', info)).toBe('NO_ZONE');
+    expect(groupOf('byChannel', info)).toBe('NO_CHANNEL');
+    expect(groupOf('byAvailability', info)).toBe('not_available');
+    expect(groupOf('byAvailability', { ...info, isAvailable: true })).toBe('available');
+    expect(groupOf('byChannel', { ...info, channel: 'c1' })).toBe('c1');
+    expect(groupOf('byStatus', info)).toBe('booked');
+  });
+
+  it('the groups always shown', () => {
+    expect(emptyGroups('byObjectType', sample, sample.categories)).toEqual(['seat', 'table', 'booth', 'generalAdmission']);
+    expect(emptyGroups('byCategoryKey', sample, sample.categories)).toEqual(['9', '10', 'string11', 'NO_CATEGORY']);
+    expect(emptyGroups('byCategoryLabel', sample, sample.categories)).toEqual(['Cat1', 'Cat2', 'Cat3', 'NO_CATEGORY']);
+    expect(emptyGroups('byZone', { zones: [{ key: 'north', label: 'N' }] }, [])).toEqual(['north', 'NO_ZONE']);
+    expect(emptyGroups('byAvailabilityReason', sample, [])).toContain('disabled_by_social_distancing');
+    for (const type of ['byStatus', 'bySection', 'byChannel', 'byAvailability', 'byOrderId', 'byLabel']) expect(emptyGroups(type, sample, sample.categories)).toEqual([]);
+  });
+});
+
+describe('tallies and summaries', () => {
+  const placement = (label: string, snapshot: ObjectSnapshot = { state: FREE_OBJECT }, settings: Settings = plain) => {
+    const object = sample.byLabel.get(label)!;
+    const rules = indexedRules(settings, sample);
+    return {
+      object,
+      category: rules.category(object),
+      channel: rules.channel(label),
+      standing: objectStanding(object, snapshot, rules.notForSale(object)),
+      areaStatus: 'nonFree' in snapshot.state ? snapshot.state.status : '',
+    };
+  };
+
+  it('merges identical combinations; a summary leaves its own dimension out', () => {
+    const tally = new Tally(EVENT_DIMENSIONS);
+    for (const label of ['A-1', 'A-2', 'C-1']) tallyEventObject(tally, placement(label));
+    expect(tally.entries()).toHaveLength(2);
+    const report = summaryReport(tally, 'byCategoryKey', ['9', '10', 'NO_CATEGORY'], false);
+    expect(report['9']).toMatchObject({ count: 2, byStatus: { free: 2 }, byCategoryLabel: { Cat1: 2 } });
+    expect(report['9']).not.toHaveProperty('byCategoryKey');
+    expect(report.NO_CATEGORY).toMatchObject({ count: 0, byStatus: {} });
+  });
+
+  it('splits a GA area by its places: booked under its last status, held, free, off sale', () => {
+    const tally = new Tally(EVENT_DIMENSIONS);
+    const settings: Settings = { ...plain, forSaleConfig: { forSale: false, objects: [], categories: [], areaPlaces: { GA1: 20 } } };
+    tallyEventObject(tally, placement('GA1', { state: areaState(['7', '3', 'vip'].join('\u001f')) }, settings));
+    const byStatus = summaryReport(tally, 'byStatus', [], false);
+    expect(Object.fromEntries(Object.entries(byStatus).map(([k, v]) => [k, v.count]))).toEqual({ vip: 7, reservedByToken: 3, free: 90 });
+    expect(byStatus.free!.byAvailabilityReason).toEqual({ available: 70, not_for_sale: 20 });
+    const deep = summaryReport(tally, 'byStatus', [], true);
+    expect(deep.free!.byAvailability).toEqual({
+      available: expect.objectContaining({ count: 70, byAvailabilityReason: { available: 70 } }),
+      not_available: expect.objectContaining({ count: 20, byAvailabilityReason: { not_for_sale: 20 } }),
+    });
+    const available = (deep.free!.byAvailability as Record<string, object>).available;
+    expect(available).not.toHaveProperty('byStatus');
+    expect(available).not.toHaveProperty('byAvailability');
+  });
+
+  it('chart tallies: a table counts its seats, sections and zones', () => {
+    const tables = buildObjectIndex(withTables);
+    const tally = new Tally(CHART_DIMENSIONS);
+    for (const object of tables.objects.filter((o) => o.objectType === 'table')) tallyChartObject(tally, object);
+    expect(summaryReport(tally, 'byObjectType', ['seat', 'table'], false).table!.count).toBe(12);
+    const sections = buildObjectIndex(withSections);
+    const bySection = new Tally(CHART_DIMENSIONS);
+    for (const object of sections.objects) tallyChartObject(bySection, object);
+    expect(Object.keys(summaryReport(bySection, 'byZone', [], false)).sort()).toEqual(['NO_ZONE', 'upper']);
+  });
+});
+
+describe('sale rules', () => {
+  it('the indexed rules answer as the direct ones', () => {
+    const channel = (key: string, objects: string[]) => ({ id: key, key, name: key, color: '#000', index: 0, objects, areaPlaces: {} });
+    const settings: Settings = {
+      ...plain,
+      objectCategories: { 'A-1': 10 },
+      channels: [channel('first', ['A-1', 'B-2']), channel('second', ['B-2', 'C-3'])],
+      forSaleConfig: { forSale: false, objects: ['D-1'], categories: ['Cat2'], areaPlaces: { GA1: 5 } },
+    };
+    const direct = directRules(settings, sample);
+    const indexed = indexedRules(settings, sample);
+    for (const object of sample.objects) {
+      expect(indexed.category(object), object.label).toEqual(direct.category(object));
+      expect(indexed.notForSale(object), object.label).toBe(direct.notForSale(object));
+      expect(indexed.channel(object.label), object.label).toBe(direct.channel(object.label));
+      const snapshot = { state: FREE_OBJECT };
+      expect(describeEventObject(settings, sample, object, snapshot, indexed)).toEqual(describeEventObject(settings, sample, object, snapshot));
+    }
+  });
+});
+
+describe('CSV', () => {
+  it('quotes fields with commas, quotes and line breaks (RFC 4180); objects as JSON', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
+    expect(csvField(undefined)).toBe('');
+    expect(csvField(false)).toBe('false');
+    expect(csvField({ a: 'x,y' })).toBe('"{""a"":""x,y""}"');
+    expect(CSV_HEADER.startsWith('label,objectType,status,')).toBe(true);
+    expect(csvRow({ label: 'A-1', objectType: 'seat', status: 'booked' }).startsWith('A-1,seat,booked,')).toBe(true);
+    expect(csvRow({ label: 'A-1' }).endsWith('\r\n')).toBe(true);
+  });
+});
