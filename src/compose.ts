@@ -27,6 +27,7 @@ import { eventForSaleRoutes } from './routes/eventForSale.js';
 import { eventObjectRoutes } from './routes/eventObjects.js';
 import { eventLogRoutes } from './routes/eventLog.js';
 import { eventReportRoutes } from './routes/eventReports.js';
+import { chartReportRoutes } from './routes/chartReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
 import { historyRoutes } from './routes/statusChangeHistory.js';
@@ -47,6 +48,7 @@ import { HistoryService } from './services/historyService.js';
 import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
 import { EventReportService } from './services/eventReportService.js';
+import { ChartReportService } from './services/chartReportService.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
 import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
@@ -130,6 +132,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const eventReports = new EventReportService(objectInfo);
+  const chartReports = new ChartReportService(charts, indexes);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
@@ -154,6 +157,7 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
     ...eventObjectRoutes(objectInfo),
     ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
     ...eventReportRoutes(eventReports),
+    ...chartReportRoutes(chartReports),
     ...usageRoutes(usage),
     ...eventLogRoutes(repos.eventLog),
   ]);

@@ -19,6 +19,7 @@ import {
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { inSlices, joinedJson } from '../util/slices.js';
 import type { EventObjects, ObjectInfoService } from './objectInfoService.js';
+import { groupedJson } from './reportJson.js';
 
 // Event reports (docs/reports.md): every bookable object of an event, read from one
 // reading of its state (ObjectInfoService.readAll), described as object info and grouped
@@ -32,19 +33,8 @@ export class EventReportService {
   /** A detailed report as JSON: `{group: [object info, ...]}`; with `only`, that group alone (`[]` when empty). */
   async detailed(workspace: WorkspaceDoc, eventKey: string, type: EventReportType, only?: string): Promise<Buffer> {
     const read = await this.objects.readAll(workspace, eventKey);
-    const always = only === undefined ? emptyGroups(type, read.loaded.index, eventCategories(read.settings, read.loaded.index)) : [only];
-    const groups = new Map<string, string[]>(always.map((group) => [group, []]));
-    await inSlices(read.objects, (object) => {
-      const info = this.objects.describeRead(read, object);
-      const group = groupOf(type, info);
-      if (only !== undefined && group !== only) return;
-      let texts = groups.get(group);
-      if (!texts) groups.set(group, (texts = []));
-      texts.push(JSON.stringify(info));
-    });
-    const parts: Buffer[] = [];
-    for (const [group, texts] of groups) parts.push(await joinedJson(`${parts.length > 0 ? ',' : ''}${JSON.stringify(group)}:[`, texts, ']'));
-    return Buffer.concat([Buffer.from('{'), ...parts, Buffer.from('}')]);
+    const always = emptyGroups(type, read.loaded.index, eventCategories(read.settings, read.loaded.index));
+    return groupedJson(read.objects, (object) => this.objects.describeRead(read, object), (info) => groupOf(type, info), always, only);
   }
 
   /** Every bookable object's info, sorted by label, as a JSON array. */

@@ -1,0 +1,30 @@
+import { inSlices, joinedJson } from '../util/slices.js';
+
+// The JSON of a detailed report, `{group: [item, ...]}`, written as the items are described
+// (in slices, src/util/slices.ts): a 100,000-object report is never held as objects, and
+// neither describing nor serialising it holds the event loop for long.
+
+/**
+ * Describes every object and groups the JSON texts: the `always` groups first (empty or
+ * not), then the others as they turn up. With `only`, just that group (`[]` when empty).
+ */
+export async function groupedJson<T>(
+  objects: readonly T[],
+  describe: (object: T) => Record<string, unknown>,
+  groupOf: (info: Record<string, unknown>) => string,
+  always: string[],
+  only?: string,
+): Promise<Buffer> {
+  const groups = new Map<string, string[]>((only === undefined ? always : [only]).map((group) => [group, []]));
+  await inSlices(objects, (object) => {
+    const info = describe(object);
+    const group = groupOf(info);
+    if (only !== undefined && group !== only) return;
+    let texts = groups.get(group);
+    if (!texts) groups.set(group, (texts = []));
+    texts.push(JSON.stringify(info));
+  });
+  const parts: Buffer[] = [];
+  for (const [group, texts] of groups) parts.push(await joinedJson(`${parts.length > 0 ? ',' : ''}${JSON.stringify(group)}:[`, texts, ']'));
+  return Buffer.concat([Buffer.from('{'), ...parts, Buffer.from('}')]);
+}
