@@ -49,6 +49,7 @@ import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
 import { EventReportService } from './services/eventReportService.js';
 import { ChartReportService } from './services/chartReportService.js';
+import { ReportLane } from './services/reportLane.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
 import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
@@ -115,6 +116,10 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const seasonStore = new SeasonStore(redis, scripts);
   const catalog = new EventCatalog(repos, indexes, bus, seasonStore);
 
+  // What the HTTP server reports about itself (reports yield to other requests through it).
+  const metrics = new Metrics();
+  const status = new ServerStatus();
+
   // Services.
   const saleConfig = new SaleConfigSync(repos.events, repos.charts, indexes, eventConfig);
   const charts = new ChartService(
@@ -131,14 +136,13 @@ export function compose(connections: Connections, config: Pick<Config, 'publicUr
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
-  const eventReports = new EventReportService(objectInfo);
-  const chartReports = new ChartReportService(charts, indexes);
+  const reportLane = new ReportLane(() => status.inFlight);
+  const eventReports = new EventReportService(objectInfo, reportLane);
+  const chartReports = new ChartReportService(charts, indexes, reportLane);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
   const health = new HealthChecks([redis, statusRedis], db);
-  const metrics = new Metrics();
-  const status = new ServerStatus();
 
   const routes = withApiDescription([
     ...operationRoutes(health, status, metrics, historyStreams),

@@ -1,4 +1,5 @@
 import type { ObjectStanding } from './eventObjectInfo.js';
+import type { ObjectRules } from './eventObjectRules.js';
 import { HELD } from './objectStates.js';
 import type { ChartObject, IndexedCategory, ObjectIndex } from './objectIndex.js';
 
@@ -191,53 +192,121 @@ export function summaryReport<D extends string>(tally: Tally<D>, group: D, alway
   return report;
 }
 
-/** What an object's dimensions in an event are, beside its standing (the part of object info summaries read). */
-export interface ObjectPlacement {
-  object: ChartObject;
-  category: IndexedCategory | null;
-  channel: string | null;
-  standing: ObjectStanding;
-  /** For a GA area: the status its booked places have (the last status set on it). */
-  areaStatus: string;
+/** A seat or booth is 1 place, a table its seats, a GA area its capacity. */
+export const placesOf = (object: ChartObject): number => (object.objectType === 'generalAdmission' || object.objectType === 'table' ? object.capacity : 1);
+
+/**
+ * What an event's summaries need of each of its bookable objects that does not change with
+ * its state, worked out once per loaded event: the id of its combination of section, object
+ * type, category, channel and zone; its places; its places off sale.
+ */
+export interface TallyLayout {
+  objects: ChartObject[];
+  /** Per object (in `objects` order): its combination's id in `combinations`. */
+  combination: Int32Array;
+  /** Per combination: [section, objectType, categoryKey, categoryLabel, channel, zone]. */
+  combinations: string[][];
+  places: Int32Array;
+  notForSale: Int32Array;
+}
+
+export function tallyLayout(objects: ChartObject[], rules: ObjectRules): TallyLayout {
+  const ids = new Map<string, number>();
+  const combinations: string[][] = [];
+  const combination = new Int32Array(objects.length);
+  const places = new Int32Array(objects.length);
+  const notForSale = new Int32Array(objects.length);
+  objects.forEach((object, i) => {
+    const category = rules.category(object);
+    const values = [
+      object.section?.label ?? NO_SECTION,
+      object.objectType,
+      category ? String(category.key) : NO_CATEGORY,
+      category?.label ?? NO_CATEGORY,
+      rules.channel(object.label) ?? NO_CHANNEL,
+      object.section?.zone ?? NO_ZONE,
+    ];
+    const key = values.join('\u001f');
+    let id = ids.get(key);
+    if (id === undefined) {
+      ids.set(key, (id = combinations.length));
+      combinations.push(values);
+    }
+    combination[i] = id;
+    places[i] = placesOf(object);
+    notForSale[i] = rules.notForSale(object);
+  });
+  return { objects, combination, combinations, places, notForSale };
 }
 
 /**
- * Adds an object's places to an event tally (EVENT_DIMENSIONS order). A GA area is split
- * by its places: booked ones under its last non-free status, held ones under
- * reservedByToken, free ones under free (available, or not: off sale or taken by its season).
+ * The places of an event's objects by combination of EVENT_DIMENSIONS' values. Objects that
+ * are free and untouched (no record, no season) are counted by a number per combination;
+ * the others by their standing. A GA area is split by its places: booked ones under its
+ * last non-free status, held ones under reservedByToken, free ones under free (available,
+ * or not: off sale, or taken by its season).
  */
-export function tallyEventObject(tally: Tally<EventDimension>, placement: ObjectPlacement): void {
-  const { object, category, channel, standing } = placement;
-  const fixed = [
-    object.section?.label ?? NO_SECTION,
-    object.objectType,
-    category ? String(category.key) : NO_CATEGORY,
-    category?.label ?? NO_CATEGORY,
-  ];
-  const zone = object.section?.zone ?? NO_ZONE;
-  const add = (status: string, available: boolean, reason: string, places: number) =>
-    tally.add(
-      [...fixed, status, available ? 'selectable' : 'not_selectable', available ? 'available' : 'not_available', reason, channel ?? NO_CHANNEL, zone],
-      places,
-    );
-  const places = standing.places;
-  if (!places) {
-    add(standing.status, standing.isAvailable, standing.availabilityReason, object.objectType === 'table' ? object.capacity : 1);
-    return;
+export class EventTally {
+  /** Per combination, untouched places [for sale, off sale]. */
+  private readonly untouchedPlaces: Float64Array;
+  /** `combination \x1f status \x1f available \x1f reason` -> places. */
+  private readonly others = new Map<string, number>();
+
+  constructor(private readonly layout: TallyLayout) {
+    this.untouchedPlaces = new Float64Array(layout.combinations.length * 2);
   }
-  const bookedAs = placement.areaStatus === 'free' || placement.areaStatus === HELD ? 'booked' : placement.areaStatus;
-  add(bookedAs, false, bookedAs, places.numBooked);
-  add(HELD, false, HELD, places.numHeld);
-  add('free', true, 'available', places.numFree);
-  const rest = Math.max(0, object.capacity - places.numBooked - places.numHeld - places.numFree);
-  const offSale = Math.min(rest, places.numNotForSale);
-  add('free', false, 'not_for_sale', offSale);
-  add('free', false, 'booked', rest - offSale);
+
+  /** Object `i` of the layout is free and has no record. */
+  addUntouched(i: number): void {
+    const at = this.layout.combination[i]! * 2 + (this.layout.notForSale[i]! > 0 ? 1 : 0);
+    this.untouchedPlaces[at] = this.untouchedPlaces[at]! + this.layout.places[i]!;
+  }
+
+  /** Object `i` of the layout as it stands; `areaStatus`: a GA area's last status set. */
+  add(i: number, standing: ObjectStanding, areaStatus: string): void {
+    const combination = this.layout.combination[i]!;
+    const add = (status: string, available: boolean, reason: string, places: number) => {
+      if (places <= 0) return;
+      const key = `${combination}\u001f${status}\u001f${available ? 1 : 0}\u001f${reason}`;
+      this.others.set(key, (this.others.get(key) ?? 0) + places);
+    };
+    const area = standing.places;
+    if (!area) {
+      add(standing.status, standing.isAvailable, standing.availabilityReason, this.layout.places[i]!);
+      return;
+    }
+    const bookedAs = areaStatus === 'free' || areaStatus === HELD ? 'booked' : areaStatus;
+    add(bookedAs, false, bookedAs, area.numBooked);
+    add(HELD, false, HELD, area.numHeld);
+    add('free', true, 'available', area.numFree);
+    const rest = Math.max(0, this.layout.places[i]! - area.numBooked - area.numHeld - area.numFree);
+    const offSale = Math.min(rest, area.numNotForSale);
+    add('free', false, 'not_for_sale', offSale);
+    add('free', false, 'booked', rest - offSale);
+  }
+
+  /** The tally in EVENT_DIMENSIONS order. */
+  tally(): Tally<EventDimension> {
+    const tally = new Tally(EVENT_DIMENSIONS);
+    const row = (combination: number, status: string, available: boolean, reason: string, places: number) => {
+      const [section, objectType, categoryKey, categoryLabel, channel, zone] = this.layout.combinations[combination]!;
+      const availability = available ? ['selectable', 'available'] : ['not_selectable', 'not_available'];
+      tally.add([section!, objectType!, categoryKey!, categoryLabel!, status, ...availability, reason, channel!, zone!], places);
+    };
+    for (let c = 0; c < this.layout.combinations.length; c++) {
+      row(c, 'free', true, 'available', this.untouchedPlaces[c * 2]!);
+      row(c, 'free', false, 'not_for_sale', this.untouchedPlaces[c * 2 + 1]!);
+    }
+    for (const [key, places] of this.others) {
+      const [combination, status, available, reason] = key.split('\u001f');
+      row(Number(combination), status!, available === '1', reason!, places);
+    }
+    return tally;
+  }
 }
 
 /** Adds a chart object's places to a chart tally (CHART_DIMENSIONS order). */
 export function tallyChartObject(tally: Tally<ChartDimension>, object: ChartObject): void {
-  const places = object.objectType === 'generalAdmission' || object.objectType === 'table' ? object.capacity : 1;
   tally.add(
     [
       object.section?.label ?? NO_SECTION,
@@ -246,7 +315,7 @@ export function tallyChartObject(tally: Tally<ChartDimension>, object: ChartObje
       object.category?.label ?? NO_CATEGORY,
       object.section?.zone ?? NO_ZONE,
     ],
-    places,
+    placesOf(object),
   );
 }
 

@@ -22,6 +22,32 @@ function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<
   return byArea;
 }
 
+/** The answers of a pipeline; the first failed command's error is thrown. */
+async function execAll(pipeline: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
+  const results = (await pipeline.exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+  return results.map(([, value]) => value);
+}
+
+/** Decodes one object's record and extra data as the scripts would see them at `now`. */
+function decoder(index: ObjectIndex, tokens: Record<string, string>, holdsByArea: Map<string, AreaHolds>, now: number) {
+  const tokenExpiry = (token: string) => Number(tokens[token] ?? 0);
+  return (label: string, record: string | null, extra: string | null): ObjectSnapshot => {
+    const state =
+      index.byLabel.get(label)?.objectType === 'generalAdmission'
+        ? areaState(record, holdsByArea.get(label) ?? new Map())
+        : objectState(record, tokenExpiry, now);
+    return extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
+  };
+}
+
+/** An event's state read whole (EventObjectStore.readWhole). */
+export interface WholeEventState {
+  /** Whether the object has a record (one without is free; a GA area without is empty). */
+  hasRecord(label: string): boolean;
+  snapshot(label: string): ObjectSnapshot;
+}
+
 export interface AvailabilityRecords {
   records: Record<string, string>;
   /** Hold token -> expiry (ms). */
@@ -50,42 +76,37 @@ export class EventObjectStore {
     labels: string[] | null,
     now: number,
   ): Promise<Map<string, ObjectSnapshot>> {
-    const keys = eventKeys(event);
-    const wanted = labels ?? index.objects.map((o) => o.label);
-    // HMGET needs at least one field.
-    if (wanted.length === 0) return new Map();
-    const pipeline = this.redis.pipeline();
-    if (labels) {
-      pipeline.hmget(keys.objects, ...labels).hmget(keys.extraData, ...labels);
-    } else {
-      pipeline.hgetall(keys.objects).hgetall(keys.extraData);
+    if (labels === null) {
+      const whole = await this.readWhole(event, index, now);
+      return new Map(index.objects.map((object) => [object.label, whole.snapshot(object.label)]));
     }
+    // HMGET needs at least one field.
+    if (labels.length === 0) return new Map();
+    const keys = eventKeys(event);
+    const pipeline = this.redis.pipeline().hmget(keys.objects, ...labels).hmget(keys.extraData, ...labels);
     pipeline.hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
-    const results = (await pipeline.exec()) ?? [];
-    for (const [error] of results) if (error) throw error;
-    const value = (i: number) => results[i]![1];
-    const lookup = (i: number): ((label: string, position: number) => string | null) => {
-      const raw = value(i);
-      return Array.isArray(raw) ? (_, position) => (raw[position] as string | null) ?? null : (label) => (raw as Record<string, string>)[label] ?? null;
-    };
-    const recordOf = lookup(0);
-    const extraOf = lookup(1);
-    const tokens = value(2) as Record<string, string>;
-    const tokenExpiry = (token: string) => Number(tokens[token] ?? 0);
-    const holdsByArea = areaHoldsOf(value(3) as string[], value(4) as Record<string, string>);
-
+    const [records, extras, tokens, unexpired, entries] = await execAll(pipeline);
+    const decode = decoder(index, tokens as Record<string, string>, areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     const snapshots = new Map<string, ObjectSnapshot>();
-    wanted.forEach((label, position) => {
-      const object = index.byLabel.get(label);
-      const record = recordOf(label, position);
-      const state =
-        object?.objectType === 'generalAdmission'
-          ? areaState(record, holdsByArea.get(label) ?? new Map())
-          : objectState(record, tokenExpiry, now);
-      const extra = extraOf(label, position);
-      snapshots.set(label, extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state });
-    });
+    labels.forEach((label, i) => snapshots.set(label, decode(label, (records as (string | null)[])[i] ?? null, (extras as (string | null)[])[i] ?? null)));
     return snapshots;
+  }
+
+  /**
+   * The whole state of an event in one pipelined round trip (reports): its records, extra
+   * data, hold tokens and GA holds, decoded object by object when asked. Objects without a
+   * record (most of a big venue) are free and cost nothing until then.
+   */
+  async readWhole(event: EventRef, index: ObjectIndex, now: number): Promise<WholeEventState> {
+    const keys = eventKeys(event);
+    const pipeline = this.redis.pipeline().hgetall(keys.objects).hgetall(keys.extraData);
+    pipeline.hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
+    const [records, extras, tokens, unexpired, entries] = (await execAll(pipeline)) as [Record<string, string>, Record<string, string>, Record<string, string>, string[], Record<string, string>];
+    const decode = decoder(index, tokens, areaHoldsOf(unexpired, entries), now);
+    return {
+      hasRecord: (label) => records[label] !== undefined,
+      snapshot: (label) => decode(label, records[label] ?? null, extras[label] ?? null),
+    };
   }
 
   /** Which of the labels (null: of all objects) the event overrides its season's status of. */

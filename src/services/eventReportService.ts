@@ -7,75 +7,97 @@ import {
   CSV_HEADER,
   csvRow,
   emptyGroups,
-  EVENT_DIMENSIONS,
+  EventTally,
   groupOf,
   summaryReport,
-  Tally,
-  tallyEventObject,
+  tallyLayout,
   type EventReportType,
   type EventSummaryType,
   type SummaryNode,
+  type TallyLayout,
 } from '../domain/reports.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { inSlices, joinedJson } from '../util/slices.js';
-import type { EventObjects, ObjectInfoService } from './objectInfoService.js';
+import type { EventObjects, EventView, ObjectInfoService } from './objectInfoService.js';
 import { groupedJson } from './reportJson.js';
+import type { ReportLane } from './reportLane.js';
 
 // Event reports (docs/reports.md): every bookable object of an event, read from one
 // reading of its state (ObjectInfoService.readAll), described as object info and grouped
-// (detailed reports, the flat list, CSV) or counted (summaries). The loops over the objects
-// run in slices (src/util/slices.ts) so a 100,000-seat report does not hold up the sales
-// flow; detailed reports are serialised as they are described, never kept as objects.
+// (detailed reports, the flat list, CSV) or counted (summaries). They run in the report
+// lane, one at a time, in slices that leave the event loop to the sales flow
+// (src/services/reportLane.ts); detailed reports are serialised as they are described.
 
 export class EventReportService {
-  constructor(private readonly objects: ObjectInfoService) {}
+  /** Per event view (so per loaded event): what summaries need of its objects that does not change with their state. */
+  private readonly layouts = new WeakMap<EventView, TallyLayout>();
+
+  constructor(
+    private readonly objects: ObjectInfoService,
+    private readonly lane: ReportLane,
+  ) {}
 
   /** A detailed report as JSON: `{group: [object info, ...]}`; with `only`, that group alone (`[]` when empty). */
-  async detailed(workspace: WorkspaceDoc, eventKey: string, type: EventReportType, only?: string): Promise<Buffer> {
-    const read = await this.objects.readAll(workspace, eventKey);
-    const always = emptyGroups(type, read.loaded.index, eventCategories(read.settings, read.loaded.index));
-    return groupedJson(read.objects, (object) => this.objects.describeRead(read, object), (info) => groupOf(type, info), always, only);
+  detailed(workspace: WorkspaceDoc, eventKey: string, type: EventReportType, only?: string): Promise<Buffer> {
+    return this.inLane(workspace, eventKey, `${type}/${only ?? ''}`, async (read) => {
+      const { settings, objects } = read.view;
+      const always = emptyGroups(type, read.loaded.index, eventCategories(settings, read.loaded.index));
+      const describe = (object: ChartObject) => this.objects.describeRead(read, object);
+      return groupedJson(objects, describe, (info) => groupOf(type, info), always, this.lane.pause, only);
+    });
   }
 
   /** Every bookable object's info, sorted by label, as a JSON array. */
-  async flat(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
-    const read = await this.objects.readAll(workspace, eventKey);
-    const texts: string[] = [];
-    await inSlices(sortedByLabel(read.objects), (object) => texts.push(JSON.stringify(this.objects.describeRead(read, object))));
-    return joinedJson('[', texts, ']');
+  flat(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
+    return this.inLane(workspace, eventKey, 'flat', async (read) => {
+      const texts: string[] = [];
+      await inSlices(sortedByLabel(read.view.objects), (object) => texts.push(JSON.stringify(this.objects.describeRead(read, object))), this.lane.pause);
+      return joinedJson('[', texts, ']', this.lane.pause);
+    });
   }
 
   /** The flat report as CSV: a header row, then one row per object. */
-  async csv(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
-    const read = await this.objects.readAll(workspace, eventKey);
-    const rows: string[] = [CSV_HEADER];
-    await inSlices(sortedByLabel(read.objects), (object) => rows.push(csvRow(this.objects.describeRead(read, object))));
-    return Buffer.from(rows.join(''));
+  csv(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
+    return this.inLane(workspace, eventKey, 'csv', async (read) => {
+      const rows: string[] = [CSV_HEADER];
+      await inSlices(sortedByLabel(read.view.objects), (object) => rows.push(csvRow(this.objects.describeRead(read, object))), this.lane.pause);
+      return Buffer.from(rows.join(''));
+    });
   }
 
   /** A summary (or deep summary) by `type`: places per group, split by every other dimension. */
-  async summary(workspace: WorkspaceDoc, eventKey: string, type: EventSummaryType, deep: boolean): Promise<Record<string, SummaryNode>> {
-    const read = await this.objects.readAll(workspace, eventKey);
-    const tally = await eventTally(read);
-    return summaryReport(tally, type, emptyGroups(type, read.loaded.index, eventCategories(read.settings, read.loaded.index)), deep);
+  summary(workspace: WorkspaceDoc, eventKey: string, type: EventSummaryType, deep: boolean): Promise<Record<string, SummaryNode>> {
+    return this.inLane(workspace, eventKey, `${type}/summary/${deep}`, async (read) => {
+      const tally = await this.tally(read);
+      const { settings } = read.view;
+      return summaryReport(tally.tally(), type, emptyGroups(type, read.loaded.index, eventCategories(settings, read.loaded.index)), deep);
+    });
+  }
+
+  /** Reads the event and builds a report from it in the lane; identical waiting requests share it. */
+  private inLane<T>(workspace: WorkspaceDoc, eventKey: string, report: string, build: (read: EventObjects) => Promise<T>): Promise<T> {
+    return this.lane.run(`event\u0000${workspace._id}\u0000${eventKey}\u0000${report}`, async () => build(await this.objects.readAll(workspace, eventKey)));
+  }
+
+  /** The places of every object of the event; untouched objects are counted without decoding anything. */
+  private async tally(read: EventObjects): Promise<EventTally> {
+    const { view } = read;
+    let layout = this.layouts.get(view);
+    if (!layout) this.layouts.set(view, (layout = tallyLayout(view.objects, view.rules)));
+    const tally = new EventTally(layout);
+    const notForSale = layout.notForSale;
+    await inSlices(
+      view.objects,
+      (object, i) => {
+        if (read.untouched(object)) return tally.addUntouched(i);
+        const snapshot = read.snapshot(object);
+        const areaStatus = object.objectType === 'generalAdmission' ? (snapshot.state as AreaState).status : '';
+        tally.add(i, objectStanding(object, snapshot, notForSale[i]!), areaStatus);
+      },
+      this.lane.pause,
+    );
+    return tally;
   }
 }
 
 const sortedByLabel = (objects: ChartObject[]) => byLabelOrder([...objects]);
-
-/** The places of every object of the event by combination of the summary dimensions. */
-async function eventTally(read: EventObjects): Promise<Tally<(typeof EVENT_DIMENSIONS)[number]>> {
-  const tally = new Tally(EVENT_DIMENSIONS);
-  const { rules, snapshots } = read;
-  await inSlices(read.objects, (object) => {
-    const snapshot = snapshots.get(object.label)!;
-    tallyEventObject(tally, {
-      object,
-      category: rules.category(object),
-      channel: rules.channel(object.label),
-      standing: objectStanding(object, snapshot, rules.notForSale(object)),
-      areaStatus: object.objectType === 'generalAdmission' ? (snapshot.state as AreaState).status : '',
-    });
-  });
-  return tally;
-}

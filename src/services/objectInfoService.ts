@@ -15,14 +15,25 @@ import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 // reports (src/services/reportService.ts). Not the
 // sales flow: statuses change only through StatusChangeService.
 
-/** What reports read of an event: its bookable objects (chart order) and their snapshots. */
-export interface EventObjects {
-  loaded: LoadedEvent;
+/** What an event's reports describe its objects with, worked out once per loaded event. */
+export interface EventView {
   /** The settings object info reads (settingsOf). */
   settings: EventDoc;
   rules: ObjectRules;
+  /** The bookable objects, in chart order. */
   objects: ChartObject[];
-  snapshots: Map<string, ObjectSnapshot>;
+}
+
+/** What reports read of an event: its view and every object's snapshot, from one reading. */
+export interface EventObjects {
+  loaded: LoadedEvent;
+  view: EventView;
+  snapshot(object: ChartObject): ObjectSnapshot;
+  /**
+   * Free without a record, not a GA area, outside any season: what it is depends on the
+   * sale settings alone (summaries count such objects without decoding anything).
+   */
+  untouched(object: ChartObject): boolean;
 }
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
@@ -48,6 +59,9 @@ function settingsOf(loaded: LoadedEvent): EventDoc {
 }
 
 export class ObjectInfoService {
+  /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
+  private readonly views = new WeakMap<LoadedEvent, EventView>();
+
   constructor(
     private readonly catalog: EventCatalog,
     private readonly objects: EventObjectStore,
@@ -98,19 +112,39 @@ export class ObjectInfoService {
 
   /**
    * Every bookable object of the event with its snapshot, from one reading of the event's
-   * state (and its season's), for reports: nothing is read per object.
+   * state (and, in a season, of its season's units), for reports: nothing is read per object.
    */
   async readAll(workspace: WorkspaceDoc, eventKey: string): Promise<EventObjects> {
     const loaded = await this.catalog.get(workspace, eventKey);
-    const objects = bookableObjects(loaded.event, loaded.index);
-    const snapshots = objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, Date.now());
-    const settings = settingsOf(loaded);
-    return { loaded, settings, rules: indexedRules(settings, loaded.index), objects, snapshots };
+    const view = this.viewOf(loaded);
+    const now = Date.now();
+    if (!loaded.season) {
+      const whole = await this.objects.readWhole(loaded.event, loaded.index, now);
+      return {
+        loaded,
+        view,
+        snapshot: (object) => whole.snapshot(object.label),
+        untouched: (object) => object.objectType !== 'generalAdmission' && !whole.hasRecord(object.label),
+      };
+    }
+    const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, untouched: () => false };
   }
 
   /** The object info of one object of `readAll`'s answer. */
   describeRead(read: EventObjects, object: ChartObject): Record<string, unknown> {
-    return describeEventObject(read.settings, read.loaded.index, object, read.snapshots.get(object.label)!, read.rules);
+    const { settings, rules } = read.view;
+    return describeEventObject(settings, read.loaded.index, object, read.snapshot(object), rules);
+  }
+
+  private viewOf(loaded: LoadedEvent): EventView {
+    let view = this.views.get(loaded);
+    if (!view) {
+      const settings = settingsOf(loaded);
+      view = { settings, rules: indexedRules(settings, loaded.index), objects: bookableObjects(loaded.event, loaded.index) };
+      this.views.set(loaded, view);
+    }
+    return view;
   }
 
   /** Replaces the extra data of each object named; every label is checked before anything is written. */

@@ -1,4 +1,4 @@
-import { inSlices, joinedJson } from '../util/slices.js';
+import { inSlices, joinedJson, type Pause } from '../util/slices.js';
 
 // The JSON of a detailed report, `{group: [item, ...]}`, written as the items are described
 // (in slices, src/util/slices.ts): a 100,000-object report is never held as objects, and
@@ -13,6 +13,7 @@ export async function groupedJson<T>(
   describe: (object: T) => Record<string, unknown>,
   groupOf: (info: Record<string, unknown>) => string,
   always: string[],
+  pause: Pause,
   only?: string,
 ): Promise<Buffer> {
   const groups = new Map<string, string[]>((only === undefined ? always : [only]).map((group) => [group, []]));
@@ -23,8 +24,8 @@ export async function groupedJson<T>(
     let texts = groups.get(group);
     if (!texts) groups.set(group, (texts = []));
     texts.push(JSON.stringify(info));
-  });
+  }, pause);
   const parts: Buffer[] = [];
-  for (const [group, texts] of groups) parts.push(await joinedJson(`${parts.length > 0 ? ',' : ''}${JSON.stringify(group)}:[`, texts, ']'));
+  for (const [group, texts] of groups) parts.push(await joinedJson(`${parts.length > 0 ? ',' : ''}${JSON.stringify(group)}:[`, texts, ']', pause));
   return Buffer.concat([Buffer.from('{'), ...parts, Buffer.from('}')]);
 }

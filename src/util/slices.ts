@@ -2,27 +2,32 @@
 // free between them: requests that arrive meanwhile (the sales flow above all) are answered
 // after at most one slice instead of after the whole loop (docs/reports.md, "Big events").
 
-/** Objects handled between two yields: a few milliseconds of work. */
+/** Objects handled between two pauses: a few milliseconds of work. */
 export const SLICE_SIZE = 2000;
 
 /** Lets timers and I/O run (setImmediate runs after the poll phase, so pending requests go first). */
 export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/** Calls `each` on every item, yielding to the event loop after every `size` items. */
-export async function inSlices<T>(items: readonly T[], each: (item: T) => void, size = SLICE_SIZE): Promise<void> {
+/** What runs between two slices, told how long the slice took (ms). */
+export type Pause = (sliceMs: number) => Promise<void>;
+
+/** Calls `each` on every item (with its position), pausing after every `size` items. */
+export async function inSlices<T>(items: readonly T[], each: (item: T, i: number) => void, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<void> {
   for (let start = 0; start < items.length; start += size) {
-    if (start > 0) await yieldToEventLoop();
+    const began = performance.now();
     const end = Math.min(items.length, start + size);
-    for (let i = start; i < end; i++) each(items[i]!);
+    for (let i = start; i < end; i++) each(items[i]!, i);
+    if (end < items.length) await pause(performance.now() - began);
   }
 }
 
 /** JSON texts joined into one Buffer `open + texts joined by "," + close`, a slice at a time. */
-export async function joinedJson(open: string, texts: readonly string[], close: string, size = SLICE_SIZE): Promise<Buffer> {
+export async function joinedJson(open: string, texts: readonly string[], close: string, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<Buffer> {
   const parts: Buffer[] = [Buffer.from(open)];
   for (let start = 0; start < texts.length; start += size) {
-    if (start > 0) await yieldToEventLoop();
+    const began = performance.now();
     parts.push(Buffer.from((start > 0 ? ',' : '') + texts.slice(start, start + size).join(',')));
+    if (start + size < texts.length) await pause(performance.now() - began);
   }
   parts.push(Buffer.from(close));
   return Buffer.concat(parts);

@@ -9,13 +9,13 @@ import {
   csvField,
   csvRow,
   emptyGroups,
-  EVENT_DIMENSIONS,
   groupOf,
   summaryReport,
   Tally,
   tallyChartObject,
   CHART_DIMENSIONS,
-  tallyEventObject,
+  EventTally,
+  tallyLayout,
 } from '../../src/domain/reports.js';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
 
@@ -53,39 +53,42 @@ describe('group keys', () => {
 });
 
 describe('tallies and summaries', () => {
-  const placement = (label: string, snapshot: ObjectSnapshot = { state: FREE_OBJECT }, settings: Settings = plain) => {
-    const object = sample.byLabel.get(label)!;
+  /** The event tally of the sample chart's objects as `states` says (label -> snapshot; the others untouched). */
+  const eventTally = (states: Record<string, ObjectSnapshot>, settings: Settings = plain) => {
     const rules = indexedRules(settings, sample);
-    return {
-      object,
-      category: rules.category(object),
-      channel: rules.channel(label),
-      standing: objectStanding(object, snapshot, rules.notForSale(object)),
-      areaStatus: 'nonFree' in snapshot.state ? snapshot.state.status : '',
-    };
+    const layout = tallyLayout(sample.objects, rules);
+    const tally = new EventTally(layout);
+    sample.objects.forEach((object, i) => {
+      const snapshot = states[object.label];
+      if (!snapshot && object.objectType !== 'generalAdmission') return tally.addUntouched(i);
+      const state = snapshot ?? { state: areaState(null) };
+      tally.add(i, objectStanding(object, state, layout.notForSale[i]!), 'nonFree' in state.state ? state.state.status : '');
+    });
+    return tally.tally();
   };
+  const countsOf = (report: Record<string, { count: number }>) => Object.fromEntries(Object.entries(report).map(([k, v]) => [k, v.count]));
 
-  it('merges identical combinations; a summary leaves its own dimension out', () => {
-    const tally = new Tally(EVENT_DIMENSIONS);
-    for (const label of ['A-1', 'A-2', 'C-1']) tallyEventObject(tally, placement(label));
-    expect(tally.entries()).toHaveLength(2);
+  it('counts untouched objects per combination; a summary leaves its own dimension out', () => {
+    const tally = eventTally({ 'A-2': { state: { ...FREE_OBJECT, status: 'booked' } } });
     const report = summaryReport(tally, 'byCategoryKey', ['9', '10', 'NO_CATEGORY'], false);
-    expect(report['9']).toMatchObject({ count: 2, byStatus: { free: 2 }, byCategoryLabel: { Cat1: 2 } });
+    expect(report['9']).toMatchObject({ count: 116, byStatus: { free: 115, booked: 1 }, byCategoryLabel: { Cat1: 116 } });
     expect(report['9']).not.toHaveProperty('byCategoryKey');
     expect(report.NO_CATEGORY).toMatchObject({ count: 0, byStatus: {} });
+    // Combinations: (Cat1 seats, Cat2 seats, GA1, GA2) free, and A-2 booked.
+    expect(tally.entries()).toHaveLength(5);
   });
 
   it('splits a GA area by its places: booked under its last status, held, free, off sale', () => {
-    const tally = new Tally(EVENT_DIMENSIONS);
-    const settings: Settings = { ...plain, forSaleConfig: { forSale: false, objects: [], categories: [], areaPlaces: { GA1: 20 } } };
-    tallyEventObject(tally, placement('GA1', { state: areaState(['7', '3', 'vip'].join('\u001f')) }, settings));
+    const settings: Settings = { ...plain, forSaleConfig: { forSale: false, objects: ['A-1'], categories: [], areaPlaces: { GA1: 20 } } };
+    const tally = eventTally({ GA1: { state: areaState(['7', '3', 'vip'].join('\u001f')) } }, settings);
     const byStatus = summaryReport(tally, 'byStatus', [], false);
-    expect(Object.fromEntries(Object.entries(byStatus).map(([k, v]) => [k, v.count]))).toEqual({ vip: 7, reservedByToken: 3, free: 90 });
-    expect(byStatus.free!.byAvailabilityReason).toEqual({ available: 70, not_for_sale: 20 });
+    expect(countsOf(byStatus)).toEqual({ vip: 7, reservedByToken: 3, free: 222 });
+    expect(byStatus.free!.byAvailabilityReason).toEqual({ available: 70 + 100 + 31, not_for_sale: 20 + 1 });
     const deep = summaryReport(tally, 'byStatus', [], true);
-    expect(deep.free!.byAvailability).toEqual({
-      available: expect.objectContaining({ count: 70, byAvailabilityReason: { available: 70 } }),
-      not_available: expect.objectContaining({ count: 20, byAvailabilityReason: { not_for_sale: 20 } }),
+    expect((deep.free!.byObjectType as Record<string, unknown>).generalAdmission).toMatchObject({
+      count: 190,
+      byAvailabilityReason: { available: 170, not_for_sale: 20 },
+      byAvailability: { available: 170, not_available: 20 },
     });
     const available = (deep.free!.byAvailability as Record<string, object>).available;
     expect(available).not.toHaveProperty('byStatus');
