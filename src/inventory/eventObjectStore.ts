@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
-import type { ObjectIndex } from '../domain/objectIndex.js';
+import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectStates.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
@@ -23,29 +23,36 @@ function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<
 }
 
 /** The answers of a pipeline; the first failed command's error is thrown. */
-async function execAll(pipeline: ReturnType<Redis['pipeline']>): Promise<unknown[]> {
+async function execAll(pipeline: ReturnType<Redis['pipeline']> | ReturnType<Redis['multi']>): Promise<unknown[]> {
   const results = (await pipeline.exec()) ?? [];
   for (const [error] of results) if (error) throw error;
   return results.map(([, value]) => value);
 }
 
 /** Decodes one object's record and extra data as the scripts would see them at `now`. */
-function decoder(index: ObjectIndex, tokens: Record<string, string>, holdsByArea: Map<string, AreaHolds>, now: number) {
-  const tokenExpiry = (token: string) => Number(tokens[token] ?? 0);
-  return (label: string, record: string | null, extra: string | null): ObjectSnapshot => {
+function decoder(tokens: (token: string) => string | undefined, holdsByArea: Map<string, AreaHolds>, now: number) {
+  const tokenExpiry = (token: string) => Number(tokens(token) ?? 0);
+  return (object: ChartObject | undefined, label: string, record: string | null, extra: string | null): ObjectSnapshot => {
     const state =
-      index.byLabel.get(label)?.objectType === 'generalAdmission'
-        ? areaState(record, holdsByArea.get(label) ?? new Map())
-        : objectState(record, tokenExpiry, now);
+      object?.objectType === 'generalAdmission' ? areaState(record, holdsByArea.get(label) ?? new Map()) : objectState(record, tokenExpiry, now);
     return extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
   };
+}
+
+/** A hash read as HKEYS and HVALS in one transaction (same order), as a Map: HGETALL's object is slow to build for 50,000 fields. */
+function hashOf(keys: unknown, values: unknown): Map<string, string> {
+  const names = keys as string[];
+  const texts = values as string[];
+  const map = new Map<string, string>();
+  for (let i = 0; i < names.length; i++) map.set(names[i]!, texts[i]!);
+  return map;
 }
 
 /** An event's state read whole (EventObjectStore.readWhole). */
 export interface WholeEventState {
   /** Whether the object has a record (one without is free; a GA area without is empty). */
   hasRecord(label: string): boolean;
-  snapshot(label: string): ObjectSnapshot;
+  snapshot(object: ChartObject): ObjectSnapshot;
 }
 
 export interface AvailabilityRecords {
@@ -77,8 +84,8 @@ export class EventObjectStore {
     now: number,
   ): Promise<Map<string, ObjectSnapshot>> {
     if (labels === null) {
-      const whole = await this.readWhole(event, index, now);
-      return new Map(index.objects.map((object) => [object.label, whole.snapshot(object.label)]));
+      const whole = await this.readWhole(event, now);
+      return new Map(index.objects.map((object) => [object.label, whole.snapshot(object)]));
     }
     // HMGET needs at least one field.
     if (labels.length === 0) return new Map();
@@ -86,26 +93,30 @@ export class EventObjectStore {
     const pipeline = this.redis.pipeline().hmget(keys.objects, ...labels).hmget(keys.extraData, ...labels);
     pipeline.hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
     const [records, extras, tokens, unexpired, entries] = await execAll(pipeline);
-    const decode = decoder(index, tokens as Record<string, string>, areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
+    const known = tokens as Record<string, string>;
+    const decode = decoder((token) => known[token], areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     const snapshots = new Map<string, ObjectSnapshot>();
-    labels.forEach((label, i) => snapshots.set(label, decode(label, (records as (string | null)[])[i] ?? null, (extras as (string | null)[])[i] ?? null)));
+    labels.forEach((label, i) => snapshots.set(label, decode(index.byLabel.get(label), label, (records as (string | null)[])[i] ?? null, (extras as (string | null)[])[i] ?? null)));
     return snapshots;
   }
 
   /**
-   * The whole state of an event in one pipelined round trip (reports): its records, extra
-   * data, hold tokens and GA holds, decoded object by object when asked. Objects without a
-   * record (most of a big venue) are free and cost nothing until then.
+   * The whole state of an event at one moment (reports): its records, extra data, hold
+   * tokens and GA holds in one transaction, decoded object by object when asked. Objects
+   * without a record (most of a big venue) are free and cost nothing until then.
    */
-  async readWhole(event: EventRef, index: ObjectIndex, now: number): Promise<WholeEventState> {
+  async readWhole(event: EventRef, now: number): Promise<WholeEventState> {
     const keys = eventKeys(event);
-    const pipeline = this.redis.pipeline().hgetall(keys.objects).hgetall(keys.extraData);
-    pipeline.hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
-    const [records, extras, tokens, unexpired, entries] = (await execAll(pipeline)) as [Record<string, string>, Record<string, string>, Record<string, string>, string[], Record<string, string>];
-    const decode = decoder(index, tokens, areaHoldsOf(unexpired, entries), now);
+    const transaction = this.redis.multi().hkeys(keys.objects).hvals(keys.objects).hkeys(keys.extraData).hvals(keys.extraData);
+    transaction.hkeys(keys.holdTokens).hvals(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
+    const [recordKeys, recordValues, extraKeys, extraValues, tokenKeys, tokenValues, unexpired, entries] = await execAll(transaction);
+    const records = hashOf(recordKeys, recordValues);
+    const extras = hashOf(extraKeys, extraValues);
+    const tokens = hashOf(tokenKeys, tokenValues);
+    const decode = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     return {
-      hasRecord: (label) => records[label] !== undefined,
-      snapshot: (label) => decode(label, records[label] ?? null, extras[label] ?? null),
+      hasRecord: (label) => records.has(label),
+      snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
     };
   }
 

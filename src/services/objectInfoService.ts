@@ -119,11 +119,11 @@ export class ObjectInfoService {
     const view = this.viewOf(loaded);
     const now = Date.now();
     if (!loaded.season) {
-      const whole = await this.objects.readWhole(loaded.event, loaded.index, now);
+      const whole = await this.objects.readWhole(loaded.event, now);
       return {
         loaded,
         view,
-        snapshot: (object) => whole.snapshot(object.label),
+        snapshot: (object) => whole.snapshot(object),
         untouched: (object) => object.objectType !== 'generalAdmission' && !whole.hasRecord(object.label),
       };
     }

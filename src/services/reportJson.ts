@@ -1,4 +1,4 @@
-import { inSlices, joinedJson, type Pause } from '../util/slices.js';
+import { inSlices, joinedParts, type Pause } from '../util/slices.js';
 
 // The JSON of a detailed report, `{group: [item, ...]}`, written as the items are described
 // (in slices, src/util/slices.ts): a 100,000-object report is never held as objects, and
@@ -25,7 +25,12 @@ export async function groupedJson<T>(
     if (!texts) groups.set(group, (texts = []));
     texts.push(JSON.stringify(info));
   }, pause);
-  const parts: Buffer[] = [];
-  for (const [group, texts] of groups) parts.push(await joinedJson(`${parts.length > 0 ? ',' : ''}${JSON.stringify(group)}:[`, texts, ']', pause));
-  return Buffer.concat([Buffer.from('{'), ...parts, Buffer.from('}')]);
+  const parts: Buffer[] = [Buffer.from('{')];
+  let first = true;
+  for (const [group, texts] of groups) {
+    parts.push(...(await joinedParts(`${first ? '' : ','}${JSON.stringify(group)}:[`, texts, ']', pause)));
+    first = false;
+  }
+  parts.push(Buffer.from('}'));
+  return Buffer.concat(parts);
 }

@@ -23,6 +23,11 @@ export async function inSlices<T>(items: readonly T[], each: (item: T, i: number
 
 /** JSON texts joined into one Buffer `open + texts joined by "," + close`, a slice at a time. */
 export async function joinedJson(open: string, texts: readonly string[], close: string, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<Buffer> {
+  return Buffer.concat(await joinedParts(open, texts, close, pause, size));
+}
+
+/** joinedJson's parts, for callers that join several such lists into one Buffer. */
+export async function joinedParts(open: string, texts: readonly string[], close: string, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<Buffer[]> {
   const parts: Buffer[] = [Buffer.from(open)];
   for (let start = 0; start < texts.length; start += size) {
     const began = performance.now();
@@ -30,5 +35,5 @@ export async function joinedJson(open: string, texts: readonly string[], close: 
     if (start + size < texts.length) await pause(performance.now() - began);
   }
   parts.push(Buffer.from(close));
-  return Buffer.concat(parts);
+  return parts;
 }
