@@ -198,21 +198,27 @@ export const placesOf = (object: ChartObject): number => (object.objectType === 
 /**
  * What an event's summaries need of each of its bookable objects that does not change with
  * its state, worked out once per loaded event: the id of its combination of section, object
- * type, category, channel and zone; its places; its places off sale.
+ * type, category, channel and zone; its places; its places off sale; and the places of all
+ * of them untouched (free, no record), from which a summary starts.
  */
 export interface TallyLayout {
   objects: ChartObject[];
+  /** Per chart object (by its position in the index): its position in `objects`, -1 when not bookable. */
+  positionOf: Int32Array;
   /** Per object (in `objects` order): its combination's id in `combinations`. */
   combination: Int32Array;
   /** Per combination: [section, objectType, categoryKey, categoryLabel, channel, zone]. */
   combinations: string[][];
   places: Int32Array;
   notForSale: Int32Array;
+  /** Per combination, the places of its seats, tables and booths untouched: [for sale, off sale]. */
+  untouched: Float64Array;
 }
 
-export function tallyLayout(objects: ChartObject[], rules: ObjectRules): TallyLayout {
+export function tallyLayout(index: Pick<ObjectIndex, 'objects'>, objects: ChartObject[], rules: ObjectRules): TallyLayout {
   const ids = new Map<string, number>();
   const combinations: string[][] = [];
+  const positionOf = new Int32Array(index.objects.length).fill(-1);
   const combination = new Int32Array(objects.length);
   const places = new Int32Array(objects.length);
   const notForSale = new Int32Array(objects.length);
@@ -232,19 +238,28 @@ export function tallyLayout(objects: ChartObject[], rules: ObjectRules): TallyLa
       ids.set(key, (id = combinations.length));
       combinations.push(values);
     }
+    positionOf[object.position] = i;
     combination[i] = id;
     places[i] = placesOf(object);
     notForSale[i] = rules.notForSale(object);
   });
-  return { objects, combination, combinations, places, notForSale };
+  const untouched = new Float64Array(combinations.length * 2);
+  objects.forEach((object, i) => {
+    if (object.objectType === 'generalAdmission') return;
+    const at = untouchedSlot(combination[i]!, notForSale[i]!);
+    untouched[at] = untouched[at]! + places[i]!;
+  });
+  return { objects, positionOf, combination, combinations, places, notForSale, untouched };
 }
 
+const untouchedSlot = (combination: number, notForSale: number) => combination * 2 + (notForSale > 0 ? 1 : 0);
+
 /**
- * The places of an event's objects by combination of EVENT_DIMENSIONS' values. Objects that
- * are free and untouched (no record, no season) are counted by a number per combination;
- * the others by their standing. A GA area is split by its places: booked ones under its
- * last non-free status, held ones under reservedByToken, free ones under free (available,
- * or not: off sale, or taken by its season).
+ * The places of an event's objects by combination of EVENT_DIMENSIONS' values. It starts
+ * with every seat, table and booth untouched (free, no record): only the others are
+ * added, each moved out of the untouched count. A GA area is split by its places: booked
+ * ones under its last non-free status, held ones under reservedByToken, free ones under
+ * free (available, or not: off sale, or taken by its season).
  */
 export class EventTally {
   /** Per combination, untouched places [for sale, off sale]. */
@@ -253,18 +268,16 @@ export class EventTally {
   private readonly others = new Map<string, number>();
 
   constructor(private readonly layout: TallyLayout) {
-    this.untouchedPlaces = new Float64Array(layout.combinations.length * 2);
-  }
-
-  /** Object `i` of the layout is free and has no record. */
-  addUntouched(i: number): void {
-    const at = this.layout.combination[i]! * 2 + (this.layout.notForSale[i]! > 0 ? 1 : 0);
-    this.untouchedPlaces[at] = this.untouchedPlaces[at]! + this.layout.places[i]!;
+    this.untouchedPlaces = Float64Array.from(layout.untouched);
   }
 
   /** Object `i` of the layout as it stands; `areaStatus`: a GA area's last status set. */
   add(i: number, standing: ObjectStanding, areaStatus: string): void {
     const combination = this.layout.combination[i]!;
+    if (!standing.places) {
+      const at = untouchedSlot(combination, this.layout.notForSale[i]!);
+      this.untouchedPlaces[at] = this.untouchedPlaces[at]! - this.layout.places[i]!;
+    }
     const add = (status: string, available: boolean, reason: string, places: number) => {
       if (places <= 0) return;
       const key = `${combination}\u001f${status}\u001f${available ? 1 : 0}\u001f${reason}`;

@@ -50,8 +50,8 @@ function hashOf(keys: unknown, values: unknown): Map<string, string> {
 
 /** An event's state read whole (EventObjectStore.readWhole). */
 export interface WholeEventState {
-  /** Whether the object has a record (one without is free; a GA area without is empty). */
-  hasRecord(label: string): boolean;
+  /** The labels with a record (objects without one are free; a GA area without one is empty). */
+  recorded(): Iterable<string>;
   snapshot(object: ChartObject): ObjectSnapshot;
 }
 
@@ -115,7 +115,7 @@ export class EventObjectStore {
     const tokens = hashOf(tokenKeys, tokenValues);
     const decode = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     return {
-      hasRecord: (label) => records.has(label),
+      recorded: () => records.keys(),
       snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
     };
   }

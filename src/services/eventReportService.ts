@@ -79,17 +79,18 @@ export class EventReportService {
     return this.lane.run(`event\u0000${workspace._id}\u0000${eventKey}\u0000${report}`, async () => build(await this.objects.readAll(workspace, eventKey)));
   }
 
-  /** The places of every object of the event; untouched objects are counted without decoding anything. */
+  /** The places of every object of the event: only the touched ones are read, the rest counted as the layout says. */
   private async tally(read: EventObjects): Promise<EventTally> {
     const { view } = read;
     let layout = this.layouts.get(view);
-    if (!layout) this.layouts.set(view, (layout = tallyLayout(view.objects, view.rules)));
+    if (!layout) this.layouts.set(view, (layout = tallyLayout(read.loaded.index, view.objects, view.rules)));
+    const { positionOf, notForSale } = layout;
     const tally = new EventTally(layout);
-    const notForSale = layout.notForSale;
     await inSlices(
-      view.objects,
-      (object, i) => {
-        if (read.untouched(object)) return tally.addUntouched(i);
+      read.touched(),
+      (object) => {
+        const i = positionOf[object.position]!;
+        if (i < 0) return;
         const snapshot = read.snapshot(object);
         const areaStatus = object.objectType === 'generalAdmission' ? (snapshot.state as AreaState).status : '';
         tally.add(i, objectStanding(object, snapshot, notForSale[i]!), areaStatus);

@@ -30,10 +30,12 @@ export interface EventObjects {
   view: EventView;
   snapshot(object: ChartObject): ObjectSnapshot;
   /**
-   * Free without a record, not a GA area, outside any season: what it is depends on the
-   * sale settings alone (summaries count such objects without decoding anything).
+   * The chart's objects that may not be untouched (free, no record, outside any season,
+   * what the sale settings alone make of them): those with a record and the GA areas, or in
+   * a season all of them. Summaries count the others without reading them (may include
+   * objects that are not bookable in the event, such as seats of a table booked whole).
    */
-  untouched(object: ChartObject): boolean;
+  touched(): ChartObject[];
 }
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
@@ -124,11 +126,19 @@ export class ObjectInfoService {
         loaded,
         view,
         snapshot: (object) => whole.snapshot(object),
-        untouched: (object) => object.objectType !== 'generalAdmission' && !whole.hasRecord(object.label),
+        touched: () => {
+          const index = loaded.index;
+          const objects = index.objects.filter((object) => object.objectType === 'generalAdmission');
+          for (const label of whole.recorded()) {
+            const object = index.byLabel.get(label);
+            if (object && object.objectType !== 'generalAdmission') objects.push(object);
+          }
+          return objects;
+        },
       };
     }
     const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
-    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, untouched: () => false };
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects };
   }
 
   /** The object info of one object of `readAll`'s answer. */

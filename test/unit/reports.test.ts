@@ -56,11 +56,11 @@ describe('tallies and summaries', () => {
   /** The event tally of the sample chart's objects as `states` says (label -> snapshot; the others untouched). */
   const eventTally = (states: Record<string, ObjectSnapshot>, settings: Settings = plain) => {
     const rules = indexedRules(settings, sample);
-    const layout = tallyLayout(sample.objects, rules);
+    const layout = tallyLayout(sample, sample.objects, rules);
     const tally = new EventTally(layout);
     sample.objects.forEach((object, i) => {
       const snapshot = states[object.label];
-      if (!snapshot && object.objectType !== 'generalAdmission') return tally.addUntouched(i);
+      if (!snapshot && object.objectType !== 'generalAdmission') return;
       const state = snapshot ?? { state: areaState(null) };
       tally.add(i, objectStanding(object, state, layout.notForSale[i]!), 'nonFree' in state.state ? state.state.status : '');
     });
