@@ -6,7 +6,7 @@ import { freePort } from '../src/embedded/freePort.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
-import { cpuMeter, processMemory } from './lib/processes.js';
+import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
 import { drainFigures, drainGauges } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
@@ -192,6 +192,7 @@ async function main(): Promise<void> {
       workspaceHeaders: { authorization: basicAuth(workspaceKey), 'content-type': 'application/json' },
       state,
       charts,
+      serverCpuSeconds: () => cpuSecondsOf(server.pid),
       newEvents: (chart, count) => admin.createEvents(chart.key, count),
     };
     if (!only || only.includes('eventsAndMemory')) {

@@ -41,8 +41,13 @@ export async function reportSummary100k(ctx: BenchContext): Promise<Figures> {
   const event = await halfBookedEvent(ctx);
   const headers = ctx.workspaceHeaders;
   const one = { connections: 1, durationSeconds: ctx.settings.durationSeconds };
+  const cpuBefore = ctx.serverCpuSeconds();
   const summary = await measure(one, { url: ctx.serverUrl + reportPath(event, 'byStatus/summary'), headers, amount: SUMMARY_REQUESTS[ctx.scale.mode] });
+  const cpuBetween = ctx.serverCpuSeconds();
   const detailed = await measure(one, { url: ctx.serverUrl + reportPath(event, 'byStatus'), headers, amount: DETAILED_REQUESTS[ctx.scale.mode], timeout: 30 });
+  const cpuAfter = ctx.serverCpuSeconds();
+  // Server CPU per report: what a report costs, however busy the rest of the machine is.
+  const cpuMs = (seconds: number, requests: number) => Math.round((seconds * 1000) / Math.max(1, requests));
   const sample = await fetch(ctx.serverUrl + reportPath(event, 'byStatus'), { headers });
   const bytes = (await sample.arrayBuffer()).byteLength;
   return {
@@ -50,7 +55,9 @@ export async function reportSummary100k(ctx: BenchContext): Promise<Figures> {
     non2xx: summary.non2xx + detailed.non2xx,
     errors: summary.errors + detailed.errors,
     objects: chartOf(ctx).labels.length,
+    summaryServerCpuMs: cpuMs(cpuBetween - cpuBefore, summary.requests),
     detailedP50Ms: detailed.p50Ms,
+    detailedServerCpuMs: cpuMs(cpuAfter - cpuBetween, detailed.requests),
     detailedP99Ms: detailed.p99Ms,
     detailedJsonBytes: bytes,
     detailedGzipBytes: Number(sample.headers.get('content-length') ?? 0),

@@ -57,6 +57,8 @@ export interface Reply {
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
+  /** The Buffer body is gzip already (sent as is, `Content-Encoding: gzip`): only routes with `alwaysGzip` answer so. */
+  gzipped?: boolean;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });

@@ -237,6 +237,9 @@ export class HttpServer {
   private sendReply(ex: Exchange, reply: Reply): void {
     const { body } = reply;
     if (body === undefined || reply.status === 204 || reply.status === 304) return this.write(ex, reply.status, undefined, undefined, reply.headers);
+    if (Buffer.isBuffer(body) && reply.gzipped) {
+      return this.writeNow(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers, false, { gzipped: true, varies: !ex.alwaysGzip });
+    }
     if (Buffer.isBuffer(body) || typeof body === 'string') {
       return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.from(body), reply.headers);
     }

@@ -49,7 +49,7 @@ export function chartReportRoutes(reports: ChartReportService): RouteDef[] {
       handler: async (ctx) => {
         const type = reportType(ctx.params.type!);
         const { tables, which } = options(ctx.query);
-        return { status: 200, body: await reports.detailed(ctx.workspace, ctx.params.key!, type, tables, which), contentType: 'application/json' };
+        return { status: 200, body: await reports.detailed(ctx.workspace, ctx.params.key!, type, tables, which), contentType: 'application/json', gzipped: true };
       },
     }),
     workspaceRoute({

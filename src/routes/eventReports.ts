@@ -21,7 +21,8 @@ function summaryType(type: string): EventSummaryType {
   return type;
 }
 
-const json = (body: Buffer): Reply => ({ status: 200, body, contentType: 'application/json' });
+/** A report body the service gzipped already. */
+const json = (body: Buffer): Reply => ({ status: 200, body, contentType: 'application/json', gzipped: true });
 
 export function eventReportRoutes(reports: EventReportService): RouteDef[] {
   return [
@@ -35,7 +36,7 @@ export function eventReportRoutes(reports: EventReportService): RouteDef[] {
         const key = ctx.params.key!;
         if (key.endsWith(CSV_SUFFIX)) {
           const body = await reports.csv(ctx.workspace, key.slice(0, -CSV_SUFFIX.length));
-          return { status: 200, body, contentType: 'text/csv; charset=utf-8' };
+          return { status: 200, body, contentType: 'text/csv; charset=utf-8', gzipped: true };
         }
         return json(await reports.flat(ctx.workspace, key));
       },

@@ -35,7 +35,7 @@ export class ChartReportService {
     private readonly lane: ReportLane,
   ) {}
 
-  /** A detailed report as JSON: `{group: [chart object info, ...]}`. */
+  /** A detailed report as gzipped JSON: `{group: [chart object info, ...]}`. */
   async detailed(workspace: WorkspaceDoc, chartKey: string, type: ChartReportType, tables: BookWholeTables, which: VersionName): Promise<Buffer> {
     const { index, objects, drawingId } = await this.objectsOf(workspace, chartKey, tables, which);
     const always = emptyGroups(type, index, index.categories);

@@ -17,9 +17,9 @@ import {
   type TallyLayout,
 } from '../domain/reports.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
-import { inSlices, joinedJson } from '../util/slices.js';
+import { inSlices } from '../util/slices.js';
 import type { EventObjects, EventView, ObjectInfoService } from './objectInfoService.js';
-import { groupedJson } from './reportJson.js';
+import { groupedJson, listBody } from './reportJson.js';
 import type { ReportLane } from './reportLane.js';
 
 // Event reports (docs/reports.md): every bookable object of an event, read from one
@@ -37,7 +37,7 @@ export class EventReportService {
     private readonly lane: ReportLane,
   ) {}
 
-  /** A detailed report as JSON: `{group: [object info, ...]}`; with `only`, that group alone (`[]` when empty). */
+  /** A detailed report as gzipped JSON: `{group: [object info, ...]}`; with `only`, that group alone (`[]` when empty). */
   detailed(workspace: WorkspaceDoc, eventKey: string, type: EventReportType, only?: string): Promise<Buffer> {
     return this.inLane(workspace, eventKey, `${type}/${only ?? ''}`, async (read) => {
       const { settings, objects } = read.view;
@@ -47,22 +47,18 @@ export class EventReportService {
     });
   }
 
-  /** Every bookable object's info, sorted by label, as a JSON array. */
+  /** Every bookable object's info, sorted by label, as a gzipped JSON array. */
   flat(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
-    return this.inLane(workspace, eventKey, 'flat', async (read) => {
-      const texts: string[] = [];
-      await inSlices(sortedByLabel(read.view.objects), (object) => texts.push(JSON.stringify(this.objects.describeRead(read, object))), this.lane.pause);
-      return joinedJson('[', texts, ']', this.lane.pause);
-    });
+    return this.inLane(workspace, eventKey, 'flat', (read) =>
+      listBody(sortedByLabel(read.view.objects), (object) => JSON.stringify(this.objects.describeRead(read, object)), '[', ',', ']', this.lane.pause),
+    );
   }
 
-  /** The flat report as CSV: a header row, then one row per object. */
+  /** The flat report as gzipped CSV: a header row, then one row per object. */
   csv(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
-    return this.inLane(workspace, eventKey, 'csv', async (read) => {
-      const rows: string[] = [CSV_HEADER];
-      await inSlices(sortedByLabel(read.view.objects), (object) => rows.push(csvRow(this.objects.describeRead(read, object))), this.lane.pause);
-      return Buffer.from(rows.join(''));
-    });
+    return this.inLane(workspace, eventKey, 'csv', (read) =>
+      listBody(sortedByLabel(read.view.objects), (object) => csvRow(this.objects.describeRead(read, object)), CSV_HEADER, '', '', this.lane.pause),
+    );
   }
 
   /** A summary (or deep summary) by `type`: places per group, split by every other dimension. */

@@ -20,20 +20,3 @@ export async function inSlices<T>(items: readonly T[], each: (item: T, i: number
     if (end < items.length) await pause(performance.now() - began);
   }
 }
-
-/** JSON texts joined into one Buffer `open + texts joined by "," + close`, a slice at a time. */
-export async function joinedJson(open: string, texts: readonly string[], close: string, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<Buffer> {
-  return Buffer.concat(await joinedParts(open, texts, close, pause, size));
-}
-
-/** joinedJson's parts, for callers that join several such lists into one Buffer. */
-export async function joinedParts(open: string, texts: readonly string[], close: string, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<Buffer[]> {
-  const parts: Buffer[] = [Buffer.from(open)];
-  for (let start = 0; start < texts.length; start += size) {
-    const began = performance.now();
-    parts.push(Buffer.from((start > 0 ? ',' : '') + texts.slice(start, start + size).join(',')));
-    if (start + size < texts.length) await pause(performance.now() - began);
-  }
-  parts.push(Buffer.from(close));
-  return parts;
-}
