@@ -40,6 +40,18 @@ export interface ObjectStanding {
   places: AreaPlaces | null;
 }
 
+/** The standing of a seat, table or booth in `status` (outside seasons: nothing else makes it unavailable). */
+export function seatStanding(status: string, notForSale: number): ObjectStanding {
+  const selectable = status === 'free' || status === 'resale';
+  return {
+    status,
+    forSale: notForSale === 0,
+    isAvailable: selectable && notForSale === 0,
+    availabilityReason: notForSale > 0 ? 'not_for_sale' : selectable ? 'available' : status,
+    places: null,
+  };
+}
+
 /** The status and availability of an object, given its snapshot and how many of its places are off sale. */
 export function objectStanding(object: ChartObject, snapshot: ObjectSnapshot, notForSale: number): ObjectStanding {
   const { state } = snapshot;
@@ -57,15 +69,7 @@ export function objectStanding(object: ChartObject, snapshot: ObjectSnapshot, no
       places: { numBooked: state.nonFree, numHeld: held, numFree: free, numNotForSale: notForSale },
     };
   } else {
-    const status = state.status;
-    const selectable = status === 'free' || status === 'resale';
-    standing = {
-      status,
-      forSale: notForSale === 0,
-      isAvailable: selectable && notForSale === 0,
-      availabilityReason: notForSale > 0 ? 'not_for_sale' : selectable ? 'available' : status,
-      places: null,
-    };
+    standing = seatStanding(state.status, notForSale);
   }
   if (snapshot.unavailable && standing.isAvailable) {
     standing.isAvailable = false;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
-import { areaState, heldByTicketType, holdMember, objectState, type AreaHolds } from '../domain/objectStates.js';
+import { areaState, heldByTicketType, holdMember, objectState, recordStatus, type AreaHolds } from '../domain/objectStates.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -53,6 +53,8 @@ export interface WholeEventState {
   /** The labels with a record (objects without one are free; a GA area without one is empty). */
   recorded(): Iterable<string>;
   snapshot(object: ChartObject): ObjectSnapshot;
+  /** A seat, table or booth's status alone, without decoding the rest of its record. */
+  status(label: string): string;
 }
 
 export interface AvailabilityRecords {
@@ -114,7 +116,12 @@ export class EventObjectStore {
     const extras = hashOf(extraKeys, extraValues);
     const tokens = hashOf(tokenKeys, tokenValues);
     const decode = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
+    const tokenExpiry = (token: string) => Number(tokens.get(token) ?? 0);
     return {
+      status: (label) => {
+        const record = records.get(label);
+        return record === undefined ? 'free' : recordStatus(record, tokenExpiry, now);
+      },
       recorded: () => records.keys(),
       snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
     };

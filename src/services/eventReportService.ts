@@ -1,5 +1,5 @@
 import { eventCategories } from '../domain/eventObjectRules.js';
-import { objectStanding } from '../domain/eventObjectInfo.js';
+import { objectStanding, seatStanding } from '../domain/eventObjectInfo.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import type { AreaState } from '../domain/objectStates.js';
 import {
@@ -87,6 +87,7 @@ export class EventReportService {
       (object) => {
         const i = positionOf[object.position]!;
         if (i < 0) return;
+        if (read.status && object.objectType !== 'generalAdmission') return tally.add(i, seatStanding(read.status(object), notForSale[i]!), '');
         const snapshot = read.snapshot(object);
         const areaStatus = object.objectType === 'generalAdmission' ? (snapshot.state as AreaState).status : '';
         tally.add(i, objectStanding(object, snapshot, notForSale[i]!), areaStatus);

@@ -36,6 +36,11 @@ export interface EventObjects {
    * objects that are not bookable in the event, such as seats of a table booked whole).
    */
   touched(): ChartObject[];
+  /**
+   * Outside seasons, a seat, table or booth's status alone (with the sale settings, all
+   * that its standing depends on); null in a season, where the snapshot says more.
+   */
+  status: ((object: ChartObject) => string) | null;
 }
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
@@ -126,6 +131,7 @@ export class ObjectInfoService {
         loaded,
         view,
         snapshot: (object) => whole.snapshot(object),
+        status: (object) => whole.status(object.label),
         touched: () => {
           const index = loaded.index;
           const objects = index.objects.filter((object) => object.objectType === 'generalAdmission');
@@ -138,7 +144,7 @@ export class ObjectInfoService {
       };
     }
     const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
-    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects };
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, status: null };
   }
 
   /** The object info of one object of `readAll`'s answer. */
