@@ -78,17 +78,13 @@ export function objectStanding(object: ChartObject, snapshot: ObjectSnapshot, no
   return standing;
 }
 
-export function describeEventObject(
-  event: EventSettings,
-  index: ObjectIndex,
-  object: ChartObject,
-  snapshot: ObjectSnapshot,
-  rules: ObjectRules = directRules(event, index),
-): Record<string, unknown> {
-  const info = describeObject(index, object);
+/**
+ * What object info adds to the chart's description of an object (describeObject): its
+ * category in the event, status, availability, sale and booking fields, in that order.
+ */
+export function eventFields(object: ChartObject, snapshot: ObjectSnapshot, rules: ObjectRules): Record<string, unknown> {
   const category = rules.category(object);
-  info.categoryKey = category ? String(category.key) : undefined;
-  info.categoryLabel = category?.label;
+  const info: Record<string, unknown> = { categoryKey: category ? String(category.key) : undefined, categoryLabel: category?.label };
   const standing = objectStanding(object, snapshot, rules.notForSale(object));
   const { state } = snapshot;
   if (isArea(state)) {
@@ -118,3 +114,27 @@ export function describeEventObject(
   info.seasonStatusOverriddenQuantity = snapshot.seasonStatusOverridden ? 1 : 0;
   return info;
 }
+
+export function describeEventObject(
+  event: EventSettings,
+  index: ObjectIndex,
+  object: ChartObject,
+  snapshot: ObjectSnapshot,
+  rules: ObjectRules = directRules(event, index),
+): Record<string, unknown> {
+  // The event's category replaces the chart's in place; the other fields follow.
+  return Object.assign(describeObject(index, object), eventFields(object, snapshot, rules));
+}
+
+/**
+ * The chart's description of an object as JSON members (no braces), without its category
+ * (the event's may differ): the part of an object info's JSON that never changes, which
+ * big reports keep per chart version (src/services/objectInfoService.ts).
+ */
+export function chartMembersJson(index: ObjectIndex, object: ChartObject): string {
+  const { categoryKey: _key, categoryLabel: _label, ...rest } = describeObject(index, object);
+  return JSON.stringify(rest).slice(1, -1);
+}
+
+/** Object info as JSON from chartMembersJson and eventFields: the members JSON.stringify(describeEventObject(...)) has. */
+export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => `{${chartMembers},${JSON.stringify(fields).slice(1)}`;

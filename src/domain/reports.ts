@@ -93,6 +93,22 @@ export function emptyGroups(type: string, index: Pick<ObjectIndex, 'zones'>, cat
   }
 }
 
+/** The group of an object of an event in a detailed report of `type`: from the chart for the chart's dimensions, else from its event fields (eventFields). */
+export function groupOfObject(type: EventReportType, object: ChartObject, fields: Record<string, unknown>): string {
+  switch (type) {
+    case 'byObjectType':
+      return object.objectType;
+    case 'byLabel':
+      return object.label;
+    case 'bySection':
+      return object.section?.label ?? NO_SECTION;
+    case 'byZone':
+      return object.section?.zone || NO_ZONE;
+    default:
+      return groupOf(type, fields);
+  }
+}
+
 /** The group of an object info in a detailed report of `type` (its fields as docs/seatsio-behaviour.md names them). */
 export function groupOf(type: EventReportType | ChartReportType, info: Record<string, unknown>): string {
   const text = (field: string, missing: string) => (typeof info[field] === 'string' && info[field] !== '' ? (info[field] as string) : missing);

@@ -39,7 +39,11 @@ export class ChartReportService {
   async detailed(workspace: WorkspaceDoc, chartKey: string, type: ChartReportType, tables: BookWholeTables, which: VersionName): Promise<Buffer> {
     const { index, objects, drawingId } = await this.objectsOf(workspace, chartKey, tables, which);
     const always = emptyGroups(type, index, index.categories);
-    return this.lane.run(`chart\u0000${drawingId}\u0000${type}\u0000${tables}`, () => groupedJson(objects, (object) => describeObject(index, object), (info) => groupOf(type, info), always, this.lane.pause));
+    const entry = (object: ChartObject) => {
+      const info = describeObject(index, object);
+      return { group: groupOf(type, info), json: () => JSON.stringify(info) };
+    };
+    return this.lane.run(`chart\u0000${drawingId}\u0000${type}\u0000${tables}`, () => groupedJson(objects, entry, always, this.lane.pause));
   }
 
   /** A summary by `type`: places per group, split by section, object type, category and zone. */

@@ -8,7 +8,7 @@ import {
   csvRow,
   emptyGroups,
   EventTally,
-  groupOf,
+  groupOfObject,
   summaryReport,
   tallyLayout,
   type EventReportType,
@@ -42,15 +42,18 @@ export class EventReportService {
     return this.inLane(workspace, eventKey, `${type}/${only ?? ''}`, async (read) => {
       const { settings, objects } = read.view;
       const always = emptyGroups(type, read.loaded.index, eventCategories(settings, read.loaded.index));
-      const describe = (object: ChartObject) => this.objects.describeRead(read, object);
-      return groupedJson(objects, describe, (info) => groupOf(type, info), always, this.lane.pause, only);
+      const entry = (object: ChartObject) => {
+        const { fields, json } = this.objects.describeReadJson(read, object);
+        return { group: groupOfObject(type, object, fields), json };
+      };
+      return groupedJson(objects, entry, always, this.lane.pause, only);
     });
   }
 
   /** Every bookable object's info, sorted by label, as a gzipped JSON array. */
   flat(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
     return this.inLane(workspace, eventKey, 'flat', (read) =>
-      listBody(sortedByLabel(read.view.objects), (object) => JSON.stringify(this.objects.describeRead(read, object)), '[', ',', ']', this.lane.pause),
+      listBody(sortedByLabel(read.view.objects), (object) => this.objects.describeReadJson(read, object).json(), '[', ',', ']', this.lane.pause),
     );
   }
 

@@ -1,9 +1,9 @@
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
-import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
 import { bookableObjects, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
-import type { ChartObject } from '../domain/objectIndex.js';
+import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
@@ -68,6 +68,8 @@ function settingsOf(loaded: LoadedEvent): EventDoc {
 export class ObjectInfoService {
   /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
   private readonly views = new WeakMap<LoadedEvent, EventView>();
+  /** Per chart version's index: each object's chart part of its info, as JSON (describeReadJson). */
+  private readonly chartJson = new WeakMap<ObjectIndex, (string | undefined)[]>();
 
   constructor(
     private readonly catalog: EventCatalog,
@@ -151,6 +153,19 @@ export class ObjectInfoService {
   describeRead(read: EventObjects, object: ChartObject): Record<string, unknown> {
     const { settings, rules } = read.view;
     return describeEventObject(settings, read.loaded.index, object, read.snapshot(object), rules);
+  }
+
+  /**
+   * The same object info as its event fields and its JSON text (for big reports, which
+   * serialise what they describe at once): the chart's part of the JSON is made once per
+   * chart version and kept with its index.
+   */
+  describeReadJson(read: EventObjects, object: ChartObject): { fields: Record<string, unknown>; json: () => string } {
+    const index = read.loaded.index;
+    let members = this.chartJson.get(index);
+    if (!members) this.chartJson.set(index, (members = new Array<string | undefined>(index.objects.length)));
+    const fields = eventFields(object, read.snapshot(object), read.view.rules);
+    return { fields, json: () => eventObjectJson((members[object.position] ??= chartMembersJson(index, object)), fields) };
   }
 
   private viewOf(loaded: LoadedEvent): EventView {

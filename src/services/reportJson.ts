@@ -7,14 +7,13 @@ import { inSlices, SLICE_SIZE, type Pause } from '../util/slices.js';
 // describing nor serialising it holds the event loop for long.
 
 /**
- * `{group: [item, ...]}` gzipped: describes every object and groups the JSON texts, the
- * `always` groups first (empty or not), then the others as they turn up. With `only`, just
- * that group (`[]` when empty).
+ * `{group: [item, ...]}` gzipped: `entry` gives each object's group and its JSON text (made
+ * only when wanted); the `always` groups come first (empty or not), then the others as they
+ * turn up. With `only`, just that group (`[]` when empty).
  */
 export async function groupedJson<T>(
   objects: readonly T[],
-  describe: (object: T) => Record<string, unknown>,
-  groupOf: (info: Record<string, unknown>) => string,
+  entry: (object: T) => { group: string; json: () => string },
   always: string[],
   pause: Pause,
   only?: string,
@@ -23,12 +22,11 @@ export async function groupedJson<T>(
   await inSlices(
     objects,
     (object) => {
-      const info = describe(object);
-      const group = groupOf(info);
+      const { group, json } = entry(object);
       if (only !== undefined && group !== only) return;
       let texts = groups.get(group);
       if (!texts) groups.set(group, (texts = []));
-      texts.push(JSON.stringify(info));
+      texts.push(json());
     },
     pause,
   );

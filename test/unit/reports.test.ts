@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/domain/event.js';
-import { describeEventObject, objectStanding, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, objectStanding, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
 import { directRules, indexedRules } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { areaState, FREE_OBJECT } from '../../src/domain/objectStates.js';
@@ -10,6 +10,8 @@ import {
   csvRow,
   emptyGroups,
   groupOf,
+  groupOfObject,
+  EVENT_REPORT_TYPES,
   summaryReport,
   Tally,
   tallyChartObject,
@@ -124,6 +126,37 @@ describe('sale rules', () => {
       expect(indexed.channel(object.label), object.label).toBe(direct.channel(object.label));
       const snapshot = { state: FREE_OBJECT };
       expect(describeEventObject(settings, sample, object, snapshot, indexed)).toEqual(describeEventObject(settings, sample, object, snapshot));
+    }
+  });
+});
+
+describe('object info as JSON for big reports', () => {
+  it('the chart part plus the event fields are the members of the object info; groups read from them match', () => {
+    const settings: Settings = {
+      ...plain,
+      objectCategories: { 'A-1': 10 },
+      channels: [{ id: 'c', key: 'c', name: 'c', color: '#000', index: 0, objects: ['A-2'], areaPlaces: {} }],
+      forSaleConfig: { forSale: false, objects: ['B-1'], categories: [], areaPlaces: { GA2: 10 } },
+    };
+    const rules = indexedRules(settings, sample);
+    const holds = new Map([['token-1', new Map([['', 2]])]]);
+    const states: Record<string, ObjectSnapshot> = {
+      'A-3': { state: { ...FREE_OBJECT, status: 'reservedByToken', holdToken: 'token-1', orderId: 'o', ticketType: 't' }, extraData: { a: 'x,"y"' } },
+      GA1: { state: areaState(['5', '2', 'booked'].join('\u001f'), holds) },
+      GA2: { state: areaState(null, new Map()) },
+    };
+    for (const object of sample.objects) {
+      const snapshot = states[object.label] ?? { state: FREE_OBJECT };
+      const info = describeEventObject(settings, sample, object, snapshot, rules);
+      const fields = eventFields(object, snapshot, rules);
+      expect(JSON.parse(eventObjectJson(chartMembersJson(sample, object), fields)), object.label).toEqual(JSON.parse(JSON.stringify(info)));
+      for (const type of EVENT_REPORT_TYPES) expect(groupOfObject(type, object, fields), `${object.label} ${type}`).toBe(groupOf(type, info));
+    }
+    const sections = buildObjectIndex(withSections);
+    for (const object of sections.objects) {
+      const fields = eventFields(object, { state: FREE_OBJECT }, indexedRules(plain, sections));
+      const info = describeEventObject(plain, sections, object, { state: FREE_OBJECT });
+      for (const type of ['bySection', 'byZone'] as const) expect(groupOfObject(type, object, fields)).toBe(groupOf(type, info));
     }
   });
 });
