@@ -1,4 +1,4 @@
-import type { ObjectStanding } from './eventObjectInfo.js';
+import { seatStanding, type ObjectStanding } from './eventObjectInfo.js';
 import type { ObjectRules } from './eventObjectRules.js';
 import { HELD } from './objectStates.js';
 import type { ChartObject, IndexedCategory, ObjectIndex } from './objectIndex.js';
@@ -282,9 +282,21 @@ export class EventTally {
   private readonly untouchedPlaces: Float64Array;
   /** `combination \x1f status \x1f available \x1f reason` -> places. */
   private readonly others = new Map<string, number>();
+  /** Seats, tables and booths by status (all their standing depends on, with their places off sale): per combination [for sale, off sale]. */
+  private readonly seats = new Map<string, Float64Array>();
 
   constructor(private readonly layout: TallyLayout) {
     this.untouchedPlaces = Float64Array.from(layout.untouched);
+  }
+
+  /** Seat, table or booth `i` of the layout, outside seasons, in `status`: counted per status without working out its standing. */
+  addSeat(i: number, status: string): void {
+    const at = untouchedSlot(this.layout.combination[i]!, this.layout.notForSale[i]!);
+    const places = this.layout.places[i]!;
+    let counts = this.seats.get(status);
+    if (!counts) this.seats.set(status, (counts = new Float64Array(this.untouchedPlaces.length)));
+    counts[at] = counts[at]! + places;
+    this.untouchedPlaces[at] = this.untouchedPlaces[at]! - places;
   }
 
   /** Object `i` of the layout as it stands; `areaStatus`: a GA area's last status set. */
@@ -325,6 +337,13 @@ export class EventTally {
     for (let c = 0; c < this.layout.combinations.length; c++) {
       row(c, 'free', true, 'available', this.untouchedPlaces[c * 2]!);
       row(c, 'free', false, 'not_for_sale', this.untouchedPlaces[c * 2 + 1]!);
+    }
+    for (const [status, counts] of this.seats) {
+      const [forSale, offSale] = [seatStanding(status, 0), seatStanding(status, 1)];
+      for (let c = 0; c < this.layout.combinations.length; c++) {
+        row(c, status, forSale.isAvailable, forSale.availabilityReason, counts[c * 2]!);
+        row(c, status, offSale.isAvailable, offSale.availabilityReason, counts[c * 2 + 1]!);
+      }
     }
     for (const [key, places] of this.others) {
       const [combination, status, available, reason] = key.split('\u001f');

@@ -50,11 +50,11 @@ function hashOf(keys: unknown, values: unknown): Map<string, string> {
 
 /** An event's state read whole (EventObjectStore.readWhole). */
 export interface WholeEventState {
-  /** The labels with a record (objects without one are free; a GA area without one is empty). */
-  recorded(): Iterable<string>;
+  /** Label -> record, for the objects with one (those without are free; a GA area without one is empty). */
+  records: ReadonlyMap<string, string>;
   snapshot(object: ChartObject): ObjectSnapshot;
-  /** A seat, table or booth's status alone, without decoding the rest of its record. */
-  status(label: string): string;
+  /** A seat, table or booth's status from its record alone, without decoding the rest. */
+  statusOf(record: string): string;
 }
 
 export interface AvailabilityRecords {
@@ -118,11 +118,8 @@ export class EventObjectStore {
     const decode = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     const tokenExpiry = (token: string) => Number(tokens.get(token) ?? 0);
     return {
-      status: (label) => {
-        const record = records.get(label);
-        return record === undefined ? 'free' : recordStatus(record, tokenExpiry, now);
-      },
-      recorded: () => records.keys(),
+      records,
+      statusOf: (record) => recordStatus(record, tokenExpiry, now),
       snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
     };
   }

@@ -1,5 +1,5 @@
 import { eventCategories } from '../domain/eventObjectRules.js';
-import { objectStanding, seatStanding } from '../domain/eventObjectInfo.js';
+import { objectStanding } from '../domain/eventObjectInfo.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import type { AreaState } from '../domain/objectStates.js';
 import {
@@ -85,12 +85,15 @@ export class EventReportService {
     if (!layout) this.layouts.set(view, (layout = tallyLayout(read.loaded.index, view.objects, view.rules)));
     const { positionOf, notForSale } = layout;
     const tally = new EventTally(layout);
+    const at = (object: ChartObject) => positionOf[object.position]!;
+    if (read.recordedSeats) {
+      await inSlices(read.recordedSeats(), ([object, status]) => at(object) >= 0 && tally.addSeat(at(object), status), this.lane.pause);
+    }
     await inSlices(
       read.touched(),
       (object) => {
-        const i = positionOf[object.position]!;
+        const i = at(object);
         if (i < 0) return;
-        if (read.status && object.objectType !== 'generalAdmission') return tally.add(i, seatStanding(read.status(object), notForSale[i]!), '');
         const snapshot = read.snapshot(object);
         const areaStatus = object.objectType === 'generalAdmission' ? (snapshot.state as AreaState).status : '';
         tally.add(i, objectStanding(object, snapshot, notForSale[i]!), areaStatus);

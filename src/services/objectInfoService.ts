@@ -6,7 +6,7 @@ import { bookableObjects, indexedRules, type ObjectRules } from '../domain/event
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
-import type { EventObjectStore } from '../inventory/eventObjectStore.js';
+import type { EventObjectStore, WholeEventState } from '../inventory/eventObjectStore.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
@@ -30,17 +30,22 @@ export interface EventObjects {
   view: EventView;
   snapshot(object: ChartObject): ObjectSnapshot;
   /**
-   * The chart's objects that may not be untouched (free, no record, outside any season,
-   * what the sale settings alone make of them): those with a record and the GA areas, or in
-   * a season all of them. Summaries count the others without reading them (may include
-   * objects that are not bookable in the event, such as seats of a table booked whole).
+   * What summaries must read object by object, beside what the sale settings alone make of
+   * the rest (free, no record, outside any season): outside seasons the GA areas, with
+   * `recordedSeats` the seats, tables and booths with a record and their status; in a
+   * season every object, and `recordedSeats` null. Either may hold objects that are not
+   * bookable in the event (seats of a table booked as a whole, say).
    */
   touched(): ChartObject[];
-  /**
-   * Outside seasons, a seat, table or booth's status alone (with the sale settings, all
-   * that its standing depends on); null in a season, where the snapshot says more.
-   */
-  status: ((object: ChartObject) => string) | null;
+  recordedSeats: (() => Iterable<[ChartObject, string]>) | null;
+}
+
+/** The seats, tables and booths with a record and their status (the chart's objects only: a record may outlive its object's label). */
+function* recordedSeats(index: ObjectIndex, whole: WholeEventState): Iterable<[ChartObject, string]> {
+  for (const [label, record] of whole.records) {
+    const object = index.byLabel.get(label);
+    if (object && object.objectType !== 'generalAdmission') yield [object, whole.statusOf(record)];
+  }
 }
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
@@ -133,20 +138,12 @@ export class ObjectInfoService {
         loaded,
         view,
         snapshot: (object) => whole.snapshot(object),
-        status: (object) => whole.status(object.label),
-        touched: () => {
-          const index = loaded.index;
-          const objects = index.objects.filter((object) => object.objectType === 'generalAdmission');
-          for (const label of whole.recorded()) {
-            const object = index.byLabel.get(label);
-            if (object && object.objectType !== 'generalAdmission') objects.push(object);
-          }
-          return objects;
-        },
+        touched: () => view.objects.filter((object) => object.objectType === 'generalAdmission'),
+        recordedSeats: () => recordedSeats(loaded.index, whole),
       };
     }
     const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
-    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, status: null };
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, recordedSeats: null };
   }
 
   /** The object info of one object of `readAll`'s answer. */

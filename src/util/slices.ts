@@ -12,11 +12,14 @@ export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => se
 export type Pause = (sliceMs: number) => Promise<void>;
 
 /** Calls `each` on every item (with its position), pausing after every `size` items. */
-export async function inSlices<T>(items: readonly T[], each: (item: T, i: number) => void, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<void> {
-  for (let start = 0; start < items.length; start += size) {
-    const began = performance.now();
-    const end = Math.min(items.length, start + size);
-    for (let i = start; i < end; i++) each(items[i]!, i);
-    if (end < items.length) await pause(performance.now() - began);
+export async function inSlices<T>(items: Iterable<T>, each: (item: T, i: number) => void, pause: Pause = yieldToEventLoop, size = SLICE_SIZE): Promise<void> {
+  let i = 0;
+  let began = performance.now();
+  for (const item of items) {
+    each(item, i++);
+    if (i % size === 0) {
+      await pause(performance.now() - began);
+      began = performance.now();
+    }
   }
 }

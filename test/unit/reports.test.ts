@@ -80,6 +80,25 @@ describe('tallies and summaries', () => {
     expect(tally.entries()).toHaveLength(5);
   });
 
+  it('addSeat counts a seat by its status as add does by its standing', () => {
+    const settings: Settings = { ...plain, forSaleConfig: { forSale: false, objects: ['A-1', 'A-2'], categories: [], areaPlaces: {} } };
+    const rules = indexedRules(settings, sample);
+    const layout = tallyLayout(sample, sample.objects, rules);
+    const statuses: Record<string, string> = { 'A-1': 'booked', 'A-3': 'booked', 'B-1': 'resale', 'C-1': 'vip', 'C-2': 'free' };
+    const bySeat = new EventTally(layout);
+    const byStanding = new EventTally(layout);
+    for (const [label, status] of Object.entries(statuses)) {
+      const i = layout.positionOf[sample.byLabel.get(label)!.position]!;
+      bySeat.addSeat(i, status);
+      byStanding.add(i, objectStanding(sample.objects[i]!, { state: { ...FREE_OBJECT, status } }, layout.notForSale[i]!), '');
+    }
+    for (const type of ['byStatus', 'byAvailabilityReason', 'byCategoryKey'] as const) {
+      expect(summaryReport(bySeat.tally(), type, [], true)).toEqual(summaryReport(byStanding.tally(), type, [], true));
+    }
+    // GA areas are not in this tally; A-1 (booked, off sale) counts as not_for_sale, as its object info says.
+    expect(countsOf(summaryReport(bySeat.tally(), 'byAvailabilityReason', [], false))).toEqual({ available: 28, not_for_sale: 2, booked: 1, vip: 1 });
+  });
+
   it('splits a GA area by its places: booked under its last status, held, free, off sale', () => {
     const settings: Settings = { ...plain, forSaleConfig: { forSale: false, objects: ['A-1'], categories: [], areaPlaces: { GA1: 20 } } };
     const tally = eventTally({ GA1: { state: areaState(['7', '3', 'vip'].join('\u001f')) } }, settings);
