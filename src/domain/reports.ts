@@ -1,3 +1,4 @@
+import { ApiError } from './errors.js';
 import { seatStanding, type ObjectStanding } from './eventObjectInfo.js';
 import type { ObjectRules } from './eventObjectRules.js';
 import { HELD } from './objectStates.js';
@@ -65,6 +66,12 @@ export const CHART_SUMMARY_TYPES = ['byObjectType', 'byCategoryLabel', 'byCatego
 export type ChartSummaryType = (typeof CHART_SUMMARY_TYPES)[number];
 
 export const isOneOf = <T extends string>(list: readonly T[], value: string): value is T => (list as readonly string[]).includes(value);
+
+/** `type` if `list` has it; else 404 NOT_FOUND naming the report (`what`: "event", "event summary", ...). */
+export function reportTypeIn<T extends string>(list: readonly T[], type: string, what: string): T {
+  if (!isOneOf(list, type)) throw new ApiError(404, 'NOT_FOUND', `Unknown ${what} report type: ${type}`);
+  return type;
+}
 
 export const NO_SECTION = 'NO_SECTION';
 export const NO_CATEGORY = 'NO_CATEGORY';

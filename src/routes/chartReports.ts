@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { VERSION_NAMES, type VersionName } from '../domain/chart.js';
-import { ApiError, badRequest } from '../domain/errors.js';
-import { CHART_REPORT_TYPES, CHART_SUMMARY_TYPES, isOneOf, type ChartReportType, type ChartSummaryType } from '../domain/reports.js';
+import { badRequest } from '../domain/errors.js';
+import { CHART_REPORT_TYPES, CHART_SUMMARY_TYPES, isOneOf, reportTypeIn } from '../domain/reports.js';
 import type { Query } from '../http/query.js';
 import { ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import type { BookWholeTables, ChartReportService } from '../services/chartReportService.js';
@@ -17,8 +17,6 @@ const ChartReportQuery = Type.Object({
 
 const BOOK_WHOLE_TABLES: readonly BookWholeTables[] = ['true', 'false', 'chart'];
 
-const unknownReport = (type: string) => new ApiError(404, 'NOT_FOUND', `Unknown chart report type: ${type}`);
-
 function options(query: Query): { tables: BookWholeTables; which: VersionName } {
   const tables = query.one('bookWholeTables') ?? 'chart';
   if (!isOneOf(BOOK_WHOLE_TABLES, tables)) throw badRequest('GENERAL_ERROR', `bookWholeTables must be true, false or chart, got "${tables}"`);
@@ -27,15 +25,8 @@ function options(query: Query): { tables: BookWholeTables; which: VersionName } 
   return { tables, which };
 }
 
-function reportType(type: string): ChartReportType {
-  if (!isOneOf(CHART_REPORT_TYPES, type)) throw unknownReport(type);
-  return type;
-}
-
-function summaryType(type: string): ChartSummaryType {
-  if (!isOneOf(CHART_SUMMARY_TYPES, type)) throw unknownReport(`${type}/summary`);
-  return type;
-}
+const reportType = (type: string) => reportTypeIn(CHART_REPORT_TYPES, type, 'chart');
+const summaryType = (type: string) => reportTypeIn(CHART_SUMMARY_TYPES, type, 'chart summary');
 
 export function chartReportRoutes(reports: ChartReportService): RouteDef[] {
   return [

@@ -1,5 +1,4 @@
-import { ApiError } from '../domain/errors.js';
-import { EVENT_REPORT_TYPES, EVENT_SUMMARY_TYPES, isOneOf, type EventReportType, type EventSummaryType } from '../domain/reports.js';
+import { EVENT_REPORT_TYPES, EVENT_SUMMARY_TYPES, reportTypeIn } from '../domain/reports.js';
 import { ok, workspaceRoute, type Reply, type RouteDef } from '../http/route.js';
 import type { EventReportService } from '../services/eventReportService.js';
 
@@ -9,17 +8,8 @@ import type { EventReportService } from '../services/eventReportService.js';
 
 const CSV_SUFFIX = '.csv';
 
-const unknownReport = (type: string) => new ApiError(404, 'NOT_FOUND', `Unknown event report type: ${type}`);
-
-function reportType(type: string): EventReportType {
-  if (!isOneOf(EVENT_REPORT_TYPES, type)) throw unknownReport(type);
-  return type;
-}
-
-function summaryType(type: string): EventSummaryType {
-  if (!isOneOf(EVENT_SUMMARY_TYPES, type)) throw unknownReport(`${type}/summary`);
-  return type;
-}
+const reportType = (type: string) => reportTypeIn(EVENT_REPORT_TYPES, type, 'event');
+const summaryType = (type: string) => reportTypeIn(EVENT_SUMMARY_TYPES, type, 'event summary');
 
 /** A report body the service gzipped already. */
 const json = (body: Buffer): Reply => ({ status: 200, body, contentType: 'application/json', gzipped: true });
