@@ -6,7 +6,7 @@ import { freePort } from '../src/embedded/freePort.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
-import { cpuMeter, processMemory } from './lib/processes.js';
+import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
 import { drainFigures, drainGauges } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
@@ -21,6 +21,7 @@ import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.js';
+import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
 //  [-- --connections N] [-- --output FILE] [-- --workers N]`
@@ -61,6 +62,8 @@ const SCENARIOS: Record<string, Scenario> = {
   seasonBook,
   seasonEventBook,
   bestAvailable4,
+  reportSummary100k,
+  book2WhileReporting,
   // For scale: no Redis, one script call, one MongoDB query per request.
   health: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/health` }),
   holdTokenCreate: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/hold-tokens`, method: 'POST', headers: ctx.workspaceHeaders, body: '{}' }),
@@ -123,6 +126,16 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     const failed = s.bestAvailable4.non2xx + (s.bestAvailable4.wrongCounts ?? 0);
     targets.push({ what: 'bestAvailable4 requests refused or short (enough seats remain)', value: failed, limit: '= 0', met: failed === 0 });
   }
+  if (s.reportSummary100k) {
+    // Reports of a 100,000-seat event with 50,000 seats booked (docs/reports.md, "Big events").
+    targets.push({ what: 'reportSummary100k summary p99 ms', value: s.reportSummary100k.p99Ms, limit: '≤ 150', met: s.reportSummary100k.p99Ms <= 150 });
+    const detailed = s.reportSummary100k.detailedP99Ms ?? Infinity;
+    targets.push({ what: 'reportSummary100k detailed report p99 ms', value: detailed, limit: '≤ 1000', met: detailed <= 1000 });
+  }
+  if (s.book2WhileReporting) {
+    const kept = s.book2WhileReporting.ratioToBook2Alone ?? 0;
+    targets.push({ what: 'book2 rps kept while 10 connections read reports', value: kept, limit: '≥ 0.8', met: kept >= 0.8 });
+  }
   const doubles = Object.values(s).reduce(
     (n, f) => n + (f.doubleBookings ?? 0) + (f.lostBookings ?? 0) + (f.strayBookings ?? 0) + (f.seasonAndEventBookings ?? 0),
     0,
@@ -181,6 +194,7 @@ async function main(): Promise<void> {
       workspaceHeaders: { authorization: basicAuth(workspaceKey), 'content-type': 'application/json' },
       state,
       charts,
+      serverCpuSeconds: () => cpuSecondsOf(server.pid),
       newEvents: (chart, count) => admin.createEvents(chart.key, count),
     };
     if (!only || only.includes('eventsAndMemory')) {
@@ -190,6 +204,7 @@ async function main(): Promise<void> {
     }
     if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
     if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
+    if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
       const cpu = cpuMeter(server.pid, redisPid);

@@ -29,6 +29,7 @@ import { eventForSaleRoutes } from './routes/eventForSale.js';
 import { eventObjectRoutes } from './routes/eventObjects.js';
 import { eventLogRoutes } from './routes/eventLog.js';
 import { eventReportRoutes } from './routes/eventReports.js';
+import { chartReportRoutes } from './routes/chartReports.js';
 import { eventRoutes } from './routes/events.js';
 import { holdTokenRoutes } from './routes/holdTokens.js';
 import { legacyV1Routes } from './routes/legacyV1.js';
@@ -50,6 +51,9 @@ import { HistoryService } from './services/historyService.js';
 import { HoldTokenService } from './services/holdTokenService.js';
 import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
+import { EventReportService } from './services/eventReportService.js';
+import { ChartReportService } from './services/chartReportService.js';
+import { ReportLane } from './services/reportLane.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
 import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
@@ -125,6 +129,10 @@ export function compose(
   const seasonStore = new SeasonStore(redis, scripts);
   const catalog = new EventCatalog(repos, indexes, bus, seasonStore);
 
+  // What the HTTP server reports about itself (reports yield to other requests through it).
+  const metrics = new Metrics();
+  const status = new ServerStatus();
+
   // Services.
   const saleConfig = new SaleConfigSync(repos.events, repos.charts, indexes, eventConfig);
   const charts = new ChartService(
@@ -143,12 +151,13 @@ export function compose(
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const holdTokenService = new HoldTokenService(holdTokens, holdExpiry);
   const bestAvailable = new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges);
+  const reportLane = new ReportLane(() => status.inFlight);
+  const eventReports = new EventReportService(objectInfo, reportLane);
+  const chartReports = new ChartReportService(charts, indexes, reportLane);
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
   const health = new HealthChecks([redis, statusRedis], db);
-  const metrics = new Metrics();
-  const status = new ServerStatus();
 
   const routes = withApiDescription([
     ...operationRoutes(health, status, metrics, historyStreams),
@@ -166,7 +175,8 @@ export function compose(
     ...objectStatusRoutes(statusChanges, bestAvailable),
     ...eventObjectRoutes(objectInfo),
     ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
-    ...eventReportRoutes(objectInfo),
+    ...eventReportRoutes(eventReports),
+    ...chartReportRoutes(chartReports),
     ...usageRoutes(usage),
     ...eventLogRoutes(repos.eventLog),
     ...legacyV1Routes(config.legacyV1Prefix, { tenants, statusChanges, bestAvailable, holdTokens: holdTokenService, objectInfo }),

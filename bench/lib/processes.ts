@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** CPU seconds a process used so far (user + system), from /proc/<pid>/stat. */
-function cpuSecondsOf(pid: number): number {
+export function cpuSecondsOf(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may hold spaces) in parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

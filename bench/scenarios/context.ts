@@ -37,6 +37,8 @@ export interface BenchContext {
   workspaceHeaders: Record<string, string>;
   state: FinalState;
   charts: { seats10k: SeededChart; seats10kWithGa: SeededChart; seats100k: SeededChart };
+  /** CPU seconds the server process used so far (its cost per request, whatever else the machine runs). */
+  serverCpuSeconds(): number;
   /** Events made for one scenario on a chart (event creation writes nothing to Redis). */
   newEvents(chart: SeededChart, count: number): Promise<BenchEvent[]>;
 }

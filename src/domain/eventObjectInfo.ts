@@ -1,5 +1,5 @@
 import type { EventDoc } from './event.js';
-import { categoryOf, channelOf, notForSalePlaces } from './eventObjectRules.js';
+import { directRules, type ObjectRules } from './eventObjectRules.js';
 import { describeObject, type ChartObject, type ObjectIndex } from './objectIndex.js';
 import { HELD, type AreaState, type ObjectState } from './objectStates.js';
 
@@ -22,29 +22,74 @@ export interface ObjectSnapshot {
 
 const isArea = (state: ObjectState | AreaState): state is AreaState => 'nonFree' in state;
 
-export function describeEventObject(
-  event: EventSettings,
-  index: ObjectIndex,
-  object: ChartObject,
-  snapshot: ObjectSnapshot,
-): Record<string, unknown> {
-  const info = describeObject(index, object);
-  const category = categoryOf(event, index, object);
-  info.categoryKey = category ? String(category.key) : undefined;
-  info.categoryLabel = category?.label;
-  const notForSale = notForSalePlaces(event, index, object);
+/** A GA area's places as object info counts them. */
+export interface AreaPlaces {
+  numBooked: number;
+  numHeld: number;
+  numFree: number;
+  numNotForSale: number;
+}
+
+/** What an object's state and sale settings make of it: the status and availability object info shows. */
+export interface ObjectStanding {
+  status: string;
+  forSale: boolean;
+  isAvailable: boolean;
+  availabilityReason: string;
+  /** GA areas only. */
+  places: AreaPlaces | null;
+}
+
+/** The standing of a seat, table or booth in `status` (outside seasons: nothing else makes it unavailable). */
+export function seatStanding(status: string, notForSale: number): ObjectStanding {
+  const selectable = status === 'free' || status === 'resale';
+  return {
+    status,
+    forSale: notForSale === 0,
+    isAvailable: selectable && notForSale === 0,
+    availabilityReason: notForSale > 0 ? 'not_for_sale' : selectable ? 'available' : status,
+    places: null,
+  };
+}
+
+/** The status and availability of an object, given its snapshot and how many of its places are off sale. */
+export function objectStanding(object: ChartObject, snapshot: ObjectSnapshot, notForSale: number): ObjectStanding {
   const { state } = snapshot;
-  let status: string;
+  let standing: ObjectStanding;
   if (isArea(state)) {
     const held = state.held;
     const free = Math.max(0, object.capacity - state.nonFree - held - notForSale - (snapshot.seasonTakenPlaces ?? 0));
     const full = state.nonFree + held >= object.capacity;
-    status = full ? (state.nonFree > 0 ? state.status : HELD) : 'free';
-    info.numBooked = state.nonFree;
-    info.numHeld = held;
-    info.numFree = free;
-    info.numNotForSale = notForSale;
-    info.forSale = notForSale < object.capacity;
+    const status = full ? (state.nonFree > 0 ? state.status : HELD) : 'free';
+    standing = {
+      status,
+      forSale: notForSale < object.capacity,
+      isAvailable: free > 0,
+      availabilityReason: free > 0 ? 'available' : notForSale >= object.capacity ? 'not_for_sale' : status,
+      places: { numBooked: state.nonFree, numHeld: held, numFree: free, numNotForSale: notForSale },
+    };
+  } else {
+    standing = seatStanding(state.status, notForSale);
+  }
+  if (snapshot.unavailable && standing.isAvailable) {
+    standing.isAvailable = false;
+    standing.availabilityReason = snapshot.unavailable;
+  }
+  return standing;
+}
+
+/**
+ * What object info adds to the chart's description of an object (describeObject): its
+ * category in the event, status, availability, sale and booking fields, in that order.
+ */
+export function eventFields(object: ChartObject, snapshot: ObjectSnapshot, rules: ObjectRules): Record<string, unknown> {
+  const category = rules.category(object);
+  const info: Record<string, unknown> = { categoryKey: category ? String(category.key) : undefined, categoryLabel: category?.label };
+  const standing = objectStanding(object, snapshot, rules.notForSale(object));
+  const { state } = snapshot;
+  if (isArea(state)) {
+    Object.assign(info, standing.places);
+    info.forSale = standing.forSale;
     if (state.holds && state.holds.size > 0) {
       info.holds = Object.fromEntries(
         [...state.holds].map(([token, byTicketType]) => [
@@ -53,27 +98,43 @@ export function describeEventObject(
         ]),
       );
     }
-    info.isAvailable = free > 0;
-    info.availabilityReason = free > 0 ? 'available' : notForSale >= object.capacity ? 'not_for_sale' : status;
   } else {
-    status = state.status;
     if (state.holdToken) info.holdToken = state.holdToken;
     if (state.orderId) info.orderId = state.orderId;
     if (state.ticketType) info.ticketType = state.ticketType;
     if (state.resaleListingId) info.resaleListingId = state.resaleListingId;
-    info.forSale = notForSale === 0;
-    const selectable = status === 'free' || status === 'resale';
-    info.isAvailable = selectable && notForSale === 0;
-    info.availabilityReason = notForSale > 0 ? 'not_for_sale' : selectable ? 'available' : status;
+    info.forSale = standing.forSale;
   }
-  info.status = status;
-  if (snapshot.unavailable && info.isAvailable) {
-    info.isAvailable = false;
-    info.availabilityReason = snapshot.unavailable;
-  }
+  info.isAvailable = standing.isAvailable;
+  info.availabilityReason = standing.availabilityReason;
+  info.status = standing.status;
   if (snapshot.extraData) info.extraData = snapshot.extraData;
-  const channel = channelOf(event, object.label);
+  const channel = rules.channel(object.label);
   if (channel) info.channel = channel;
   info.seasonStatusOverriddenQuantity = snapshot.seasonStatusOverridden ? 1 : 0;
   return info;
 }
+
+export function describeEventObject(
+  event: EventSettings,
+  index: ObjectIndex,
+  object: ChartObject,
+  snapshot: ObjectSnapshot,
+  rules: ObjectRules = directRules(event, index),
+): Record<string, unknown> {
+  // The event's category replaces the chart's in place; the other fields follow.
+  return Object.assign(describeObject(index, object), eventFields(object, snapshot, rules));
+}
+
+/**
+ * The chart's description of an object as JSON members (no braces), without its category
+ * (the event's may differ): the part of an object info's JSON that never changes, which
+ * big reports keep per chart version (src/services/objectInfoService.ts).
+ */
+export function chartMembersJson(index: ObjectIndex, object: ChartObject): string {
+  const { categoryKey: _key, categoryLabel: _label, ...rest } = describeObject(index, object);
+  return JSON.stringify(rest).slice(1, -1);
+}
+
+/** Object info as JSON from chartMembersJson and eventFields: the members JSON.stringify(describeEventObject(...)) has. */
+export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => `{${chartMembers},${JSON.stringify(fields).slice(1)}`;

@@ -87,7 +87,12 @@ export function channelOf(event: Pick<EventDoc, 'channels'>, label: string): str
 export function notForSalePlaces(event: EventSettings, index: ObjectIndex, object: ChartObject): number {
   const config = event.forSaleConfig;
   if (!config) return 0;
-  const inList = config.objects.includes(object.label) || matchesCategory(config.categories, categoryOf(event, index, object));
+  return placesOffSale(config, object, config.objects.includes(object.label), categoryOf(event, index, object));
+}
+
+/** notForSalePlaces, given whether the config's object list names the object and the object's category. */
+function placesOffSale(config: NonNullable<EventSettings['forSaleConfig']>, object: ChartObject, listed: boolean, category: IndexedCategory | null): number {
+  const inList = listed || matchesCategory(config.categories, category);
   const areaPlaces = config.areaPlaces[object.label];
   const places = object.objectType === 'generalAdmission' ? object.capacity : 1;
   if (config.forSale) {
@@ -122,4 +127,38 @@ export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<
     if (notForSale > 0) fields.set(`n:${object.label}`, String(notForSale));
   }
   return fields;
+}
+
+/** What an event makes of one object: its category, its places off sale, its channel. */
+export interface ObjectRules {
+  category(object: ChartObject): IndexedCategory | null;
+  notForSale(object: ChartObject): number;
+  channel(label: string): string | null;
+}
+
+/** The rules read straight from the event's settings: for describing a few objects. */
+export function directRules(event: EventSettings, index: ObjectIndex): ObjectRules {
+  return {
+    category: (object) => categoryOf(event, index, object),
+    notForSale: (object) => notForSalePlaces(event, index, object),
+    channel: (label) => channelOf(event, label),
+  };
+}
+
+/**
+ * The same rules with the channels' and for-sale config's object lists turned into maps
+ * once: describing every object of a big event must not scan those lists per object.
+ */
+export function indexedRules(event: EventSettings, index: ObjectIndex): ObjectRules {
+  const channels = new Map<string, string>();
+  // channelOf answers the first channel listing an object.
+  for (const channel of [...event.channels].reverse()) for (const label of channel.objects) channels.set(label, channel.key);
+  const config = event.forSaleConfig;
+  const listed = new Set(config?.objects ?? []);
+  const category = (object: ChartObject) => (event.objectCategories[object.label] === undefined ? object.category : categoryOf(event, index, object));
+  return {
+    category,
+    notForSale: (object) => (config ? placesOffSale(config, object, listed.has(object.label), category(object)) : 0),
+    channel: (label) => channels.get(label) ?? null,
+  };
 }

@@ -65,15 +65,19 @@ export function objectState(record: string | null | undefined, tokenExpiry: (tok
 }
 
 /**
- * Whether a seat, table or booth's record reads as free at `now`, as `objectState` would
- * say, without splitting it: the status is the first field, and only a hold needs the rest.
- * For reading every record of a busy event (best available's views).
+ * The status of a seat, table or booth's record at `now`, as `objectState` would say,
+ * without splitting it: the status is the first field, and only a hold needs the rest.
+ * For reading every record of a busy event (best available's views, summaries).
  */
-export function recordIsFree(record: string, tokenExpiry: (token: string) => number, now: number): boolean {
+export function recordStatus(record: string, tokenExpiry: (token: string) => number, now: number): string {
   const end = record.indexOf(SEP);
   const status = end < 0 ? record : record.slice(0, end);
-  if (status === HELD) return objectState(record, tokenExpiry, now).status === 'free';
-  return status === 'free';
+  return status === HELD ? objectState(record, tokenExpiry, now).status : status;
+}
+
+/** Whether a seat, table or booth's record reads as free at `now` (recordStatus). */
+export function recordIsFree(record: string, tokenExpiry: (token: string) => number, now: number): boolean {
+  return recordStatus(record, tokenExpiry, now) === 'free';
 }
 
 /**

@@ -57,6 +57,8 @@ export interface Reply {
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
+  /** The Buffer body is gzip already (sent as is, `Content-Encoding: gzip`): only routes with `alwaysGzip` answer so. */
+  gzipped?: boolean;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
@@ -111,6 +113,8 @@ export interface RouteDef extends RouteDoc {
   bodySchema?: TSchema;
   body?: Validator;
   bodyOptions?: BodyOptions;
+  /** Answer gzip whatever the request's Accept-Encoding and size (the reports: docs/reports.md, "Compression"). */
+  alwaysGzip?: boolean;
   /** Names of `query`, for the check on every read. */
   queryNames: ReadonlySet<string>;
   handler: (ctx: WorkspaceContext) => Promise<Reply> | Reply;
@@ -136,7 +140,7 @@ export function checkAgainst(validator: Validator, value: unknown): void {
   throw new ApiError(400, first!.code, first!.message, { more });
 }
 
-type Common = RouteDoc & { method: RouteDef['method']; path: string; bodyOptions?: BodyOptions };
+type Common = RouteDoc & { method: RouteDef['method']; path: string; bodyOptions?: BodyOptions; alwaysGzip?: boolean };
 
 function define<S extends TSchema>(auth: AuthKind, def: Common & { body?: S; handler: (ctx: never) => Promise<Reply> | Reply }): RouteDef {
   const { body, ...rest } = def;

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { gzip } from 'node:zlib';
+import { constants as zlibConstants, gzip } from 'node:zlib';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
@@ -19,6 +19,8 @@ import type { UwsModule } from './uws.js';
 // then route -> authenticate -> parse and validate -> handler -> one corked write.
 
 const GZIP_MIN_BYTES = 1024;
+/** Bodies this large are compressed at zlib's fastest level: a 50 MB report would take seconds at the default. */
+const GZIP_FAST_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export interface HttpServerOptions {
@@ -46,6 +48,8 @@ interface Exchange {
   requestId: string;
   started: number;
   route: string;
+  /** The route answers gzip whatever the client accepts (RouteDef.alwaysGzip). */
+  alwaysGzip: boolean;
   aborted: boolean;
   finished: boolean;
 }
@@ -135,16 +139,22 @@ export class HttpServer {
     const repeatedLength = contentLength !== '' && headerCount(req, 'content-length') > 1;
     const chunked = req.getHeader('transfer-encoding') !== '';
     const givenId = req.getHeader('x-request-id');
+    const method = req.getMethod().toUpperCase();
+    const path = req.getUrl();
+    // Routing is synchronous and cheap: done before the body so a route can set its own cap.
+    const match = this.options.routes.match(method, path);
     const ex: Exchange = {
       res,
-      method: req.getMethod().toUpperCase(),
-      path: req.getUrl(),
+      method,
+      // Redacted before anything can log it (a 413 below is logged too).
+      path: redactedPath(path, match),
       rawQuery: req.getQuery() ?? '',
       headers,
       remoteAddress: res.getRemoteAddressAsText(),
       requestId: REQUEST_ID_PATTERN.test(givenId) ? givenId : `${this.idPrefix}-${(++this.requestCounter).toString(36)}`,
       started: (this.lastRequestAt = performance.now()),
       route: 'unmatched',
+      alwaysGzip: match.kind === 'found' && match.value.alwaysGzip === true,
       aborted: false,
       finished: false,
     };
@@ -154,10 +164,6 @@ export class HttpServer {
       this.finish(ex, 499);
     });
 
-    // Routing is synchronous and cheap: done before the body so a route can set its own cap.
-    const match = this.options.routes.match(ex.method, ex.path);
-    // Before anything can log it (a 413 below is logged too).
-    ex.path = redactedPath(ex.path, match);
     const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || {
       bytes: this.options.maxBodyBytes,
       error: () => this.tooLarge(),
@@ -232,6 +238,9 @@ export class HttpServer {
   private sendReply(ex: Exchange, reply: Reply): void {
     const { body } = reply;
     if (body === undefined || reply.status === 204 || reply.status === 304) return this.write(ex, reply.status, undefined, undefined, reply.headers);
+    if (Buffer.isBuffer(body) && reply.gzipped) {
+      return this.writeNow(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers, false, { gzipped: true, varies: !ex.alwaysGzip });
+    }
     if (Buffer.isBuffer(body) || typeof body === 'string') {
       return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.from(body), reply.headers);
     }
@@ -271,10 +280,12 @@ export class HttpServer {
     closeConnection = false,
   ): void {
     if (ex.finished) return;
-    if (payload && payload.length >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)) {
-      gzip(payload, (error, compressed) => {
+    if (payload && (ex.alwaysGzip || (payload.length >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)))) {
+      const varies = !ex.alwaysGzip;
+      const level = payload.length >= GZIP_FAST_BYTES ? zlibConstants.Z_BEST_SPEED : zlibConstants.Z_DEFAULT_COMPRESSION;
+      gzip(payload, { level }, (error, compressed) => {
         const gzipped = error ? undefined : compressed;
-        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, { gzipped: gzipped !== undefined, varies: true });
+        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, { gzipped: gzipped !== undefined, varies });
       });
       return;
     }

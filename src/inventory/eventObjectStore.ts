@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
-import type { ObjectIndex } from '../domain/objectIndex.js';
-import { areaState, heldByTicketType, holdMember, objectState, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
+import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
+import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -20,6 +20,41 @@ function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<
     byArea.get(label)!.set(token, held);
   }
   return byArea;
+}
+
+/** The answers of a pipeline; the first failed command's error is thrown. */
+async function execAll(pipeline: ReturnType<Redis['pipeline']> | ReturnType<Redis['multi']>): Promise<unknown[]> {
+  const results = (await pipeline.exec()) ?? [];
+  for (const [error] of results) if (error) throw error;
+  return results.map(([, value]) => value);
+}
+
+/** Decodes one object's record and extra data as the scripts would see them at `now`. */
+function decoder(tokens: (token: string) => string | undefined, holdsByArea: Map<string, AreaHolds>, now: number) {
+  const tokenExpiry = (token: string) => tokenEntryExpiry(tokens(token));
+  return (object: ChartObject | undefined, label: string, record: string | null, extra: string | null): ObjectSnapshot => {
+    const state =
+      object?.objectType === 'generalAdmission' ? areaState(record, holdsByArea.get(label) ?? new Map()) : objectState(record, tokenExpiry, now);
+    return extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
+  };
+}
+
+/** A hash read as HKEYS and HVALS in one transaction (same order), as a Map: HGETALL's object is slow to build for 50,000 fields. */
+function hashOf(keys: unknown, values: unknown): Map<string, string> {
+  const names = keys as string[];
+  const texts = values as string[];
+  const map = new Map<string, string>();
+  for (let i = 0; i < names.length; i++) map.set(names[i]!, texts[i]!);
+  return map;
+}
+
+/** An event's state read whole (EventObjectStore.readWhole). */
+export interface WholeEventState {
+  /** Label -> record, for the objects with one (those without are free; a GA area without one is empty). */
+  records: ReadonlyMap<string, string>;
+  snapshot(object: ChartObject): ObjectSnapshot;
+  /** A seat, table or booth's status from its record alone, without decoding the rest. */
+  statusOf(record: string): string;
 }
 
 export interface AvailabilityRecords {
@@ -50,46 +85,48 @@ export class EventObjectStore {
     labels: string[] | null,
     now: number,
   ): Promise<Map<string, ObjectSnapshot>> {
-    const keys = eventKeys(event);
-    const wanted = labels ?? index.objects.map((o) => o.label);
-    // HMGET needs at least one field.
-    if (wanted.length === 0) return new Map();
-    const pipeline = this.redis.pipeline();
-    if (labels) {
-      pipeline.hmget(keys.objects, ...labels).hmget(keys.extraData, ...labels);
-    } else {
-      pipeline.hgetall(keys.objects).hgetall(keys.extraData);
+    if (labels === null) {
+      const whole = await this.readWhole(event, now);
+      return new Map(index.objects.map((object) => [object.label, whole.snapshot(object)]));
     }
+    // HMGET needs at least one field.
+    if (labels.length === 0) return new Map();
+    const keys = eventKeys(event);
+    const pipeline = this.redis.pipeline().hmget(keys.objects, ...labels).hmget(keys.extraData, ...labels);
     pipeline.hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
-    const results = (await pipeline.exec()) ?? [];
-    for (const [error] of results) if (error) throw error;
-    const value = (i: number) => results[i]![1];
-    const lookup = (i: number): ((label: string, position: number) => string | null) => {
-      const raw = value(i);
-      return Array.isArray(raw) ? (_, position) => (raw[position] as string | null) ?? null : (label) => (raw as Record<string, string>)[label] ?? null;
-    };
-    const recordOf = lookup(0);
-    const extraOf = lookup(1);
-    const tokens = value(2) as Record<string, string>;
-    const tokenExpiry = (token: string) => tokenEntryExpiry(tokens[token]);
-    const holdsByArea = areaHoldsOf(value(3) as string[], value(4) as Record<string, string>);
-
+    const [records, extras, tokens, unexpired, entries] = await execAll(pipeline);
+    const known = tokens as Record<string, string>;
+    const decode = decoder((token) => known[token], areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     const snapshots = new Map<string, ObjectSnapshot>();
-    wanted.forEach((label, position) => {
-      const object = index.byLabel.get(label);
-      const record = recordOf(label, position);
-      const state =
-        object?.objectType === 'generalAdmission'
-          ? areaState(record, holdsByArea.get(label) ?? new Map())
-          : objectState(record, tokenExpiry, now);
-      const extra = extraOf(label, position);
-      snapshots.set(label, extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state });
-    });
+    labels.forEach((label, i) => snapshots.set(label, decode(index.byLabel.get(label), label, (records as (string | null)[])[i] ?? null, (extras as (string | null)[])[i] ?? null)));
     return snapshots;
   }
 
-  /** Which of the labels the event overrides its season's status of. */
-  async readOverrides(event: EventRef, labels: string[]): Promise<Set<string>> {
+  /**
+   * The whole state of an event at one moment (reports): its records, extra data, hold
+   * tokens and GA holds in one transaction, decoded object by object when asked. Objects
+   * without a record (most of a big venue) are free and cost nothing until then.
+   */
+  async readWhole(event: EventRef, now: number): Promise<WholeEventState> {
+    const keys = eventKeys(event);
+    const transaction = this.redis.multi().hkeys(keys.objects).hvals(keys.objects).hkeys(keys.extraData).hvals(keys.extraData);
+    transaction.hkeys(keys.holdTokens).hvals(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
+    const [recordKeys, recordValues, extraKeys, extraValues, tokenKeys, tokenValues, unexpired, entries] = await execAll(transaction);
+    const records = hashOf(recordKeys, recordValues);
+    const extras = hashOf(extraKeys, extraValues);
+    const tokens = hashOf(tokenKeys, tokenValues);
+    const decode = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
+    const tokenExpiry = (token: string) => tokenEntryExpiry(tokens.get(token));
+    return {
+      records,
+      statusOf: (record) => recordStatus(record, tokenExpiry, now),
+      snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
+    };
+  }
+
+  /** Which of the labels (null: of all objects) the event overrides its season's status of. */
+  async readOverrides(event: EventRef, labels: string[] | null): Promise<Set<string>> {
+    if (labels === null) return new Set(await this.redis.hkeys(seasonOverridesKey(event)));
     const values = await this.redis.hmget(seasonOverridesKey(event), ...labels);
     return new Set(labels.filter((_, i) => values[i] !== null));
   }

@@ -1,18 +1,52 @@
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
-import { describeEventObject, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
-import { bookableObjects } from '../domain/eventObjectRules.js';
-import type { ChartObject } from '../domain/objectIndex.js';
+import { bookableObjects, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
+import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
-import type { EventObjectStore } from '../inventory/eventObjectStore.js';
+import type { EventObjectStore, WholeEventState } from '../inventory/eventObjectStore.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
 // Reading and annotating the objects of an event: object info (docs/seatsio-behaviour.md,
-// "Object info"), extra data, the objects of an order and the by-status report. Not the
+// "Object info"), extra data, the objects of an order, and every object at once for the
+// reports (src/services/reportService.ts). Not the
 // sales flow: statuses change only through StatusChangeService.
+
+/** What an event's reports describe its objects with, worked out once per loaded event. */
+export interface EventView {
+  /** The settings object info reads (settingsOf). */
+  settings: EventDoc;
+  rules: ObjectRules;
+  /** The bookable objects, in chart order. */
+  objects: ChartObject[];
+}
+
+/** What reports read of an event: its view and every object's snapshot, from one reading. */
+export interface EventObjects {
+  loaded: LoadedEvent;
+  view: EventView;
+  snapshot(object: ChartObject): ObjectSnapshot;
+  /**
+   * What summaries must read object by object, beside what the sale settings alone make of
+   * the rest (free, no record, outside any season): outside seasons the GA areas, with
+   * `recordedSeats` the seats, tables and booths with a record and their status; in a
+   * season every object, and `recordedSeats` null. Either may hold objects that are not
+   * bookable in the event (seats of a table booked as a whole, say).
+   */
+  touched(): ChartObject[];
+  recordedSeats: (() => Iterable<[ChartObject, string]>) | null;
+}
+
+/** The seats, tables and booths with a record and their status (the chart's objects only: a record may outlive its object's label). */
+function* recordedSeats(index: ObjectIndex, whole: WholeEventState): Iterable<[ChartObject, string]> {
+  for (const [label, record] of whole.records) {
+    const object = index.byLabel.get(label);
+    if (object && object.objectType !== 'generalAdmission') yield [object, whole.statusOf(record)];
+  }
+}
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
 
@@ -37,6 +71,11 @@ function settingsOf(loaded: LoadedEvent): EventDoc {
 }
 
 export class ObjectInfoService {
+  /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
+  private readonly views = new WeakMap<LoadedEvent, EventView>();
+  /** Per chart version's index: each object's chart part of its info, as JSON (describeReadJson). */
+  private readonly chartJson = new WeakMap<ObjectIndex, (string | undefined)[]>();
+
   constructor(
     private readonly catalog: EventCatalog,
     private readonly objects: EventObjectStore,
@@ -58,21 +97,23 @@ export class ObjectInfoService {
   /**
    * The objects' snapshots as a client of the unit sees them (docs/seasons.md, "Records";
    * seasonView says how): its own, and of the units of its season's scope, each read once.
+   * `labels` null: every object of the chart, each unit's state read whole (reports).
    */
-  private async snapshots(loaded: LoadedEvent, labels: string[], now: number): Promise<Map<string, ObjectSnapshot>> {
+  private async snapshots(loaded: LoadedEvent, labels: string[] | null, now: number): Promise<Map<string, ObjectSnapshot>> {
     const own = await this.objects.readSnapshots(loaded.event, loaded.index, labels, now);
     const scope = loaded.season;
-    if (!scope || labels.length === 0) return own;
+    if (!scope || own.size === 0) return own;
+    const all = labels ?? [...own.keys()];
     const isArea = (label: string) => loaded.index.byLabel.get(label)?.objectType === 'generalAdmission';
-    const areas = labels.filter(isArea);
-    const freeSeats = labels.filter((label) => !isArea(label) && own.get(label)!.state.status === 'free');
+    const areas = all.filter(isArea);
+    const freeSeats = all.filter((label) => !isArea(label) && own.get(label)!.state.status === 'free');
     // The units of the groups are read for the areas, and for the seats free here: on a
     // top-level season only those some unit holds a record of.
     let groupSeats: string[] = [];
     if (scope.groups.length > 0 && freeSeats.length > 0) {
       groupSeats = scope.role === 'top' ? await this.objects.recordedInSeason(loaded.event, freeSeats) : freeSeats;
     }
-    const read = (unit: EventDoc, wanted: string[]) => this.objects.readSnapshots(unit, loaded.index, wanted, now);
+    const read = (unit: EventDoc, wanted: string[] | null) => this.objects.readSnapshots(unit, loaded.index, wanted, now);
     const [sum, groups, overridden, heldBack] = await Promise.all([
       Promise.all(scope.sum.map((unit) => read(unit, labels))),
       Promise.all(scope.groups.map((group) => Promise.all(group.map((unit) => read(unit, [...areas, ...groupSeats]))))),
@@ -81,6 +122,57 @@ export class ObjectInfoService {
     ]);
     seasonView(scope.role, own, { sum, groups, overridden, heldBack, isArea });
     return own;
+  }
+
+  /**
+   * Every bookable object of the event with its snapshot, from one reading of the event's
+   * state (and, in a season, of its season's units), for reports: nothing is read per object.
+   */
+  async readAll(workspace: WorkspaceDoc, eventKey: string): Promise<EventObjects> {
+    const loaded = await this.catalog.get(workspace, eventKey);
+    const view = this.viewOf(loaded);
+    const now = Date.now();
+    if (!loaded.season) {
+      const whole = await this.objects.readWhole(loaded.event, now);
+      return {
+        loaded,
+        view,
+        snapshot: (object) => whole.snapshot(object),
+        touched: () => view.objects.filter((object) => object.objectType === 'generalAdmission'),
+        recordedSeats: () => recordedSeats(loaded.index, whole),
+      };
+    }
+    const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, recordedSeats: null };
+  }
+
+  /** The object info of one object of `readAll`'s answer. */
+  describeRead(read: EventObjects, object: ChartObject): Record<string, unknown> {
+    const { settings, rules } = read.view;
+    return describeEventObject(settings, read.loaded.index, object, read.snapshot(object), rules);
+  }
+
+  /**
+   * The same object info as its event fields and its JSON text (for big reports, which
+   * serialise what they describe at once): the chart's part of the JSON is made once per
+   * chart version and kept with its index.
+   */
+  describeReadJson(read: EventObjects, object: ChartObject): { fields: Record<string, unknown>; json: () => string } {
+    const index = read.loaded.index;
+    let members = this.chartJson.get(index);
+    if (!members) this.chartJson.set(index, (members = new Array<string | undefined>(index.objects.length)));
+    const fields = eventFields(object, read.snapshot(object), read.view.rules);
+    return { fields, json: () => eventObjectJson((members[object.position] ??= chartMembersJson(index, object)), fields) };
+  }
+
+  private viewOf(loaded: LoadedEvent): EventView {
+    let view = this.views.get(loaded);
+    if (!view) {
+      const settings = settingsOf(loaded);
+      view = { settings, rules: indexedRules(settings, loaded.index), objects: bookableObjects(loaded.event, loaded.index) };
+      this.views.set(loaded, view);
+    }
+    return view;
   }
 
   /** Replaces the extra data of each object named; every label is checked before anything is written. */
@@ -103,19 +195,5 @@ export class ObjectInfoService {
       })
       .map(([label]) => label)
       .sort();
-  }
-
-  /** Every bookable object of the event by status; only statuses that occur appear. */
-  async byStatus(workspace: WorkspaceDoc, eventKey: string): Promise<Record<string, unknown[]>> {
-    const loaded = await this.catalog.get(workspace, eventKey);
-    const objects = bookableObjects(loaded.event, loaded.index);
-    const snapshots = await this.snapshots(loaded, objects.map((o) => o.label), Date.now());
-    const settings = settingsOf(loaded);
-    const report: Record<string, unknown[]> = {};
-    for (const object of objects) {
-      const info = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!);
-      (report[info.status as string] ??= []).push(info);
-    }
-    return report;
   }
 }

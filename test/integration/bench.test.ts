@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 // report's shape and the correctness checks each scenario makes against the final state in
 // Redis; no timing (the figures are ratios for people to read, see README "Benchmarks").
 
-const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'bestAvailable4', 'health', 'holdTokenCreate', 'workspaceList'];
+const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'bestAvailable4', 'reportSummary100k', 'book2WhileReporting', 'health', 'holdTokenCreate', 'workspaceList'];
 
 describe('npm run bench -- --smoke', () => {
   it('runs every scenario; no seat sold twice or lost (seasons included), no GA place oversold, exactly 100 hot seats sold', async () => {

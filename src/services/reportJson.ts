@@ -1,0 +1,64 @@
+import { GzipStream } from '../util/gzipStream.js';
+import { inSlices, SLICE_SIZE, type Pause } from '../util/slices.js';
+
+// The bodies of detailed reports, the flat list and the CSV, written as the objects are
+// described, in slices (src/util/slices.ts), and gzipped as they are written
+// (src/util/gzipStream.ts): a 100,000-object report is never held as objects, and neither
+// describing nor serialising it holds the event loop for long.
+
+/**
+ * `{group: [item, ...]}` gzipped: `entry` gives each object's group and its JSON text (made
+ * only when wanted); the `always` groups come first (empty or not), then the others as they
+ * turn up. With `only`, just that group (`[]` when empty).
+ */
+export async function groupedJson<T>(
+  objects: readonly T[],
+  entry: (object: T) => { group: string; json: () => string },
+  always: string[],
+  pause: Pause,
+  only?: string,
+): Promise<Buffer> {
+  const groups = new Map<string, string[]>((only === undefined ? always : [only]).map((group) => [group, []]));
+  await inSlices(
+    objects,
+    (object) => {
+      const { group, json } = entry(object);
+      if (only !== undefined && group !== only) return;
+      let texts = groups.get(group);
+      if (!texts) groups.set(group, (texts = []));
+      texts.push(json());
+    },
+    pause,
+  );
+  const out = new GzipStream();
+  out.write('{');
+  let first = true;
+  for (const [group, texts] of groups) {
+    out.write(`${first ? '' : ','}${JSON.stringify(group)}:[`);
+    await writeJoined(out, texts, ',', pause);
+    out.write(']');
+    first = false;
+  }
+  out.write('}');
+  return out.finish();
+}
+
+/** `open`, then every object's text (`text(object)`) joined by `separator`, then `close`, gzipped. */
+export async function listBody<T>(objects: readonly T[], text: (object: T) => string, open: string, separator: string, close: string, pause: Pause): Promise<Buffer> {
+  const texts: string[] = [];
+  await inSlices(objects, (object) => texts.push(text(object)), pause);
+  const out = new GzipStream();
+  out.write(open);
+  await writeJoined(out, texts, separator, pause);
+  out.write(close);
+  return out.finish();
+}
+
+/** Writes the texts joined by `separator`, a slice at a time. */
+async function writeJoined(out: GzipStream, texts: readonly string[], separator: string, pause: Pause): Promise<void> {
+  for (let start = 0; start < texts.length; start += SLICE_SIZE) {
+    const began = performance.now();
+    out.write(Buffer.from((start > 0 ? separator : '') + texts.slice(start, start + SLICE_SIZE).join(separator)));
+    if (start + SLICE_SIZE < texts.length) await pause(performance.now() - began);
+  }
+}
