@@ -11,18 +11,22 @@ import { expireHolds, type HoldingChange } from '../inventory/statusChanges.js';
 // catch up, so Redis does not keep every token that ever held a seat.
 //
 // One BullMQ delayed job per hold token, its id the token: added when the token starts
-// holding something in an event, moved when the token's expiry changes, removed once the
-// token holds nothing anywhere. When it runs, it gives back what the token still holds in
-// each event it held in, through the status script. Jobs live in Redis: after every server
-// was down across an expiry, the first worker to start runs the overdue ones. A sweep finds
-// expired entries that lost their job (a crash between a hold and its job's add).
+// holding something in an event (within FLUSH_MS), moved when the token's expiry changes,
+// removed once the token holds nothing anywhere. When it runs, it gives back what the token
+// still holds in each event it held in, through the status script. Jobs live in Redis:
+// after every server was down across an expiry, the first worker to start runs the overdue
+// ones. A sweep finds expired entries that lost their job (a crash before its add).
 
 export const HOLD_EXPIRY_QUEUE = 'holdExpiry';
 const JOB = 'expire';
 /** Failed runs are retried, then dropped (the sweep finds what they left): a failed job kept under the token's id would block a new one. */
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 5, backoff: { type: 'exponential', delay: 500 } } as const;
-/** Tokens that stopped holding somewhere are checked together, this long after the first. */
-const IDLE_CHECK_MS = 100;
+/**
+ * Tokens that started or stopped holding are looked at together, this long after the
+ * first: a token that holds something then gets its job, one that holds nothing loses it,
+ * and a hold given back within that time (a checkout that books at once) needs neither.
+ */
+const FLUSH_MS = 50;
 
 export interface HoldExpiryJob {
   token: string;
@@ -30,9 +34,12 @@ export interface HoldExpiryJob {
 
 export class HoldExpiry {
   private readonly queue: Queue<HoldExpiryJob>;
-  private readonly idle = new Set<string>();
-  private idleTimer: NodeJS.Timeout | undefined;
-  private checking: Promise<void> | undefined;
+  /** Tokens that started holding since the last flush, with their expiry. */
+  private readonly started = new Map<string, number>();
+  /** Tokens that stopped holding somewhere since the last flush. */
+  private readonly stopped = new Set<string>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     /** A connection without ioredis's keyPrefix (BullMQ prefixes its keys itself). */
@@ -49,21 +56,22 @@ export class HoldExpiry {
   }
 
   /**
-   * After a status change: tokens that started holding get their job, before the change is
-   * answered. The change is applied already: a job that cannot be added is logged, not
-   * answered as a failure, and the sweep gives those holds back after their expiry.
+   * After a status change: which tokens started or stopped holding in an event. Their jobs
+   * follow within FLUSH_MS; a crash before then leaves a started hold to the sweep, which
+   * gives it back after its expiry all the same (docs/hold-expiry.md, "Failures").
    */
-  async holdingsChanged(changes: HoldingChange[], expiryOf: (token: string) => number | undefined): Promise<void> {
-    const started = new Map<string, number>();
-    for (const { token, holds } of changes) {
-      if (!holds) this.checkIdle(token);
-      else started.set(token, expiryOf(token) ?? Date.now());
-    }
-    await Promise.all(
-      [...started].map(([token, expiresAt]) =>
-        this.schedule(token, expiresAt).catch((error: Error) => this.logger?.warn({ err: error.message }, 'hold expiry job not added; the sweep gives the holds back')),
-      ),
-    );
+  holdingsChanged(changes: HoldingChange[], expiryOf: (token: string) => number | undefined): void {
+    for (const { token, holds } of changes) this.note(token, holds ? (expiryOf(token) ?? Date.now()) : undefined);
+  }
+
+  /** Notes a token that started holding (with its expiry) or stopped holding somewhere. */
+  private note(token: string, startedExpiry: number | undefined): void {
+    if (startedExpiry !== undefined) this.started.set(token, startedExpiry);
+    else this.stopped.add(token);
+    this.flushTimer ??= setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush();
+    }, FLUSH_MS);
   }
 
   /** The token's job, due at its expiry; a job already there for the token stays as it is. */
@@ -80,40 +88,36 @@ export class HoldExpiry {
       await (delay > 0 ? job.changeDelay(delay) : job.promote()).catch(() => undefined);
     }
     // The change wrote an entry in every event the token ever held in, holding or not.
-    this.checkIdle(token);
+    this.note(token, undefined);
   }
 
-  /** Notes a token that stopped holding in an event: if it holds nothing anywhere, its job goes. */
-  checkIdle(token: string): void {
-    this.idle.add(token);
-    this.idleTimer ??= setTimeout(() => {
-      this.idleTimer = undefined;
-      void this.dropIdle();
-    }, IDLE_CHECK_MS);
-  }
-
-  /** Runs the idle checks noted so far (at shutdown; otherwise a timer does). */
-  async flush(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    await this.dropIdle();
-  }
-
-  private dropIdle(): Promise<void> {
-    const tokens = [...this.idle];
-    this.idle.clear();
-    const run = Promise.all(tokens.map((token) => this.dropIfIdle(token)))
+  /** Brings the jobs of the tokens noted so far in step now (at shutdown; otherwise a timer does). */
+  flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const started = new Map(this.started);
+    const stopped = new Set(this.stopped);
+    this.started.clear();
+    this.stopped.clear();
+    const tokens = new Set([...started.keys(), ...stopped]);
+    const run = Promise.all([...tokens].map((token) => this.follow(token, started.get(token))))
       .then(() => undefined)
-      .catch((error: Error) => this.logger?.warn({ err: error.message }, 'hold expiry: idle check failed; the job stays and finds nothing'));
-    this.checking = (this.checking ?? Promise.resolve()).then(() => run);
-    return this.checking;
+      .catch((error: Error) => this.logger?.warn({ err: error.message }, 'hold expiry jobs not brought in step; the sweep and the jobs left find it'));
+    this.flushing = this.flushing.then(() => run);
+    return this.flushing;
   }
 
-  private async dropIfIdle(token: string): Promise<void> {
-    if (await this.tokens.holdsAnything(token)) return;
+  /** One token's job after it started (`startedExpiry`) or stopped holding somewhere. */
+  private async follow(token: string, startedExpiry: number | undefined): Promise<void> {
+    if (await this.tokens.holdsAnything(token)) {
+      if (startedExpiry !== undefined) await this.schedule(token, startedExpiry);
+      return;
+    }
+    // Held and given back since the last flush: no job was made for that hold.
+    if (startedExpiry !== undefined) return;
     await this.queue.remove(token).catch(() => 0);
-    // A hold made between the check and the removal reported its start before the removal
-    // and would be left without a job: look again, and put the job back.
+    // A hold made between the check and the removal would be left without a job: look
+    // again, and put the job back.
     if (!(await this.tokens.holdsAnything(token))) return;
     const expiresAt = await this.tokens.expiryOf(token);
     if (expiresAt !== null) await this.schedule(token, expiresAt);

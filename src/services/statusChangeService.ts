@@ -84,9 +84,9 @@ export class StatusChangeService {
     const applied = await applyStatusChanges(this.calls, changes, now, expand, origin);
     this.history.noteChanged(changes.map((c) => c.event));
     if (applied.holdings.length > 0) {
-      // A token that started holding gets its expiry job before the hold is answered.
+      // Tokens that started or stopped holding: their expiry jobs follow (docs/hold-expiry.md).
       const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
-      await this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
+      this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
     }
     if (applied.firstUseThisMonth.length > 0) {
       await this.usedObjects.recordEventsInUse(workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
