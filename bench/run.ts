@@ -92,10 +92,11 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
   return { server, ceilingServer };
 }
 
-/** What Redis spent per call of the script the priority lane runs (EVALSHA), in µs. */
+/** What Redis spent per call of the status script the priority lane runs (FCALL; EVALSHA before it was a function), in µs. */
 function scriptCost(before: Map<string, { calls: number; usec: number }>, after: Map<string, { calls: number; usec: number }>) {
-  const calls = (after.get('evalsha')?.calls ?? 0) - (before.get('evalsha')?.calls ?? 0);
-  const usec = (after.get('evalsha')?.usec ?? 0) - (before.get('evalsha')?.usec ?? 0);
+  const command = after.has('fcall') ? 'fcall' : 'evalsha';
+  const calls = (after.get(command)?.calls ?? 0) - (before.get(command)?.calls ?? 0);
+  const usec = (after.get(command)?.usec ?? 0) - (before.get(command)?.usec ?? 0);
   return calls > 0 ? { scriptCalls: calls, scriptUsecPerCall: Math.round((usec / calls) * 10) / 10 } : {};
 }
 

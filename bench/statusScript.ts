@@ -11,8 +11,8 @@ import { Scripts } from '../src/inventory/scripts.js';
 import { applyStatusChanges } from '../src/inventory/statusChanges.js';
 import { generatedDrawing } from './drawings.js';
 
-// `npm run bench:script`: what Redis spends per call of the status script for a 2-seat
-// booking (INFO commandstats), with nothing else on that Redis, beside a plain script that
+// `npm run bench:script`: what Redis spends per call of the status script (a Redis function,
+// FCALL) for a 2-seat booking (INFO commandstats), with nothing else on that Redis, beside a plain script that
 // only reads and writes the two seats' records (HGET, HSET) in the same run: the ratio of
 // the two says how much the rules, the history and the bookkeeping add, whatever the
 // machine's speed. Also the server's CPU per call to build and send it. One JSON line.
@@ -57,7 +57,7 @@ try {
     }),
   );
   const cpu = process.cpuUsage(cpuBefore);
-  const status = await statsOf('evalsha');
+  const status = await statsOf('fcall');
 
   // The plain script on the same seats of fresh keys.
   await redis.config('RESETSTAT');

@@ -47,17 +47,16 @@
 --          the last list names the tokens that started (1) or stopped (0) holding
 --          something in an event (includes/eventState.lua, writeBack).
 
+--
+-- Loaded as a Redis function (FUNCTION LOAD; src/inventory/scripts.ts adds the library
+-- header and registers `run` below as `change_object_status`): the includes' functions are
+-- made once when the library loads, not on every call. So every piece of state a call
+-- keeps (the call's KEYS, ARGV, now and request, and each include's per-call tables) is a
+-- local of this chunk that `run` sets afresh at the start of each call.
+
+local KEYS, ARGV, now, request
+
 --#include requestRecord.lua
-
--- A repeat of a request that already ran answers as the first run did.
-local earlier = earlierReply()
-if earlier then return earlier end
-if pastDeadline() then return { -1 } end
-
--- Read before the includes: the rules they define use them.
-local now = tonumber(ARGV[1])
-local request = cjson.decode(ARGV[2])
-
 --#include constants.lua
 --#include objectStates.lua
 --#include calls.lua
@@ -75,7 +74,7 @@ local request = cjson.decode(ARGV[2])
 --#include history.lua
 
 -- With expand: each change's objects as they stand right after that change.
-local results = {}
+local results
 local function snapshot(state, change)
   local objects = {}
   for j, item in ipairs(change.objects) do
@@ -84,43 +83,57 @@ local function snapshot(state, change)
   return objects
 end
 
-for i, change in ipairs(request.changes) do
-  local state = eventState(change.e)
-  -- A change planned on an old make-up of its season is not checked at all; an expiry
-  -- does not depend on the season's make-up.
-  local objects = change.objects
-  if change.op == 'expire' then
-    releaseExpiredHolds(state, change.token)
-  elseif seasonChanged(state) then
-    fail('SEASON_CHANGED', '', '')
-    objects = {}
-  end
-  for _, item in ipairs(objects) do
-    if change.op == 'override' or change.op == 'useSeason' then
-      changeSeasonStatus(state, change, item)
-    elseif item.q and item.q > 0 then
-      changeArea(state, change, item)
-    else
-      changeObject(state, change, item)
+local function run(keys, args)
+  KEYS, ARGV = keys, args
+  -- Every include's per-call state, new for this call.
+  events, holdingChanges, errors, notedKeys, noted, results = {}, {}, {}, {}, {}, {}
+
+  -- A repeat of a request that already ran answers as the first run did.
+  local earlier = earlierReply()
+  if earlier then return earlier end
+  if pastDeadline() then return { -1 } end
+
+  now = tonumber(ARGV[1])
+  request = cjson.decode(ARGV[2])
+
+  for i, change in ipairs(request.changes) do
+    local state = eventState(change.e)
+    -- A change planned on an old make-up of its season is not checked at all; an expiry
+    -- does not depend on the season's make-up.
+    local objects = change.objects
+    if change.op == 'expire' then
+      releaseExpiredHolds(state, change.token)
+    elseif seasonChanged(state) then
+      fail('SEASON_CHANGED', '', '')
+      objects = {}
     end
-    if item.x or not change.keep then setExtraData(state, item.l, item.x) end
-    noteHistory(state, change, item)
+    for _, item in ipairs(objects) do
+      if change.op == 'override' or change.op == 'useSeason' then
+        changeSeasonStatus(state, change, item)
+      elseif item.q and item.q > 0 then
+        changeArea(state, change, item)
+      else
+        changeObject(state, change, item)
+      end
+      if item.x or not change.keep then setExtraData(state, item.l, item.x) end
+      noteHistory(state, change, item)
+    end
+    if request.expand and #errors == 0 then results[i] = snapshot(state, change) end
   end
-  if request.expand and #errors == 0 then results[i] = snapshot(state, change) end
-end
 
-if #errors > 0 then
-  local reply = { 0 }
-  for i, e in ipairs(errors) do reply[i + 1] = e end
-  return reply
-end
+  if #errors > 0 then
+    local reply = { 0 }
+    for i, e in ipairs(errors) do reply[i + 1] = e end
+    return reply
+  end
 
-local firstUses = {}
-for e, state in pairs(events) do
-  writeBack(state)
-  local used = request.used[e]
-  if used and #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
-end
-writeHistory()
+  local firstUses = {}
+  for e, state in pairs(events) do
+    writeBack(state)
+    local used = request.used[e]
+    if used and #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
+  end
+  writeHistory()
 
-return remember({ 1, firstUses, request.expand and cjson.encode(results) or false, holdingChanges })
+  return remember({ 1, firstUses, request.expand and cjson.encode(results) or false, holdingChanges })
+end

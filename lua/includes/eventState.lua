@@ -15,6 +15,7 @@
 
 local KEYS_PER_EVENT = 8
 
+-- Per call (set afresh by `run` in change-object-status.lua, as is holdingChanges).
 local events = {}
 
 -- Tokens that started (1) or stopped (0) holding something in an event in this call:

@@ -2,6 +2,7 @@
 -- script goes on checking other objects, so one answer names every object that failed;
 -- nothing is written when any did.
 
+-- Per call (set afresh by `run` in change-object-status.lua).
 local errors = {}
 
 -- Records a failed check: an error code, the object's label, and a detail for the message.

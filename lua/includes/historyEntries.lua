@@ -8,13 +8,14 @@
 -- src/domain/statusChangeRequest.ts refuses control characters; JSON escapes them).
 -- Needs: now, constants.lua (SEP).
 
--- Stream keys and entries, by position: two flat lists rather than a table per object.
+-- Stream keys and entries, by position: two flat lists rather than a table per object; per
+-- call (set afresh by `run` in change-object-status.lua).
 local notedKeys, noted = {}, {}
 
 local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra)
   local n = #noted + 1
   notedKeys[n] = stream
-  noted[n] = table.concat({ now, label, status, quantity, orderId, token, origin, ip, extra }, SEP)
+  noted[n] = now .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
 local function writeHistory()

@@ -8,11 +8,14 @@
 -- Needs: KEYS[#KEYS] the request's record key; ARGV[3] the deadline (ms, Redis clock);
 -- ARGV[4] how long the record is kept (ms).
 
-local recordKey = KEYS[#KEYS]
+-- The request's record key: the call's last key.
+local function recordKey()
+  return KEYS[#KEYS]
+end
 
 -- The reply of an earlier run of this very request, or nil.
 local function earlierReply()
-  local stored = redis.call('GET', recordKey)
+  local stored = redis.call('GET', recordKey())
   if stored then return cjson.decode(stored) end
   return nil
 end
@@ -24,6 +27,6 @@ end
 
 -- Keeps a successful reply for repeats of the request, and returns it.
 local function remember(reply)
-  redis.call('SET', recordKey, cjson.encode(reply), 'PX', ARGV[4])
+  redis.call('SET', recordKey(), cjson.encode(reply), 'PX', ARGV[4])
   return reply
 end

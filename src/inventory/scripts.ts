@@ -9,8 +9,21 @@ import type { Redis } from 'ioredis';
 // is the file's name in camelCase without the number (`createHoldToken`). Each script is
 // loaded once per connection with ioredis `defineCommand` (EVALSHA, EVAL after a restart).
 
+/**
+ * The priority lane's script runs as a Redis function (FUNCTION LOAD, FCALL): its file
+ * defines `run`, and the library made from it registers that as STATUS_FUNCTION. Its many
+ * rule functions are then made once per load instead of on every call.
+ */
+const STATUS_FILE = 'change-object-status.lua';
+const STATUS_LIBRARY = 'seatsio_status';
+const STATUS_FUNCTION = 'change_object_status';
+
+/** The function library made from STATUS_FILE: its `run` registered as STATUS_FUNCTION. */
+export function statusLibrary(dir = luaDir()): string {
+  return `#!lua name=${STATUS_LIBRARY}\n${scriptSource(STATUS_FILE, dir)}\nredis.register_function('${STATUS_FUNCTION}', run)\n`;
+}
+
 const SCRIPT_FILES = {
-  changeObjectStatus: 'change-object-status.lua',
   createHoldToken: 'create-hold-token-2.lua',
   holdTokenForEvent: 'hold-token-for-event-2.lua',
   changeHoldTokenExpiry: 'change-hold-token-expiry-2.lua',
@@ -55,26 +68,45 @@ export class Scripts {
    * unanswered command (docs/faults.md, "Exactly once"); every other script is safe to
    * repeat and goes on `redis`.
    */
+  private readonly statusCall: (keys: Arg[], args: Arg[]) => Promise<unknown>;
+  private readonly loadStatusLibrary: () => Promise<unknown>;
+
   constructor(redis: Redis, statusRedis: Redis = redis) {
     const dir = luaDir();
-    const declared = new Set<string>(Object.values(SCRIPT_FILES));
+    const declared = new Set<string>([STATUS_FILE, ...Object.values(SCRIPT_FILES)]);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
       if (!declared.has(file)) throw new Error(`lua/${file} has no typed function in src/inventory/scripts.ts`);
     }
     for (const [name, file] of Object.entries(SCRIPT_FILES) as [ScriptName, string][]) {
-      const connection = name === 'changeObjectStatus' ? statusRedis : redis;
-      connection.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
-      this.calls.set(name, batched(connection, name, keyCount(file)));
+      redis.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
+      this.calls.set(name, batched(redis, (pipeline, args) => pipeline[name]!(...args), name, keyCount(file)));
     }
+    const library = statusLibrary(dir);
+    // Loaded whenever the connection is (re)made, and again if Redis lost it meanwhile (a
+    // restart without persistence): FUNCTION LOAD REPLACE is the same library every time.
+    this.loadStatusLibrary = () => statusRedis.call('FUNCTION', 'LOAD', 'REPLACE', library);
+    const load = () => void this.loadStatusLibrary().catch(() => undefined);
+    statusRedis.on('ready', load);
+    load();
+    this.statusCall = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(STATUS_FUNCTION, ...args), STATUS_FUNCTION, undefined);
   }
 
   /**
    * lua/change-object-status.lua: every object of every change of a request, all or
    * nothing. Keys: per event its keys, the used-object bucket keys (statusChanges.ts), then
-   * the request's record key. Called through AtMostOnceCalls, never directly.
+   * the request's record key. Called through AtMostOnceCalls, never directly. A Redis that
+   * lost the function (it restarted without persistence) gets it again, and the call is
+   * sent again: it cannot have run.
    */
-  changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number): Promise<unknown[]> {
-    return this.call('changeObjectStatus', keys, [now, request, deadline, keepMs]) as Promise<unknown[]>;
+  async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number): Promise<unknown[]> {
+    const args = [now, request, deadline, keepMs];
+    try {
+      return (await this.statusCall(keys, args)) as unknown[];
+    } catch (error) {
+      if (!(error instanceof Error) || !/Function not found/i.test(error.message)) throw error;
+      await this.loadStatusLibrary();
+      return (await this.statusCall(keys, args)) as unknown[];
+    }
   }
 
   /** lua/create-hold-token-2.lua: the token's record, how long Redis keeps it, and the key living until it expires. */
@@ -134,13 +166,21 @@ interface PendingCall {
  * Each call still gets its own reply or error. Standalone Redis only: on Redis Cluster a
  * pipeline must stay within one slot, so calls would have to be grouped per node.
  */
-function batched(redis: Redis, name: ScriptName, fixedKeys: number | undefined): (keys: Arg[], args: Arg[]) => Promise<unknown> {
+type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
+type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<Redis['pipeline']>;
+
+function batched(
+  redis: Redis,
+  send: (pipeline: ScriptPipeline, args: Arg[]) => unknown,
+  name: string,
+  fixedKeys: number | undefined,
+): (keys: Arg[], args: Arg[]) => Promise<unknown> {
   let queue: PendingCall[] = [];
   const flush = () => {
     const batch = queue;
     queue = [];
-    const pipeline = redis.pipeline() as unknown as Record<string, (...args: Arg[]) => unknown> & ReturnType<Redis['pipeline']>;
-    for (const call of batch) pipeline[name]!(...call.args);
+    const pipeline = redis.pipeline() as unknown as ScriptPipeline;
+    for (const call of batch) send(pipeline, call.args);
     pipeline.exec().then(
       (results) => results!.forEach(([error, value], i) => (error ? batch[i]!.reject(error) : batch[i]!.resolve(value))),
       (error: unknown) => batch.forEach((call) => call.reject(error)),

@@ -293,6 +293,27 @@ describe('hold tokens: what each holds per event, and giving back what an expire
   });
 });
 
+describe('change-object-status.lua runs as a Redis function', () => {
+  it('is loaded again when Redis lost it (a restart without persistence), and the call goes through', async () => {
+    const event = newEvent();
+    await redis.call('FUNCTION', 'DELETE', 'seatsio_status');
+    await change(event, 'book', 'booked', ['D-7']);
+    expect(await recordOf(event, 'D-7')).toBe('booked');
+    const libraries = (await redis.call('FUNCTION', 'LIST', 'LIBRARYNAME', 'seatsio_status')) as unknown[];
+    expect(libraries).toHaveLength(1);
+  });
+
+  it('keeps nothing of one call for the next: a refused call leaves no error, entry or state behind', async () => {
+    const event = newEvent();
+    await change(event, 'book', 'booked', ['C-5']);
+    const refused = await change(event, 'book', 'booked', ['C-5', 'C-6']).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    await change(event, 'book', 'booked', ['C-6']);
+    const history = (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => fields[1]!.split(SEP)[1]);
+    expect(history).toEqual(['C-5', 'C-6']);
+  });
+});
+
 describe('change-object-status.lua applies a request at most once (includes/requestRecord.lua)', () => {
   /** The raw script call for booking `places` of GA1, with a given record key and deadline. */
   const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number) => {
