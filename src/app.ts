@@ -6,14 +6,15 @@ import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
 import { closeRedis, connected, connectRedis, redisOutageAnswer } from './inventory/redis.js';
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
+import { startBackgroundThread } from './jobs/backgroundThread.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
 
 // Starts the server: connections, the parts composed in compose.ts, the background jobs
-// (unless BACKGROUND_JOBS=off), the HTTP listener; and stops it again. main.ts, the dev
-// launcher and the tests start it through startApp; src/worker.ts starts the background
-// jobs alone through startWorker.
+// (unless BACKGROUND_JOBS=off; in a thread of their own), the HTTP listener; and stops it
+// again. main.ts, the dev launcher and the tests start it through startApp; src/worker.ts
+// and that thread start the background jobs alone through startWorker.
 
 export interface RunningApp {
   port: number;
@@ -77,8 +78,8 @@ const backgroundJobs = (parts: AppParts, config: Config, logger: Logger) =>
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();
   const { parts, close } = await connect(config, logger);
-  const jobs = config.backgroundJobs ? backgroundJobs(parts, config, logger) : undefined;
-  await jobs?.start();
+  // The background jobs run in a thread of their own (src/jobs/backgroundThread.ts).
+  const jobs = config.backgroundJobs ? await startBackgroundThread(config, logger) : undefined;
   const http = new HttpServer({
     uws,
     routes: routeTableOf(parts.routes),
@@ -103,7 +104,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       const drained = await http.waitForIdle(Math.max(0, timeoutMs - (Date.now() - started)));
       if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
       http.closeConnections();
-      if (jobs) await settleWithin(jobs.stop(), CLOSE_TIMEOUT_MS);
+      if (jobs) await jobs.stop(CLOSE_TIMEOUT_MS * 2);
       await close();
       return drained;
     },
