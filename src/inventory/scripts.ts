@@ -4,10 +4,11 @@ import { fileURLToPath } from 'node:url';
 import type { Redis } from 'ioredis';
 
 // The Lua scripts of lua/, one typed function each. A script's file name carries its
-// number of KEYS (`create-hold-token-1.lua` takes 1 key, the convention BullMQ uses); a
+// number of KEYS (`create-hold-token-2.lua` takes 2 keys, the convention BullMQ uses); a
 // file without a number takes a number of keys that varies per call. The function's name
 // is the file's name in camelCase without the number (`createHoldToken`). Each script is
-// loaded once per connection with ioredis `defineCommand` (EVALSHA, EVAL after a restart).
+// loaded once per connection with ioredis `defineCommand` (EVALSHA, EVAL after a restart),
+// but for the status script, a Redis function (see STATUS_FILE below, lua/README.md).
 
 /**
  * The priority lane's script runs as a Redis function (FUNCTION LOAD, FCALL): its file
