@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { projectDir } from '../util/projectDir.js';
 
 // The Lua scripts of lua/, one typed function each. A script's file name carries its
 // number of KEYS (`create-hold-token-2.lua` takes 2 keys, the convention BullMQ uses); a
@@ -36,17 +36,8 @@ const SCRIPT_FILES = {
 type ScriptName = keyof typeof SCRIPT_FILES;
 type Arg = string | number;
 
-/** The lua/ folder of the project, found from both src/ (tests) and dist/src/ (built). */
-export function luaDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'lua');
-    if (existsSync(join(candidate, 'README.md'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('lua/ folder not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
-}
+/** The lua/ folder of the project. */
+export const luaDir = (): string => join(projectDir(), 'lua');
 
 /** A script's source with its `--#include name.lua` lines replaced by lua/includes/name.lua. */
 export function scriptSource(file: string, dir = luaDir()): string {

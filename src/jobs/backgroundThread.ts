@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { projectDir } from '../util/projectDir.js';
 
 // Starts a server process's background jobs in a worker thread (src/jobs/jobThread.ts), and
 // stops them. The thread runs the built code (dist/src/jobs/jobThread.js), from src/ (the
@@ -12,23 +11,13 @@ import type { Config } from '../config.js';
 /** A thread that dies on its own is started again after this long. */
 const RESTART_DELAY_MS = 1_000;
 
-function threadScript(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return join(dir, 'dist', 'src', 'jobs', 'jobThread.js');
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('the project folder (package.json) not found above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
-}
-
 export interface BackgroundThread {
   stop(timeoutMs: number): Promise<void>;
 }
 
 /** Resolves once the jobs run in their thread. */
 export async function startBackgroundThread(config: Config, logger: Logger): Promise<BackgroundThread> {
-  const script = threadScript();
+  const script = join(projectDir(), 'dist', 'src', 'jobs', 'jobThread.js');
   let stopping = false;
   let worker!: Worker;
 
