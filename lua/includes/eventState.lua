@@ -113,7 +113,7 @@ local function setRecord(state, label, value)
   local old = readThrough(state.records, state.objects, label)
   -- What Redis had, for the season's count of stored records (writeBack).
   if state.stored[label] == nil then state.stored[label] = old end
-  local oldToken, newToken = heldToken(old or nil), heldToken(value)
+  local oldToken, newToken = heldToken(old), heldToken(value)
   if oldToken ~= newToken then
     if oldToken then
       setHolding(state, oldToken, label, false)

@@ -29,13 +29,19 @@ async function execAll(pipeline: ReturnType<Redis['pipeline']> | ReturnType<Redi
   return results.map(([, value]) => value);
 }
 
-/** Decodes one object's record and extra data as the scripts would see them at `now`. */
+/**
+ * Decodes one object's record and extra data as the scripts would see them at `now`
+ * (`decode`), and a seat's status from its record alone (`statusOf`).
+ */
 function decoder(tokens: (token: string) => string | undefined, holdsByArea: Map<string, AreaHolds>, now: number) {
   const tokenExpiry = (token: string) => tokenEntryExpiry(tokens(token));
-  return (object: ChartObject | undefined, label: string, record: string | null, extra: string | null): ObjectSnapshot => {
-    const state =
-      object?.objectType === 'generalAdmission' ? areaState(record, holdsByArea.get(label) ?? new Map()) : objectState(record, tokenExpiry, now);
-    return extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
+  return {
+    decode(object: ChartObject | undefined, label: string, record: string | null, extra: string | null): ObjectSnapshot {
+      const state =
+        object?.objectType === 'generalAdmission' ? areaState(record, holdsByArea.get(label) ?? new Map()) : objectState(record, tokenExpiry, now);
+      return extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
+    },
+    statusOf: (record: string) => recordStatus(record, tokenExpiry, now),
   };
 }
 
@@ -96,7 +102,7 @@ export class EventObjectStore {
     pipeline.hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
     const [records, extras, tokens, unexpired, entries] = await execAll(pipeline);
     const known = tokens as Record<string, string>;
-    const decode = decoder((token) => known[token], areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
+    const { decode } = decoder((token) => known[token], areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     const snapshots = new Map<string, ObjectSnapshot>();
     labels.forEach((label, i) => snapshots.set(label, decode(index.byLabel.get(label), label, (records as (string | null)[])[i] ?? null, (extras as (string | null)[])[i] ?? null)));
     return snapshots;
@@ -115,11 +121,10 @@ export class EventObjectStore {
     const records = hashOf(recordKeys, recordValues);
     const extras = hashOf(extraKeys, extraValues);
     const tokens = hashOf(tokenKeys, tokenValues);
-    const decode = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
-    const tokenExpiry = (token: string) => tokenEntryExpiry(tokens.get(token));
+    const { decode, statusOf } = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
     return {
       records,
-      statusOf: (record) => recordStatus(record, tokenExpiry, now),
+      statusOf,
       snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
     };
   }
