@@ -13,15 +13,17 @@ interface Series {
 }
 
 export class Metrics {
-  private readonly series = new Map<string, Series>();
+  /** Per route name, its series by status. Route names are one string per route (RouteTable), so looking one up hashes nothing. */
+  private readonly byRoute = new Map<string, Map<number, Series>>();
   private readonly startedAt = Date.now();
 
   observe(route: string, status: number, seconds: number): void {
-    const id = `${route}\u0000${status}`;
-    let series = this.series.get(id);
+    let statuses = this.byRoute.get(route);
+    if (!statuses) this.byRoute.set(route, (statuses = new Map()));
+    let series = statuses.get(status);
     if (!series) {
       series = { route, status, count: 0, sum: 0, buckets: BUCKETS_SECONDS.map(() => 0) };
-      this.series.set(id, series);
+      statuses.set(status, series);
     }
     series.count++;
     series.sum += seconds;
@@ -32,10 +34,11 @@ export class Metrics {
     const lines: string[] = [];
     lines.push('# HELP http_requests_total HTTP requests answered, by route and status.');
     lines.push('# TYPE http_requests_total counter');
-    for (const s of this.series.values()) lines.push(`http_requests_total{${labels(s)}} ${s.count}`);
+    const all = [...this.byRoute.values()].flatMap((statuses) => [...statuses.values()]);
+    for (const s of all) lines.push(`http_requests_total{${labels(s)}} ${s.count}`);
     lines.push('# HELP http_request_duration_seconds Time from request start to response end.');
     lines.push('# TYPE http_request_duration_seconds histogram');
-    for (const s of this.series.values()) {
+    for (const s of all) {
       const l = labels(s);
       BUCKETS_SECONDS.forEach((le, i) => lines.push(`http_request_duration_seconds_bucket{${l},le="${le}"} ${s.buckets[i]}`));
       lines.push(`http_request_duration_seconds_bucket{${l},le="+Inf"} ${s.count}`);
@@ -43,13 +46,13 @@ export class Metrics {
       lines.push(`http_request_duration_seconds_count{${l}} ${s.count}`);
     }
     const memory = process.memoryUsage();
-    const all: Record<string, number> = {
+    const gaugeValues: Record<string, number> = {
       process_resident_memory_bytes: memory.rss,
       process_heap_used_bytes: memory.heapUsed,
       process_uptime_seconds: (Date.now() - this.startedAt) / 1000,
       ...gauges,
     };
-    for (const [name, value] of Object.entries(all)) {
+    for (const [name, value] of Object.entries(gaugeValues)) {
       lines.push(`# TYPE ${name} gauge`);
       lines.push(`${name} ${value}`);
     }

@@ -8,14 +8,18 @@ interface Node<T> {
   param?: { name: string; node: Node<T> };
   methods: Map<string, T>;
   pattern?: string;
+  /** The pattern's parameter names, in order (worked out once, not per request). */
+  paramNames?: string[];
+  /** Per method, `METHOD /pattern`: the route's name in metrics and logs, one string per route. */
+  labels: Map<string, string>;
 }
 
 export type Match<T> =
-  | { kind: 'found'; value: T; params: Record<string, string>; pattern: string }
+  | { kind: 'found'; value: T; params: Record<string, string>; pattern: string; label: string }
   | { kind: 'methodNotAllowed'; allowed: string[]; pattern: string; values: T[] }
   | { kind: 'notFound' };
 
-const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map() });
+const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map(), labels: new Map() });
 
 function splitPath(path: string): string[] {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
@@ -43,7 +47,9 @@ export class RouteTable<T> {
     }
     if (node.methods.has(method)) throw new Error(`route ${method} ${pattern} registered twice`);
     node.methods.set(method, value);
+    node.labels.set(method, `${method} ${pattern}`);
     node.pattern = pattern;
+    node.paramNames = paramNames(pattern);
   }
 
   match(method: string, path: string): Match<T> {
@@ -76,9 +82,9 @@ export class RouteTable<T> {
     const node = walk(this.root, 0);
     if (node) {
       const params: Record<string, string> = {};
-      const names = paramNames(node.pattern!);
+      const names = node.paramNames!;
       for (let i = 0; i < names.length; i++) params[names[i]!] = safeDecode(values[i]!);
-      return { kind: 'found', value: node.methods.get(method)!, params, pattern: node.pattern! };
+      return { kind: 'found', value: node.methods.get(method)!, params, pattern: node.pattern!, label: node.labels.get(method)! };
     }
     if (methodMismatch) {
       const mismatch: Node<T> = methodMismatch;

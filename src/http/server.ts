@@ -61,8 +61,11 @@ export class HttpServer {
   private idleWaiters: (() => void)[] = [];
   private readonly idPrefix = randomBytes(4).toString('hex');
   private requestCounter = 0;
+  /** Whether the log takes a line per request (info level): when it does not, the line is not even built. */
+  private readonly logsRequests: boolean;
 
   constructor(private readonly options: HttpServerOptions) {
+    this.logsRequests = options.logger.isLevelEnabled('info');
     this.app = options.uws.App();
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
@@ -205,7 +208,7 @@ export class HttpServer {
         });
       }
       const route = match.value;
-      ex.route = `${ex.method} ${match.pattern}`;
+      ex.route = match.label;
       const caller = await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret);
       const body = parseBody(route, ex.headers.contentType, rawBody);
       const logger = this.options.logger;
@@ -328,10 +331,12 @@ export class HttpServer {
     ex.finished = true;
     const seconds = (performance.now() - ex.started) / 1000;
     this.options.metrics.observe(ex.route, status, seconds);
-    this.options.logger.info(
-      { requestId: ex.requestId, method: ex.method, path: ex.path, route: ex.route, status, ms: Math.round(seconds * 1e4) / 10 },
-      'request',
-    );
+    if (this.logsRequests) {
+      this.options.logger.info(
+        { requestId: ex.requestId, method: ex.method, path: ex.path, route: ex.route, status, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
+    }
     this.options.status.inFlight--;
     if (this.options.status.inFlight === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;

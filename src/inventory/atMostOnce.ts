@@ -68,6 +68,81 @@ function signalOrTime(signals: Set<() => void>, until: number): { fired: Promise
   return { fired, cancel };
 }
 
+/** A call sent to Redis and waiting for its outcome; `settle` is null once it has one. */
+interface SentCall {
+  giveUpAt: number;
+  settle: ((outcome: Outcome) => void) | null;
+}
+
+/**
+ * The sent calls without an outcome yet, in the order they give up: nearly always the order
+ * they were sent, since every call gets the same timeout. One timer, set for the first,
+ * serves them all (a timer and a race of promises per call cost more than handling its
+ * reply). Replies come back in the order of the calls (one connection), so answered calls
+ * leave from the front.
+ */
+class SentCalls {
+  private calls: SentCall[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  add(call: SentCall): void {
+    // A call sent again after a reconnect may give up before calls sent since: kept sorted.
+    let at = this.calls.length;
+    while (at > this.head && this.calls[at - 1]!.giveUpAt > call.giveUpAt) at--;
+    if (at === this.calls.length) this.calls.push(call);
+    else this.calls.splice(at, 0, call);
+    if (this.timer === undefined || at === this.head) this.arm();
+  }
+
+  settle(call: SentCall, outcome: Outcome): void {
+    const settle = call.settle;
+    if (!settle) return;
+    call.settle = null;
+    settle(outcome);
+    this.dropSettled();
+  }
+
+  /** The connection closed: every call sent on it is lost. */
+  settleAll(outcome: Outcome): void {
+    const calls = this.calls.slice(this.head);
+    this.calls = [];
+    this.head = 0;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const call of calls) this.settle(call, outcome);
+  }
+
+  private dropSettled(): void {
+    while (this.head < this.calls.length && this.calls[this.head]!.settle === null) this.head++;
+    if (this.head === this.calls.length) {
+      this.calls = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.calls.length) {
+      this.calls = this.calls.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** The timer waits for the first call's time; calls answered meanwhile do not move it. */
+  private arm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const first = this.calls[this.head];
+    if (first) this.timer = setTimeout(() => this.expire(), Math.max(0, first.giveUpAt - performance.now()));
+  }
+
+  private expire(): void {
+    this.timer = undefined;
+    const now = performance.now();
+    while (this.head < this.calls.length && (this.calls[this.head]!.settle === null || this.calls[this.head]!.giveUpAt <= now)) {
+      this.settle(this.calls[this.head]!, { kind: 'timeout' });
+      this.dropSettled();
+    }
+    this.arm();
+  }
+}
+
 export class AtMostOnceCalls {
   /** Goes up each time the connection closes: attempts sent before are lost. */
   private epoch = 0;
@@ -75,7 +150,7 @@ export class AtMostOnceCalls {
   private unanswered = 0;
   /** Calls waiting for the connection to come back. */
   private waitingForReady = 0;
-  private readonly onClose = new Set<() => void>();
+  private readonly sent = new SentCalls();
   private readonly onReady = new Set<() => void>();
   /** Unique across processes and restarts: a random prefix per process, then a counter. */
   private readonly idPrefix = randomBytes(9).toString('base64url');
@@ -91,7 +166,7 @@ export class AtMostOnceCalls {
       this.epoch++;
       // Attempts on the closed connection will never be answered: they no longer count.
       this.unanswered = 0;
-      for (const lost of [...this.onClose]) lost();
+      this.sent.settleAll({ kind: 'lost' });
     });
     connection.on('ready', () => {
       for (const wake of [...this.onReady]) wake();
@@ -142,23 +217,28 @@ export class AtMostOnceCalls {
   }
 
   /** One send of the call: its reply, a Redis error, the connection lost, or no answer by `giveUpAt`. */
-  private async attempt(send: () => Promise<unknown[]>, giveUpAt: number): Promise<Outcome> {
+  private attempt(send: () => Promise<unknown[]>, giveUpAt: number): Promise<Outcome> {
     const epoch = this.epoch;
     this.unanswered++;
-    const answered = send()
-      .then(
-        (reply): Outcome => ({ kind: 'reply', reply }),
-        // A Redis error is an answer (the script failed, nothing written), and so is an
-        // error while the connection stays up; any other is the connection failing under the call.
-        (error: unknown): Outcome =>
-          !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready') ? { kind: 'lost' } : { kind: 'error', error },
-      )
-      .finally(() => {
-        if (this.epoch === epoch) this.unanswered--;
-      });
-    const closedOrLate = signalOrTime(this.onClose, giveUpAt);
-    const outcome = await Promise.race([answered, closedOrLate.fired.then((closed): Outcome => ({ kind: closed ? 'lost' : 'timeout' }))]);
-    closedOrLate.cancel();
-    return outcome;
+    const answered = () => {
+      if (this.epoch === epoch) this.unanswered--;
+    };
+    return new Promise<Outcome>((resolve) => {
+      const call: SentCall = { giveUpAt, settle: resolve };
+      this.sent.add(call);
+      send().then(
+        (reply) => {
+          answered();
+          this.sent.settle(call, { kind: 'reply', reply });
+        },
+        (error: unknown) => {
+          // A Redis error is an answer (the script failed, nothing written), and so is an
+          // error while the connection stays up; any other is the connection failing under the call.
+          const lost = !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready');
+          answered();
+          this.sent.settle(call, lost ? { kind: 'lost' } : { kind: 'error', error });
+        },
+      );
+    });
   }
 }

@@ -56,8 +56,13 @@ function hashOf(keys: unknown, values: unknown): Map<string, string> {
 
 /** An event's state read whole (EventObjectStore.readWhole). */
 export interface WholeEventState {
-  /** Label -> record, for the objects with one (those without are free; a GA area without one is empty). */
-  records: ReadonlyMap<string, string>;
+  /**
+   * The labels of the objects with a record, and their records at the same positions
+   * (those without are free; a GA area without one is empty): read as they came, since
+   * going through them once (summaries) needs no lookup by label.
+   */
+  labels: string[];
+  values: string[];
   snapshot(object: ChartObject): ObjectSnapshot;
   /** A seat, table or booth's status from its record alone, without decoding the rest. */
   statusOf(record: string): string;
@@ -109,23 +114,33 @@ export class EventObjectStore {
   }
 
   /**
-   * The whole state of an event at one moment (reports): its records, extra data, hold
-   * tokens and GA holds in one transaction, decoded object by object when asked. Objects
-   * without a record (most of a big venue) are free and cost nothing until then.
+   * The whole state of an event at one moment (reports): its records, extra data (unless
+   * `extraData` is false: summaries count statuses only), hold tokens and GA holds in one
+   * transaction, decoded object by object when asked. Objects without a record (most of a
+   * big venue) are free and cost nothing until then; the lookup by label is built on the
+   * first snapshot asked for.
    */
-  async readWhole(event: EventRef, now: number): Promise<WholeEventState> {
+  async readWhole(event: EventRef, now: number, extraData = true): Promise<WholeEventState> {
     const keys = eventKeys(event);
-    const transaction = this.redis.multi().hkeys(keys.objects).hvals(keys.objects).hkeys(keys.extraData).hvals(keys.extraData);
+    const transaction = this.redis.multi().hkeys(keys.objects).hvals(keys.objects);
+    if (extraData) transaction.hkeys(keys.extraData).hvals(keys.extraData);
     transaction.hkeys(keys.holdTokens).hvals(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
-    const [recordKeys, recordValues, extraKeys, extraValues, tokenKeys, tokenValues, unexpired, entries] = await execAll(transaction);
-    const records = hashOf(recordKeys, recordValues);
+    const replies = await execAll(transaction);
+    const [labels, values] = replies as [string[], string[]];
+    const [extraKeys, extraValues] = extraData ? replies.slice(2, 4) : [[], []];
+    const [tokenKeys, tokenValues, unexpired, entries] = replies.slice(extraData ? 4 : 2);
     const extras = hashOf(extraKeys, extraValues);
     const tokens = hashOf(tokenKeys, tokenValues);
     const { decode, statusOf } = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
+    let records: Map<string, string> | undefined;
     return {
-      records,
+      labels,
+      values,
       statusOf,
-      snapshot: (object) => decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null),
+      snapshot: (object) => {
+        records ??= hashOf(labels, values);
+        return decode(object, object.label, records.get(object.label) ?? null, extras.get(object.label) ?? null);
+      },
     };
   }
 

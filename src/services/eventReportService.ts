@@ -18,7 +18,7 @@ import {
 } from '../domain/reports.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import { inSlices } from '../util/slices.js';
-import type { EventObjects, EventView, ObjectInfoService } from './objectInfoService.js';
+import type { EventObjects, EventView, ObjectInfoService, ReadOptions } from './objectInfoService.js';
 import { groupedJson, listBody } from './reportJson.js';
 import type { ReportLane } from './reportLane.js';
 
@@ -66,18 +66,25 @@ export class EventReportService {
 
   /** A summary (or deep summary) by `type`: places per group, split by every other dimension. */
   summary(workspace: WorkspaceDoc, eventKey: string, type: EventSummaryType, deep: boolean): Promise<Record<string, SummaryNode>> {
-    return this.inLane(workspace, eventKey, `${type}/summary/${deep}`, async (read) => {
+    const build = async (read: EventObjects) => {
       const tally = await this.tally(read);
       const { settings } = read.view;
       return summaryReport(tally.tally(), type, emptyGroups(type, read.loaded.index, eventCategories(settings, read.loaded.index)), deep);
-    });
+    };
+    return this.inLane(workspace, eventKey, `${type}/summary/${deep}`, build, { extraData: false });
   }
 
   /** Reads the event and builds a report from it in the lane; identical waiting requests share it. */
-  private inLane<T>(workspace: WorkspaceDoc, eventKey: string, report: string, build: (read: EventObjects) => Promise<T>): Promise<T> {
+  private inLane<T>(
+    workspace: WorkspaceDoc,
+    eventKey: string,
+    report: string,
+    build: (read: EventObjects) => Promise<T>,
+    options?: ReadOptions,
+  ): Promise<T> {
     return this.lane.run(`event\u0000${workspace._id}\u0000${eventKey}\u0000${report}`, async () => {
       const began = performance.now();
-      const read = await this.objects.readAll(workspace, eventKey);
+      const read = await this.objects.readAll(workspace, eventKey, options);
       // Decoding Redis's answer (100,000 strings on a big event) held the event loop in one
       // go: rest for it as for a slice (the wait for Redis counts too, erring towards sales).
       await this.lane.pause(performance.now() - began);
@@ -93,8 +100,19 @@ export class EventReportService {
     const { positionOf, notForSale } = layout;
     const tally = new EventTally(layout);
     const at = (object: ChartObject) => positionOf[object.position]!;
-    if (read.recordedSeats) {
-      await inSlices(read.recordedSeats(), ([object, status]) => at(object) >= 0 && tally.addSeat(at(object), status), this.lane.pause);
+    if (read.records) {
+      // The seats, tables and booths with a record (GA areas are among the touched ones).
+      const { labels, values, statusOf } = read.records;
+      const { byLabel } = read.loaded.index;
+      await inSlices(
+        labels,
+        (label, i) => {
+          const object = byLabel.get(label);
+          const position = object && object.objectType !== 'generalAdmission' ? at(object) : -1;
+          if (position >= 0) tally.addSeat(position, statusOf(values[i]!));
+        },
+        this.lane.pause,
+      );
     }
     await inSlices(
       read.touched(),

@@ -32,20 +32,18 @@ export interface EventObjects {
   /**
    * What summaries must read object by object, beside what the sale settings alone make of
    * the rest (free, no record, outside any season): outside seasons the GA areas, with
-   * `recordedSeats` the seats, tables and booths with a record and their status; in a
-   * season every object, and `recordedSeats` null. Either may hold objects that are not
-   * bookable in the event (seats of a table booked as a whole, say).
+   * `records` the records of the seats, tables and booths; in a season every object, and
+   * `records` null. Either may hold objects that are not bookable in the event (seats of
+   * a table booked as a whole, say), and `records` labels no longer on the chart.
    */
   touched(): ChartObject[];
-  recordedSeats: (() => Iterable<[ChartObject, string]>) | null;
+  records: Pick<WholeEventState, 'labels' | 'values' | 'statusOf'> | null;
 }
 
-/** The seats, tables and booths with a record and their status (the chart's objects only: a record may outlive its object's label). */
-function* recordedSeats(index: ObjectIndex, whole: WholeEventState): Iterable<[ChartObject, string]> {
-  for (const [label, record] of whole.records) {
-    const object = index.byLabel.get(label);
-    if (object && object.objectType !== 'generalAdmission') yield [object, whole.statusOf(record)];
-  }
+/** How much of an event's state a report reads (ObjectInfoService.readAll). */
+export interface ReadOptions {
+  /** False for summaries, which count statuses only. */
+  extraData: boolean;
 }
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
@@ -128,22 +126,22 @@ export class ObjectInfoService {
    * Every bookable object of the event with its snapshot, from one reading of the event's
    * state (and, in a season, of its season's units), for reports: nothing is read per object.
    */
-  async readAll(workspace: WorkspaceDoc, eventKey: string): Promise<EventObjects> {
+  async readAll(workspace: WorkspaceDoc, eventKey: string, options: ReadOptions = { extraData: true }): Promise<EventObjects> {
     const loaded = await this.catalog.get(workspace, eventKey);
     const view = this.viewOf(loaded);
     const now = Date.now();
     if (!loaded.season) {
-      const whole = await this.objects.readWhole(loaded.event, now);
+      const whole = await this.objects.readWhole(loaded.event, now, options.extraData);
       return {
         loaded,
         view,
         snapshot: (object) => whole.snapshot(object),
         touched: () => view.objects.filter((object) => object.objectType === 'generalAdmission'),
-        recordedSeats: () => recordedSeats(loaded.index, whole),
+        records: whole,
       };
     }
     const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
-    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, recordedSeats: null };
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, records: null };
   }
 
   /** The object info of one object of `readAll`'s answer. */
