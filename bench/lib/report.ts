@@ -44,21 +44,36 @@ export function machine(): Record<string, string | number> {
 
 export const gitCommit = () => run('git', ['rev-parse', 'HEAD'], /(\S+)/);
 
-/** Every scenario's rps as a share of the ceiling's. */
+/** Every scenario's rps as a share of the ceiling's, and each process's CPU per request. */
 export function addRatios(scenarios: Record<string, Figures>): void {
+  for (const figures of Object.values(scenarios)) addCpuPerRequest(figures);
   const ceiling = scenarios.ceiling?.rps;
   if (!ceiling) return;
   for (const figures of Object.values(scenarios)) figures.ratioToCeiling = Math.round((figures.rps / ceiling) * 1000) / 1000;
 }
 
+/**
+ * CPU µs per request of the server, redis-server and the load generator: each one's share
+ * of a core over the scenario, divided by the requests per second. What a request costs
+ * whatever the machine's speed at that moment (README, "Benchmarks").
+ */
+function addCpuPerRequest(figures: Figures): void {
+  if (!figures.rps) return;
+  const perRequest = (pct: unknown) => (typeof pct === 'number' ? Math.round((pct * 10_000) / figures.rps) : undefined);
+  figures.serverUsPerRequest = perRequest(figures.serverCpuPct);
+  figures.redisUsPerRequest = perRequest(figures.redisCpuPct);
+  figures.generatorUsPerRequest = perRequest(figures.generatorCpuPct);
+}
+
 const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];
 
 export function printTable(report: BenchReport): void {
-  console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  checks');
+  console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  CPU µs/request: server redis generator  checks');
   for (const [name, f] of Object.entries(report.scenarios)) {
     const checks = CHECKS.filter((c) => f[c] !== undefined).map((c) => `${c}=${f[c]}`).join(' ');
+    const cpu = [f.serverUsPerRequest, f.redisUsPerRequest, f.generatorUsPerRequest].map((us) => String(us ?? '-').padStart(7)).join('');
     console.log(
-      `${name.padEnd(16)}${String(f.rps).padStart(7)}${String(f.p50Ms).padStart(9)}${String(f.p99Ms).padStart(8)}${String(f.non2xx).padStart(8)}${String(f.errors).padStart(8)}${String(f.ratioToCeiling ?? '').padStart(7)}  ${checks}`,
+      `${name.padEnd(16)}${String(f.rps).padStart(7)}${String(f.p50Ms).padStart(9)}${String(f.p99Ms).padStart(8)}${String(f.non2xx).padStart(8)}${String(f.errors).padStart(8)}${String(f.ratioToCeiling ?? '').padStart(7)}                 ${cpu}  ${checks}`,
     );
   }
 }
@@ -82,6 +97,9 @@ export function printComparison(report: BenchReport, file: string): void {
     const before = previous.scenarios[name];
     if (!before) continue;
     const rpsRatio = before.rps ? Math.round((f.rps / before.rps) * 100) / 100 : '-';
-    console.log(`  ${name.padEnd(16)} ${f.ratioToCeiling} / ${before.ratioToCeiling}   ×${rpsRatio}`);
+    // Older files have no per-request figures: worked out from their CPU shares.
+    addCpuPerRequest(before);
+    const cpu = `server CPU µs/request ${f.serverUsPerRequest ?? '-'} / ${before.serverUsPerRequest ?? '-'}, redis ${f.redisUsPerRequest ?? '-'} / ${before.redisUsPerRequest ?? '-'}`;
+    console.log(`  ${name.padEnd(16)} ${f.ratioToCeiling} / ${before.ratioToCeiling}   ×${rpsRatio}   ${cpu}`);
   }
 }
