@@ -9,7 +9,17 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** CPU seconds a process used so far (user + system), from /proc/<pid>/stat. */
 export function cpuSecondsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return cpuSecondsIn(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds of a process's main thread alone (its JavaScript event loop), without its
+ * other threads (V8's GC helpers, libuv's pool, the background jobs' worker thread).
+ */
+const mainThreadCpuSecondsOf = (pid: number): number => cpuSecondsIn(`/proc/${pid}/task/${pid}/stat`);
+
+function cpuSecondsIn(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   // Fields after the command name (which may hold spaces) in parentheses.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
@@ -31,6 +41,8 @@ export interface CpuShares {
   /** The whole machine, all processes: at most 100 × cores. */
   machineCpuPct: number;
   serverCpuPct: number;
+  /** The server processes' main threads (serverCpuPct counts their other threads too). */
+  serverMainThreadCpuPct: number;
   redisCpuPct: number;
   generatorCpuPct: number;
 }
@@ -64,6 +76,8 @@ export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
   const started = performance.now();
   const serverProcesses = serverPids(serverPid);
   const server = cpuSecondsOfAll(serverProcesses);
+  const mainThreads = () => serverProcesses.reduce((sum, pid) => sum + mainThreadCpuSecondsOf(pid), 0);
+  const serverMain = mainThreads();
   const redis = cpuSecondsOf(redisPid);
   const own = ownCpuSeconds();
   const machine = machineBusySeconds();
@@ -73,6 +87,7 @@ export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
     return {
       machineCpuPct: pct(machineBusySeconds() - machine),
       serverCpuPct: pct(cpuSecondsOfAll(serverProcesses) - server),
+      serverMainThreadCpuPct: pct(mainThreads() - serverMain),
       redisCpuPct: pct(cpuSecondsOf(redisPid) - redis),
       generatorCpuPct: pct(ownCpuSeconds() - own),
     };

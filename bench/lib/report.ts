@@ -53,7 +53,7 @@ export function addRatios(scenarios: Record<string, Figures>): void {
 }
 
 /**
- * CPU µs per request of the server, redis-server and the load generator: each one's share
+ * CPU µs per request of the server (and of its main threads alone), redis-server and the load generator: each one's share
  * of a core over the scenario, divided by the requests per second. What a request costs
  * whatever the machine's speed at that moment (README, "Benchmarks").
  */
@@ -61,6 +61,7 @@ function addCpuPerRequest(figures: Figures): void {
   if (!figures.rps) return;
   const perRequest = (pct: unknown) => (typeof pct === 'number' ? Math.round((pct * 10_000) / figures.rps) : undefined);
   figures.serverUsPerRequest = perRequest(figures.serverCpuPct);
+  figures.serverMainThreadUsPerRequest = perRequest(figures.serverMainThreadCpuPct);
   figures.redisUsPerRequest = perRequest(figures.redisCpuPct);
   figures.generatorUsPerRequest = perRequest(figures.generatorCpuPct);
 }
@@ -68,10 +69,10 @@ function addCpuPerRequest(figures: Figures): void {
 const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];
 
 export function printTable(report: BenchReport): void {
-  console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  CPU µs/request: server redis generator  checks');
+  console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  CPU µs/request: server (main thread) redis generator  checks');
   for (const [name, f] of Object.entries(report.scenarios)) {
     const checks = CHECKS.filter((c) => f[c] !== undefined).map((c) => `${c}=${f[c]}`).join(' ');
-    const cpu = [f.serverUsPerRequest, f.redisUsPerRequest, f.generatorUsPerRequest].map((us) => String(us ?? '-').padStart(7)).join('');
+    const cpu = [f.serverUsPerRequest, f.serverMainThreadUsPerRequest, f.redisUsPerRequest, f.generatorUsPerRequest].map((us) => String(us ?? '-').padStart(7)).join('');
     console.log(
       `${name.padEnd(16)}${String(f.rps).padStart(7)}${String(f.p50Ms).padStart(9)}${String(f.p99Ms).padStart(8)}${String(f.non2xx).padStart(8)}${String(f.errors).padStart(8)}${String(f.ratioToCeiling ?? '').padStart(7)}                 ${cpu}  ${checks}`,
     );
