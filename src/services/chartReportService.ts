@@ -43,7 +43,7 @@ export class ChartReportService {
       const info = describeObject(index, object);
       return { group: groupOf(type, info), json: () => JSON.stringify(info) };
     };
-    return this.lane.run(`chart\u0000${drawingId}\u0000${type}\u0000${tables}`, () => groupedJson(objects, entry, always, this.lane.pause));
+    return this.lane.run(`chart\u0000${drawingId}\u0000${type}\u0000${tables}`, () => groupedJson(objects, entry, always, this.lane));
   }
 
   /** A summary by `type`: places per group, split by section, object type, category and zone. */

@@ -46,21 +46,21 @@ export class EventReportService {
         const { fields, json } = this.objects.describeReadJson(read, object);
         return { group: groupOfObject(type, object, fields), json };
       };
-      return groupedJson(objects, entry, always, this.lane.pause, only);
+      return groupedJson(objects, entry, always, this.lane, only);
     });
   }
 
   /** Every bookable object's info, sorted by label, as a gzipped JSON array. */
   flat(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
     return this.inLane(workspace, eventKey, 'flat', (read) =>
-      listBody(sortedByLabel(read.view.objects), (object) => this.objects.describeReadJson(read, object).json(), '[', ',', ']', this.lane.pause),
+      listBody(sortedByLabel(read.view.objects), (object) => this.objects.describeReadJson(read, object).json(), '[', ',', ']', this.lane),
     );
   }
 
   /** The flat report as gzipped CSV: a header row, then one row per object. */
   csv(workspace: WorkspaceDoc, eventKey: string): Promise<Buffer> {
     return this.inLane(workspace, eventKey, 'csv', (read) =>
-      listBody(sortedByLabel(read.view.objects), (object) => csvRow(this.objects.describeRead(read, object)), CSV_HEADER, '', '', this.lane.pause),
+      listBody(sortedByLabel(read.view.objects), (object) => csvRow(this.objects.describeRead(read, object)), CSV_HEADER, '', '', this.lane),
     );
   }
 

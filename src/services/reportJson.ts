@@ -1,5 +1,6 @@
 import { GzipStream } from '../util/gzipStream.js';
 import { inSlices, SLICE_SIZE, type Pause } from '../util/slices.js';
+import type { ReportPace } from './reportLane.js';
 
 // The bodies of detailed reports, the flat list and the CSV, written as the objects are
 // described, in slices (src/util/slices.ts), and gzipped as they are written
@@ -15,7 +16,7 @@ export async function groupedJson<T>(
   objects: readonly T[],
   entry: (object: T) => { group: string; json: () => string },
   always: string[],
-  pause: Pause,
+  pace: ReportPace,
   only?: string,
 ): Promise<Buffer> {
   const groups = new Map<string, string[]>((only === undefined ? always : [only]).map((group) => [group, []]));
@@ -28,14 +29,14 @@ export async function groupedJson<T>(
       if (!texts) groups.set(group, (texts = []));
       texts.push(json());
     },
-    pause,
+    pace.pause,
   );
-  const out = new GzipStream();
+  const out = new GzipStream(pace.compressionWidth);
   out.write('{');
   let first = true;
   for (const [group, texts] of groups) {
     out.write(`${first ? '' : ','}${JSON.stringify(group)}:[`);
-    await writeJoined(out, texts, ',', pause);
+    await writeJoined(out, texts, ',', pace.pause);
     out.write(']');
     first = false;
   }
@@ -44,12 +45,12 @@ export async function groupedJson<T>(
 }
 
 /** `open`, then every object's text (`text(object)`) joined by `separator`, then `close`, gzipped. */
-export async function listBody<T>(objects: readonly T[], text: (object: T) => string, open: string, separator: string, close: string, pause: Pause): Promise<Buffer> {
+export async function listBody<T>(objects: readonly T[], text: (object: T) => string, open: string, separator: string, close: string, pace: ReportPace): Promise<Buffer> {
   const texts: string[] = [];
-  await inSlices(objects, (object) => texts.push(text(object)), pause);
-  const out = new GzipStream();
+  await inSlices(objects, (object) => texts.push(text(object)), pace.pause);
+  const out = new GzipStream(pace.compressionWidth);
   out.write(open);
-  await writeJoined(out, texts, separator, pause);
+  await writeJoined(out, texts, separator, pace.pause);
   out.write(close);
   return out.finish();
 }

@@ -1,3 +1,4 @@
+import { ALL_CORES } from '../util/gzipStream.js';
 import { yieldToEventLoop, type Pause } from '../util/slices.js';
 
 // Where report work runs (docs/reports.md, "Big events"): one report at a time per
@@ -14,6 +15,12 @@ import { yieldToEventLoop, type Pause } from '../util/slices.js';
  */
 const REST_FACTOR = 8;
 
+/** How a report's work makes room for other requests: rests between slices, and how many blocks of its body it compresses at once. */
+export interface ReportPace {
+  pause: Pause;
+  compressionWidth: () => number;
+}
+
 interface Job {
   key: string;
   started: boolean;
@@ -21,7 +28,7 @@ interface Job {
   start: () => void;
 }
 
-export class ReportLane {
+export class ReportLane implements ReportPace {
   private readonly waiting: Job[] = [];
   private running = false;
   /** Report requests in the lane (waiting or running): they are not "other" requests. */
@@ -33,6 +40,13 @@ export class ReportLane {
   /** Between slices: rest while other requests wait, else just yield. */
   readonly pause: Pause = (sliceMs) =>
     this.inFlight() > this.held ? new Promise((resolve) => setTimeout(resolve, Math.max(1, sliceMs * REST_FACTOR))) : yieldToEventLoop();
+
+  /**
+   * Blocks of a report's body compressed at once (src/util/gzipStream.ts): one while other
+   * requests are in flight, as one zlib stream was, so compression on the thread pool does
+   * not take the cores the sales flow and Redis need; else one per core.
+   */
+  readonly compressionWidth = (): number => (this.inFlight() > this.held ? 1 : ALL_CORES());
 
   /** Runs `work` in its turn; a waiting job with the same key answers both. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {

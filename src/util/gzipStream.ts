@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 
@@ -7,7 +8,10 @@ import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 // is deflated on its own as soon as it is full, ending on a byte boundary without the
 // final-block bit (Z_SYNC_FLUSH), so the blocks joined in order are one deflate stream;
 // the last block ends it. The CRC and length of the whole body make the gzip trailer. The
-// answer is one ordinary gzip member (RFC 1952), as pigz makes them.
+// answer is one ordinary gzip member (RFC 1952), as pigz makes them. How many blocks are
+// compressed at once is the caller's to say, call by call: the report lane keeps it to one
+// while sales requests are in flight, so compression takes no more of the machine than one
+// zlib stream did (src/services/reportLane.ts).
 
 /** Big enough that the blocks compress about as well as one stream, small enough to spread a report over the threads. */
 const BLOCK_BYTES = 1 << 20;
@@ -17,12 +21,21 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 const deflateBlock = promisify<Buffer, ZlibOptions, Buffer>(deflateRaw);
 
+/** Blocks compressed at once by default: one per core (libuv's pool has four threads). */
+export const ALL_CORES = (): number => availableParallelism();
+
 export class GzipStream {
   private parts: Buffer[] = [];
   private partBytes = 0;
   private readonly blocks: Promise<Buffer>[] = [];
   private crc = 0;
   private size = 0;
+  /** Blocks waiting for their turn to be compressed, and how many are being compressed. */
+  private readonly queued: (() => void)[] = [];
+  private compressing = 0;
+
+  /** `width`: how many blocks may be compressed at once, asked each time one could start. */
+  constructor(private readonly width: () => number = ALL_CORES) {}
 
   write(part: Buffer | string): void {
     if (part.length === 0) return;
@@ -48,6 +61,26 @@ export class GzipStream {
     this.partBytes = 0;
     this.crc = crc32(block, this.crc);
     this.size += block.length;
-    this.blocks.push(deflateBlock(block, { level: constants.Z_BEST_SPEED, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH }));
+    const options = { level: constants.Z_BEST_SPEED, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
+    this.blocks.push(
+      new Promise<Buffer>((resolve, reject) => {
+        this.queued.push(() =>
+          deflateBlock(block, options)
+            .then(resolve, reject)
+            .finally(() => {
+              this.compressing--;
+              this.startQueued();
+            }),
+        );
+        this.startQueued();
+      }),
+    );
+  }
+
+  private startQueued(): void {
+    while (this.queued.length > 0 && this.compressing < Math.max(1, this.width())) {
+      this.compressing++;
+      this.queued.shift()!();
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ReportLane } from '../../src/services/reportLane.js';
 
@@ -32,6 +33,22 @@ describe('report lane', () => {
     first.resolve();
     expect(await Promise.all([a, a2, b, a3])).toEqual(['a1', 'a2', 'b', 'a2']);
     expect(log).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start b', 'end b']);
+  });
+
+  it('compresses one block at a time while other requests are in flight, one per core otherwise', async () => {
+    let inFlight = 1;
+    const lane = new ReportLane(() => inFlight);
+    let width = 0;
+    // The report's own request is in the lane: alone, it is not "other requests".
+    await lane.run('r', async () => {
+      width = lane.compressionWidth();
+    });
+    expect(width).toBe(availableParallelism());
+    inFlight = 5;
+    await lane.run('r', async () => {
+      width = lane.compressionWidth();
+    });
+    expect(width).toBe(1);
   });
 
   it('a failed job fails its callers and the lane goes on', async () => {
