@@ -40,4 +40,8 @@ async function serve(): Promise<void> {
   logger.info({ port: app.port, host: config.host }, 'listening');
   // Started by WORKERS=N (src/serverProcesses.ts): the parent waits for this.
   process.send?.({ listening: app.port });
+  // A parent killed outright (SIGKILL, the OOM killer) cannot pass SIGTERM on: its children
+  // would serve on, orphaned, beside the ones its next start makes. Its channel closing
+  // stops this one as SIGTERM would.
+  if (process.send) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 }

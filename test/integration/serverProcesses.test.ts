@@ -9,8 +9,21 @@ import { basic, createCompanyClients, eventually, spawnServer, testEnv, type Spa
 
 const spawned: SpawnedServer[] = [];
 afterAll(() => {
-  for (const server of spawned) server.child.kill('SIGKILL');
+  // The server processes too: a launcher killed outright leaves them for a moment.
+  for (const server of spawned) {
+    server.child.kill('SIGKILL');
+    for (const pid of pidsOf(server.output(), 'listening')) alive(pid) && process.kill(pid, 'SIGKILL');
+  }
 });
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** A request on a connection of its own (no keep-alive), so the kernel picks a process for each; its status. */
 function freshConnection(url: string, path: string, post?: { key: string; body: unknown }): Promise<number> {
@@ -74,6 +87,17 @@ describe('server processes on one port', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(pidsOf(server.output(), 'stopped').size).toBe(2);
+  });
+
+  it('the server processes stop when the launcher is killed outright', async () => {
+    const server = await spawnServer(testEnv({ WORKERS: '2', LOG_LEVEL: 'info' }));
+    spawned.push(server);
+    await eventually(async () => pidsOf(server.output(), 'listening').size === 2, 20_000, 50);
+    const pids = [...pidsOf(server.output(), 'listening')];
+    expect(pids.every(alive)).toBe(true);
+    server.child.kill('SIGKILL');
+    await eventually(async () => !pids.some(alive), 15_000, 50);
+    expect(pids.filter(alive)).toEqual([]);
   });
 
   it('starts another process when one dies', async () => {
