@@ -99,7 +99,7 @@ export interface ObjectFields {
  * properties and neighbours): one record per run of objects alike, instead of these fields
  * on every object.
  */
-class ObjectTraits {
+export class ObjectTraits {
   constructor(
     readonly columns: ObjectColumns,
     readonly objectType: ObjectType,
@@ -173,7 +173,8 @@ export class ChartObject implements ObjectFields {
     /** The label clients book by (the object's id in seats.io terms). */
     readonly label: string,
     readonly ownLabel: string,
-    private readonly traits: ObjectTraits,
+    /** What it shares with the objects around it (one record per row, table, ...). */
+    readonly traits: ObjectTraits,
   ) {}
 
   get objectType(): ObjectType {

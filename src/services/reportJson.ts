@@ -3,8 +3,9 @@ import { inSlices, SLICE_SIZE, type Pause } from '../util/slices.js';
 
 // The bodies of detailed reports, the flat list and the CSV, written as the objects are
 // described, in slices (src/util/slices.ts), and gzipped as they are written
-// (src/util/gzipStream.ts): a 100,000-object report is never held as objects, and neither
-// describing nor serialising it holds the event loop for long.
+// (src/util/gzipStream.ts): a 100,000-object report is never held as objects nor as text
+// (each object's text is made when its slice is written), and neither describing nor
+// serialising it holds the event loop for long.
 
 /**
  * `{group: [item, ...]}` gzipped: `entry` gives each object's group and its JSON text (made
@@ -18,7 +19,9 @@ export async function groupedJson<T>(
   pause: Pause,
   only?: string,
 ): Promise<Buffer> {
-  const groups = new Map<string, string[]>((only === undefined ? always : [only]).map((group) => [group, []]));
+  // Groups are written one after the other but turn up interleaved: each keeps its members'
+  // text makers, called when written.
+  const groups = new Map<string, (() => string)[]>((only === undefined ? always : [only]).map((group) => [group, []]));
   await inSlices(
     objects,
     (object) => {
@@ -26,7 +29,7 @@ export async function groupedJson<T>(
       if (only !== undefined && group !== only) return;
       let texts = groups.get(group);
       if (!texts) groups.set(group, (texts = []));
-      texts.push(json());
+      texts.push(json);
     },
     pause,
   );
@@ -35,7 +38,7 @@ export async function groupedJson<T>(
   let first = true;
   for (const [group, texts] of groups) {
     out.write(`${first ? '' : ','}${JSON.stringify(group)}:[`);
-    await writeJoined(out, texts, ',', pause);
+    await writeJoined(out, texts, (json) => json(), ',', pause);
     out.write(']');
     first = false;
   }
@@ -45,20 +48,21 @@ export async function groupedJson<T>(
 
 /** `open`, then every object's text (`text(object)`) joined by `separator`, then `close`, gzipped. */
 export async function listBody<T>(objects: readonly T[], text: (object: T) => string, open: string, separator: string, close: string, pause: Pause): Promise<Buffer> {
-  const texts: string[] = [];
-  await inSlices(objects, (object) => texts.push(text(object)), pause);
   const out = new GzipStream();
   out.write(open);
-  await writeJoined(out, texts, separator, pause);
+  await writeJoined(out, objects, (object) => text(object), separator, pause);
   out.write(close);
   return out.finish();
 }
 
-/** Writes the texts joined by `separator`, a slice at a time. */
-async function writeJoined(out: GzipStream, texts: readonly string[], separator: string, pause: Pause): Promise<void> {
-  for (let start = 0; start < texts.length; start += SLICE_SIZE) {
+/** Writes the texts of `items` joined by `separator`, a slice at a time, each slice's texts made as it is written. */
+async function writeJoined<T>(out: GzipStream, items: readonly T[], text: (item: T) => string, separator: string, pause: Pause): Promise<void> {
+  for (let start = 0; start < items.length; start += SLICE_SIZE) {
     const began = performance.now();
-    out.write(Buffer.from((start > 0 ? separator : '') + texts.slice(start, start + SLICE_SIZE).join(separator)));
-    if (start + SLICE_SIZE < texts.length) await pause(performance.now() - began);
+    out.write(Buffer.from((start > 0 ? separator : '') + items.slice(start, start + SLICE_SIZE).map(text).join(separator)));
+    if (start + SLICE_SIZE < items.length) {
+      await pause(performance.now() - began);
+      await out.drained();
+    }
   }
 }
