@@ -1,6 +1,6 @@
 import type { EventDoc } from './event.js';
 import { directRules, type ObjectRules } from './eventObjectRules.js';
-import { describeObject, type ChartObject, type ObjectIndex } from './objectIndex.js';
+import { describeObject, distanceToFocalPoint, SEAT_PROPERTIES, type ChartObject, type ObjectIndex, type ObjectTraits } from './objectIndex.js';
 import { HELD, type AreaState, type ObjectState } from './objectStates.js';
 
 // An object of an event as clients see it (docs/seatsio-behaviour.md, "Object info"): the chart's
@@ -128,13 +128,67 @@ export function describeEventObject(
 
 /**
  * The chart's description of an object as JSON members (no braces), without its category
- * (the event's may differ): the part of an object info's JSON that never changes, which
- * big reports keep per chart version (src/services/objectInfoService.ts).
+ * (the event's may differ): the part of an object info's JSON that never changes. The
+ * members and their order are describeObject's, written directly: through describeObject
+ * and JSON.stringify it took 0.3 s per 100,000 objects, which big reports spent on every
+ * report or kept as text (some 50 MB per 100,000-object chart version).
+ * test/unit/reports.test.ts checks it against JSON.stringify(describeObject(...)).
  */
 export function chartMembersJson(index: ObjectIndex, object: ChartObject): string {
-  const { categoryKey: _key, categoryLabel: _label, ...rest } = describeObject(index, object);
-  return JSON.stringify(rest).slice(1, -1);
+  const q = JSON.stringify;
+  const parts = traitParts(object.traits);
+  const own = q(object.ownLabel);
+  let json = `"label":${q(object.label)},"labels":{"own":{"label":${own}${parts.afterOwnLabel}${own}${parts.afterOwnId}`;
+  if (object.objectType === 'seat') {
+    json += SEAT_FLAGS_JSON[object.seatFlags]!;
+    if (object.left >= 0) json += `,"leftNeighbour":${q(index.objects[object.left]!.label)}`;
+    if (object.right >= 0) json += `,"rightNeighbour":${q(index.objects[object.right]!.label)}`;
+  }
+  json += parts.last;
+  if (index.focalPoint) json += `,"distanceToFocalPoint":${q(distanceToFocalPoint(object, index.focalPoint))}`;
+  return json;
 }
+
+/** What chartMembersJson writes the same for every object of one ObjectTraits: made once per traits record (a row, a table). */
+interface TraitParts {
+  /** From the own label's type to the own id. */
+  afterOwnLabel: string;
+  /** From the own id to the seat properties. */
+  afterOwnId: string;
+  /** After the neighbours, before the distance. */
+  last: string;
+}
+
+const traitPartsOf = new WeakMap<ObjectTraits, TraitParts>();
+
+function traitParts(traits: ObjectTraits): TraitParts {
+  let parts = traitPartsOf.get(traits);
+  if (parts) return parts;
+  const q = JSON.stringify;
+  const { objectType, parent, section, floor } = traits;
+  let afterOwnLabel = `,"type":"${objectType}"}`;
+  if (parent) afterOwnLabel += `,"parent":{"label":${q(parent.label)},"type":"${parent.type}"}`;
+  if (section) afterOwnLabel += `,"section":${q(section.label)}`;
+  afterOwnLabel += '},"ids":{"own":';
+  let afterOwnId = `,"parent":${parent ? q(parent.label) : 'null'},"section":${section ? q(section.label) : 'null'}},"objectType":"${objectType}"`;
+  if (section) afterOwnId += `,"section":${q(section.label)}`;
+  if (traits.entrance !== null) afterOwnId += `,"entrance":${q(traits.entrance)}`;
+  let last = '';
+  if (objectType === 'generalAdmission') {
+    const area = traits.generalAdmission!;
+    last += `,"capacity":${q(traits.capacity)},"bookAsAWhole":${traits.bookAsAWhole},"variableOccupancy":${q(area.variableOccupancy)},"minOccupancy":${q(area.minOccupancy)},"maxOccupancy":${q(traits.capacity)}`;
+  }
+  if (objectType === 'table') last += `,"numSeats":${q(traits.capacity)},"bookAsAWhole":${traits.bookAsAWhole}`;
+  if (section?.zone) last += `,"zone":${q(section.zone)}`;
+  if (floor) last += `,"floor":{"name":${q(floor.name)},"displayName":${q(floor.displayName)}}`;
+  traitPartsOf.set(traits, (parts = { afterOwnLabel, afterOwnId, last }));
+  return parts;
+}
+
+/** The seat properties' members for each combination of SEAT_PROPERTIES bits, in describeObject's order. */
+const SEAT_FLAGS_JSON = Array.from({ length: 1 << SEAT_PROPERTIES.length }, (_, flags) =>
+  SEAT_PROPERTIES.map(([, name], bit) => `,"${name}":${(flags & (1 << bit)) !== 0}`).join(''),
+);
 
 /** Object info as JSON from chartMembersJson and eventFields: the members JSON.stringify(describeEventObject(...)) has. */
 export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => `{${chartMembers},${JSON.stringify(fields).slice(1)}`;

@@ -15,9 +15,13 @@ import type {
 //   booth and GA area their own label ("GA1"), prefixed by their section inside one.
 // Floors are not part of labels. Pure: built from a parsed drawing, no I/O.
 //
-// Sized for 100,000-seat venues: one small fixed-shape record per object, rows, sections,
-// floors and categories shared by reference, neighbours as array positions, seat
-// properties as bit flags. The full per-object JSON is only built when asked for.
+// Sized for 100,000-seat venues (bench/objectIndex.ts: under 20 MB of heap per 100,000
+// seats): an object is a record of four fields. What the objects of a row (or table, booth,
+// GA area) have in common is one shared `ObjectTraits` record; what differs seat by seat
+// lives in typed arrays owned by the index (`ObjectColumns`), where coordinates are plain
+// doubles (a double field of an object would be a boxed number of its own). Rows, sections,
+// floors and categories are shared by reference, neighbours are array positions, seat
+// properties bit flags. The full per-object JSON is only built when asked for.
 
 export type ObjectType = 'seat' | 'table' | 'booth' | 'generalAdmission';
 export type ChartVenueType = 'SIMPLE' | 'WITH_SECTIONS_AND_FLOORS' | 'WITH_ZONES';
@@ -90,47 +94,134 @@ export interface ObjectFields {
   generalAdmission: GeneralAdmissionSettings | null;
 }
 
-export class ChartObject implements ObjectFields {
-  readonly objectType: ObjectType;
-  readonly ownLabel: string;
-  readonly parent: Parent | null;
-  readonly section: Section | null;
-  readonly category: IndexedCategory | null;
-  readonly x: number;
-  readonly y: number;
-  readonly floor: Floor | null;
-  readonly entrance: string | null;
-  readonly seatFlags: number;
-  readonly capacity: number;
-  readonly bookAsAWhole: boolean;
-  readonly table: number;
-  readonly generalAdmission: GeneralAdmissionSettings | null;
-  /** Positions in `ObjectIndex.objects` of the seats beside this one in its row; -1 at a row end. */
-  left = -1;
-  right = -1;
+/**
+ * What the objects of one row, table, booth or GA area share (all but coordinates, seat
+ * properties and neighbours): one record per run of objects alike, instead of these fields
+ * on every object.
+ */
+export class ObjectTraits {
+  constructor(
+    readonly columns: ObjectColumns,
+    readonly objectType: ObjectType,
+    readonly parent: Parent | null,
+    readonly section: Section | null,
+    readonly category: IndexedCategory | null,
+    readonly floor: Floor | null,
+    readonly entrance: string | null,
+    readonly capacity: number,
+    readonly bookAsAWhole: boolean,
+    readonly table: number,
+    readonly generalAdmission: GeneralAdmissionSettings | null,
+  ) {}
 
+  /** True when an object of `fields` has these traits (so it can share this record). */
+  fits(fields: ObjectFields): boolean {
+    return (
+      this.objectType === fields.objectType &&
+      this.parent === fields.parent &&
+      this.section === fields.section &&
+      this.category === fields.category &&
+      this.floor === fields.floor &&
+      this.entrance === fields.entrance &&
+      this.capacity === fields.capacity &&
+      this.bookAsAWhole === fields.bookAsAWhole &&
+      this.table === fields.table &&
+      this.generalAdmission === fields.generalAdmission
+    );
+  }
+}
+
+/** Per object position, what differs from object to object: grown while indexing, trimmed at the end. */
+class ObjectColumns {
+  x = new Float64Array(16);
+  y = new Float64Array(16);
+  /** Positions of the seats beside one in its row; -1 at a row end. */
+  left = new Int32Array(16);
+  right = new Int32Array(16);
+  seatFlags = new Uint8Array(16);
+
+  /** Makes room for position `at` (doubling, as an array would). */
+  reserve(at: number): void {
+    if (at < this.x.length) return;
+    const size = Math.max(at + 1, this.x.length * 2);
+    this.x = grown(this.x, new Float64Array(size));
+    this.y = grown(this.y, new Float64Array(size));
+    this.left = grown(this.left, new Int32Array(size));
+    this.right = grown(this.right, new Int32Array(size));
+    this.seatFlags = grown(this.seatFlags, new Uint8Array(size));
+  }
+
+  /** Drops the room left over once every object is in. */
+  trim(count: number): void {
+    this.x = this.x.slice(0, count);
+    this.y = this.y.slice(0, count);
+    this.left = this.left.slice(0, count);
+    this.right = this.right.slice(0, count);
+    this.seatFlags = this.seatFlags.slice(0, count);
+  }
+}
+
+function grown<T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T {
+  (to as Float64Array).set(from);
+  return to;
+}
+
+export class ChartObject implements ObjectFields {
   constructor(
     /** Position in `ObjectIndex.objects`. */
     readonly position: number,
     /** The label clients book by (the object's id in seats.io terms). */
     readonly label: string,
-    fields: ObjectFields,
-  ) {
-    // Copied field by field (not kept as an object) so each record stays one fixed shape.
-    this.objectType = fields.objectType;
-    this.ownLabel = fields.ownLabel;
-    this.parent = fields.parent;
-    this.section = fields.section;
-    this.category = fields.category;
-    this.x = fields.x;
-    this.y = fields.y;
-    this.floor = fields.floor;
-    this.entrance = fields.entrance;
-    this.seatFlags = fields.seatFlags;
-    this.capacity = fields.capacity;
-    this.bookAsAWhole = fields.bookAsAWhole;
-    this.table = fields.table;
-    this.generalAdmission = fields.generalAdmission;
+    readonly ownLabel: string,
+    /** What it shares with the objects around it (one record per row, table, ...). */
+    readonly traits: ObjectTraits,
+  ) {}
+
+  get objectType(): ObjectType {
+    return this.traits.objectType;
+  }
+  get parent(): Parent | null {
+    return this.traits.parent;
+  }
+  get section(): Section | null {
+    return this.traits.section;
+  }
+  get category(): IndexedCategory | null {
+    return this.traits.category;
+  }
+  get floor(): Floor | null {
+    return this.traits.floor;
+  }
+  get entrance(): string | null {
+    return this.traits.entrance;
+  }
+  get capacity(): number {
+    return this.traits.capacity;
+  }
+  get bookAsAWhole(): boolean {
+    return this.traits.bookAsAWhole;
+  }
+  get table(): number {
+    return this.traits.table;
+  }
+  get generalAdmission(): GeneralAdmissionSettings | null {
+    return this.traits.generalAdmission;
+  }
+  get x(): number {
+    return this.traits.columns.x[this.position]!;
+  }
+  get y(): number {
+    return this.traits.columns.y[this.position]!;
+  }
+  get seatFlags(): number {
+    return this.traits.columns.seatFlags[this.position]!;
+  }
+  /** Positions in `ObjectIndex.objects` of the seats beside this one in its row; -1 at a row end. */
+  get left(): number {
+    return this.traits.columns.left[this.position]!;
+  }
+  get right(): number {
+    return this.traits.columns.right[this.position]!;
   }
 
   has(property: SeatProperty): boolean {
@@ -232,6 +323,11 @@ export function buildObjectIndex(drawing: Drawing): ObjectIndex {
   const categoriesById = new Map(categories.map((c) => [categoryId(c.key), c]));
   const objects: ChartObject[] = [];
   const byLabel = new Map<string, ChartObject>();
+  const columns = new ObjectColumns();
+  /** Own labels ("1", "2", ...) repeat row after row: each text is kept once. */
+  const ownLabels = new Map<string, string>();
+  /** The traits of the object indexed last: the next one usually shares them. */
+  let traits: ObjectTraits | null = null;
   const duplicateLabels: string[] = [];
   const typesByCategory = new Map<string, Set<string>>();
   let unlabeledObjects = 0;
@@ -251,22 +347,36 @@ export function buildObjectIndex(drawing: Drawing): ObjectIndex {
       unlabeledObjects++;
       return null;
     }
-    const object = new ChartObject(objects.length, (labelParts as string[]).join('-'), fields);
+    const label = (labelParts as string[]).join('-');
     // A table is made of its seats: its category and kind are theirs, not checked twice.
-    if (object.objectType !== 'table') {
-      if (object.category === null) objectsWithoutCategory++;
+    if (fields.objectType !== 'table') {
+      if (fields.category === null) objectsWithoutCategory++;
       else {
-        const id = categoryId(object.category.key);
+        const id = categoryId(fields.category.key);
         let kinds = typesByCategory.get(id);
         if (!kinds) typesByCategory.set(id, (kinds = new Set()));
-        kinds.add(object.objectType);
+        kinds.add(fields.objectType);
       }
     }
-    if (byLabel.has(object.label)) {
-      if (duplicateLabels.length < MAX_REPORTED_DUPLICATES && !duplicateLabels.includes(object.label)) duplicateLabels.push(object.label);
+    if (byLabel.has(label)) {
+      if (duplicateLabels.length < MAX_REPORTED_DUPLICATES && !duplicateLabels.includes(label)) duplicateLabels.push(label);
       return null;
     }
-    byLabel.set(object.label, object);
+    if (!traits?.fits(fields)) {
+      const f = fields;
+      traits = new ObjectTraits(columns, f.objectType, f.parent, f.section, f.category, f.floor, f.entrance, f.capacity, f.bookAsAWhole, f.table, f.generalAdmission);
+    }
+    let ownLabel = ownLabels.get(fields.ownLabel);
+    if (ownLabel === undefined) ownLabels.set(fields.ownLabel, (ownLabel = fields.ownLabel));
+    const position = objects.length;
+    columns.reserve(position);
+    columns.x[position] = fields.x;
+    columns.y[position] = fields.y;
+    columns.left[position] = -1;
+    columns.right[position] = -1;
+    columns.seatFlags[position] = fields.seatFlags;
+    const object = new ChartObject(position, label, ownLabel, traits);
+    byLabel.set(label, object);
     objects.push(object);
     return object;
   }
@@ -317,8 +427,8 @@ export function buildObjectIndex(drawing: Drawing): ObjectIndex {
         const object = add([...prefix, row.label, seat.label], seatFields(seat, at, parent, [row.categoryKey, at.sectionCategory], null, -1));
         // An unaddressable seat breaks the row: neighbours are the seats actually beside it.
         if (object && previous) {
-          object.left = previous.position;
-          previous.right = object.position;
+          columns.left[object.position] = previous.position;
+          columns.right[previous.position] = object.position;
         }
         previous = object;
       }
@@ -394,6 +504,7 @@ export function buildObjectIndex(drawing: Drawing): ObjectIndex {
     focalPoint ??= floorChart.focalPoint ?? null;
   }
 
+  columns.trim(objects.length);
   const zoneList = drawing.zones?.list ?? [];
   return {
     objects,

@@ -3,7 +3,7 @@ import type { EventDoc } from '../domain/event.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
 import { bookableObjects, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
-import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
+import type { ChartObject } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
 import type { EventObjectStore, WholeEventState } from '../inventory/eventObjectStore.js';
@@ -71,8 +71,6 @@ function settingsOf(loaded: LoadedEvent): EventDoc {
 export class ObjectInfoService {
   /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
   private readonly views = new WeakMap<LoadedEvent, EventView>();
-  /** Per chart version's index: each object's chart part of its info, as JSON (describeReadJson). */
-  private readonly chartJson = new WeakMap<ObjectIndex, (string | undefined)[]>();
 
   constructor(
     private readonly catalog: EventCatalog,
@@ -152,15 +150,13 @@ export class ObjectInfoService {
 
   /**
    * The same object info as its event fields and its JSON text (for big reports, which
-   * serialise what they describe at once): the chart's part of the JSON is made once per
-   * chart version and kept with its index.
+   * serialise what they describe at once). The chart's part of the JSON is written anew
+   * each time (chartMembersJson: some 60 ms per 100,000 objects), not kept: kept, it was
+   * some 50 MB per 100,000-object chart version for as long as its index lived.
    */
   describeReadJson(read: EventObjects, object: ChartObject): { fields: Record<string, unknown>; json: () => string } {
-    const index = read.loaded.index;
-    let members = this.chartJson.get(index);
-    if (!members) this.chartJson.set(index, (members = new Array<string | undefined>(index.objects.length)));
     const fields = eventFields(object, read.snapshot(object), read.view.rules);
-    return { fields, json: () => eventObjectJson((members[object.position] ??= chartMembersJson(index, object)), fields) };
+    return { fields, json: () => eventObjectJson(chartMembersJson(read.loaded.index, object), fields) };
   }
 
   private viewOf(loaded: LoadedEvent): EventView {

@@ -12,9 +12,13 @@ import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 // compressed at once is the caller's to say, call by call: the report lane keeps it to one
 // while sales requests are in flight, so compression takes no more of the machine than one
 // zlib stream did (src/services/reportLane.ts).
+// Writers wait (`drained`) while more than MAX_PENDING_BYTES wait to be compressed:
+// otherwise a 60 MB report written faster than it is compressed sat in memory whole,
+// uncompressed.
 
 /** Big enough that the blocks compress about as well as one stream, small enough to spread a report over the threads. */
 const BLOCK_BYTES = 1 << 20;
+const MAX_PENDING_BYTES = 4 * BLOCK_BYTES;
 
 /** RFC 1952 header: magic, deflate, no flags, no mtime, no extra flags, OS unknown. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -33,6 +37,9 @@ export class GzipStream {
   /** Blocks waiting for their turn to be compressed, and how many are being compressed. */
   private readonly queued: (() => void)[] = [];
   private compressing = 0;
+  /** Bytes of blocks not compressed yet, and the writers waiting for them to go down. */
+  private pendingBytes = 0;
+  private waiting: (() => void)[] = [];
 
   /** `width`: how many blocks may be compressed at once, asked each time one could start. */
   constructor(private readonly width: () => number = ALL_CORES) {}
@@ -43,6 +50,12 @@ export class GzipStream {
     this.parts.push(bytes);
     this.partBytes += bytes.length;
     if (this.partBytes >= BLOCK_BYTES) this.compressBlock(false);
+  }
+
+  /** Resolves once no more than MAX_PENDING_BYTES of what was written waits to be compressed. */
+  drained(): Promise<void> {
+    if (this.pendingBytes <= MAX_PENDING_BYTES) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   /** The whole body, gzipped. */
@@ -61,6 +74,7 @@ export class GzipStream {
     this.partBytes = 0;
     this.crc = crc32(block, this.crc);
     this.size += block.length;
+    this.pendingBytes += block.length;
     const options = { level: constants.Z_BEST_SPEED, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
     this.blocks.push(
       new Promise<Buffer>((resolve, reject) => {
@@ -69,6 +83,8 @@ export class GzipStream {
             .then(resolve, reject)
             .finally(() => {
               this.compressing--;
+              this.pendingBytes -= block.length;
+              this.wakeWriters();
               this.startQueued();
             }),
         );
@@ -82,5 +98,12 @@ export class GzipStream {
       this.compressing++;
       this.queued.shift()!();
     }
+  }
+
+  private wakeWriters(): void {
+    if (this.pendingBytes > MAX_PENDING_BYTES || this.waiting.length === 0) return;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
   }
 }

@@ -32,6 +32,18 @@ describe('GzipStream', () => {
     expect((await gzipped(parts, () => 1)).equals(compressed)).toBe(true);
   });
 
+  it('a writer waits while more than a few blocks wait to be compressed, and is let go as they are', async () => {
+    const out = new GzipStream(() => 1);
+    const block = Buffer.alloc(1 << 20, 'a');
+    for (let i = 0; i < 8; i++) out.write(block);
+    let drained = false;
+    const waiting = out.drained().then(() => (drained = true));
+    expect(drained).toBe(false);
+    await waiting;
+    expect(drained).toBe(true);
+    expect(gunzipSync(await out.finish()).length).toBe(8 << 20);
+  });
+
   it('compresses text about as well as one stream would', async () => {
     const text = Array.from({ length: 60_000 }, (_, i) => `{"label":"S-${i}","status":"free","forSale":true}`).join(',');
     const compressed = await gzipped([text]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/domain/event.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, objectStanding, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
 import { directRules, indexedRules } from '../../src/domain/eventObjectRules.js';
-import { buildObjectIndex } from '../../src/domain/objectIndex.js';
+import { buildObjectIndex, describeObject } from '../../src/domain/objectIndex.js';
 import { areaState, FREE_OBJECT } from '../../src/domain/objectStates.js';
 import {
   CSV_HEADER,
@@ -19,7 +19,7 @@ import {
   EventTally,
   tallyLayout,
 } from '../../src/domain/reports.js';
-import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
+import { rowsWithoutSections, withBooths, withErrors, withFloors, withSections, withTables, withZones } from '../fixtures/drawings.js';
 
 // Report grouping without servers (docs/reports.md): group keys, the groups always shown,
 // tallies and the summaries read from them, GA places split by what they are, CSV quoting,
@@ -150,6 +150,22 @@ describe('sale rules', () => {
 });
 
 describe('object info as JSON for big reports', () => {
+  it('the chart part is, byte for byte, the members JSON.stringify writes of describeObject without the category', () => {
+    const drawings = { rowsWithoutSections, withSections, withTables, withBooths, withFloors, withZones, withErrors };
+    const flagged = structuredClone(withSections);
+    const seat = flagged.subChart!.sections![0]!.subChart.rows![0]!.seats![0]!;
+    Object.assign(seat, { accessible: true, restrictedView: true, label: 'quote"d \\ \u00e9', entrance: 'E\n1' });
+    const withoutFocalPoint = { ...structuredClone(withTables), focalPoint: null, subChart: { ...structuredClone(withTables).subChart, focalPoint: null } };
+    for (const [name, drawing] of Object.entries({ ...drawings, flagged, withoutFocalPoint })) {
+      const index = buildObjectIndex(drawing);
+      expect(index.objects.length, name).toBeGreaterThan(0);
+      for (const object of index.objects) {
+        const { categoryKey: _key, categoryLabel: _label, ...rest } = describeObject(index, object);
+        expect(chartMembersJson(index, object), `${name} ${object.label}`).toBe(JSON.stringify(rest).slice(1, -1));
+      }
+    }
+  });
+
   it('the chart part plus the event fields are the members of the object info; groups read from them match', () => {
     const settings: Settings = {
       ...plain,
