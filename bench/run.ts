@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer, type ChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
+import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
@@ -76,7 +77,8 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
   const server = await startChildServer({
     name: 'server (npm run dev)',
     command: process.execPath,
-    args: [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/dev.js'],
+    // Started as `npm run dev` starts it, with the server's V8 flags.
+    args: [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/dev.js'],
     env: { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: String(workers) },
     readyLine: /Ctrl\+C/,
     url: `http://127.0.0.1:${serverPort}`,

@@ -228,6 +228,8 @@ export interface TallyLayout {
   objects: ChartObject[];
   /** Per chart object (by its position in the index): its position in `objects`, -1 when not bookable. */
   positionOf: Int32Array;
+  /** The same for seats, tables and booths only (-1 for GA areas too): where a record read by label counts (EventTally.addSeat). */
+  seatAt: Int32Array;
   /** Per object (in `objects` order): its combination's id in `combinations`. */
   combination: Int32Array;
   /** Per combination: [section, objectType, categoryKey, categoryLabel, channel, zone]. */
@@ -242,6 +244,7 @@ export function tallyLayout(index: Pick<ObjectIndex, 'objects'>, objects: ChartO
   const ids = new Map<string, number>();
   const combinations: string[][] = [];
   const positionOf = new Int32Array(index.objects.length).fill(-1);
+  const seatAt = new Int32Array(index.objects.length).fill(-1);
   const combination = new Int32Array(objects.length);
   const places = new Int32Array(objects.length);
   const notForSale = new Int32Array(objects.length);
@@ -262,6 +265,7 @@ export function tallyLayout(index: Pick<ObjectIndex, 'objects'>, objects: ChartO
       combinations.push(values);
     }
     positionOf[object.position] = i;
+    if (object.objectType !== 'generalAdmission') seatAt[object.position] = i;
     combination[i] = id;
     places[i] = placesOf(object);
     notForSale[i] = rules.notForSale(object);
@@ -272,7 +276,7 @@ export function tallyLayout(index: Pick<ObjectIndex, 'objects'>, objects: ChartO
     const at = untouchedSlot(combination[i]!, notForSale[i]!);
     untouched[at] = untouched[at]! + places[i]!;
   });
-  return { objects, positionOf, combination, combinations, places, notForSale, untouched };
+  return { objects, positionOf, seatAt, combination, combinations, places, notForSale, untouched };
 }
 
 const untouchedSlot = (combination: number, notForSale: number) => combination * 2 + (notForSale > 0 ? 1 : 0);

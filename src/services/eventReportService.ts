@@ -97,7 +97,7 @@ export class EventReportService {
     const { view } = read;
     let layout = this.layouts.get(view);
     if (!layout) this.layouts.set(view, (layout = tallyLayout(read.loaded.index, view.objects, view.rules)));
-    const { positionOf, notForSale } = layout;
+    const { positionOf, seatAt, notForSale } = layout;
     const tally = new EventTally(layout);
     const at = (object: ChartObject) => positionOf[object.position]!;
     if (read.records) {
@@ -108,7 +108,7 @@ export class EventReportService {
         labels,
         (label, i) => {
           const object = byLabel.get(label);
-          const position = object && object.objectType !== 'generalAdmission' ? at(object) : -1;
+          const position = object ? seatAt[object.position]! : -1;
           if (position >= 0) tally.addSeat(position, statusOf(values[i]!));
         },
         this.lane.pause,
