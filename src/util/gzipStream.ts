@@ -76,21 +76,23 @@ export class GzipStream {
     this.size += block.length;
     this.pendingBytes += block.length;
     const options = { level: constants.Z_BEST_SPEED, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
-    this.blocks.push(
-      new Promise<Buffer>((resolve, reject) => {
-        this.queued.push(() =>
-          deflateBlock(block, options)
-            .then(resolve, reject)
-            .finally(() => {
-              this.compressing--;
-              this.pendingBytes -= block.length;
-              this.wakeWriters();
-              this.startQueued();
-            }),
-        );
-        this.startQueued();
-      }),
-    );
+    const deflated = new Promise<Buffer>((resolve, reject) => {
+      this.queued.push(() =>
+        deflateBlock(block, options)
+          .then(resolve, reject)
+          .finally(() => {
+            this.compressing--;
+            this.pendingBytes -= block.length;
+            this.wakeWriters();
+            this.startQueued();
+          }),
+      );
+      this.startQueued();
+    });
+    // A body given up before `finish` (its writer threw) must not leave a rejection nobody
+    // handles: `finish` still sees it through Promise.all.
+    deflated.catch(() => undefined);
+    this.blocks.push(deflated);
   }
 
   private startQueued(): void {
