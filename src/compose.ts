@@ -6,6 +6,7 @@ import { Metrics } from './http/metrics.js';
 import type { RouteDef } from './http/route.js';
 import { ServerStatus } from './http/serverStatus.js';
 import { EventConfigStore } from './inventory/eventConfigStore.js';
+import { BulkReader } from './inventory/bulkReader.js';
 import { EventObjectStore } from './inventory/eventObjectStore.js';
 import { HistoryStreams } from './inventory/historyStreams.js';
 import { HoldTokenStore } from './inventory/holdTokenStore.js';
@@ -116,7 +117,7 @@ export function compose(
     maxOutstanding: config.maxPendingStatusChanges,
   });
   const holdTokens = new HoldTokenStore(redis, scripts, config.redisKeyPrefix);
-  const eventObjects = new EventObjectStore(redis);
+  const eventObjects = new EventObjectStore(redis, new BulkReader(redis, config.redisTimeoutMs));
   const eventConfig = new EventConfigStore(redis);
   const usedObjects = new UsedObjects(redis);
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
+import type { BulkCommand, BulkReader } from './bulkReader.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -79,8 +80,20 @@ export interface AvailabilityRecords {
   usedInSeason: Set<string> | null;
 }
 
+/** HGETALL's reply as a raw read gives it (field, value, field, value, ...), as ioredis gives it. */
+function hashFromPairs(pairs: unknown): Record<string, string> {
+  const flat = pairs as string[];
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+  return hash;
+}
+
 export class EventObjectStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(
+    private readonly redis: Redis,
+    /** For reading an event whole (reports): replies of 100,000 strings, decoded without ioredis's Buffers. */
+    private readonly bulk: BulkReader,
+  ) {}
 
   /** The unexpired GA holds of every area of an event. */
   async readAreaHolds(event: EventRef, now: number): Promise<Map<string, AreaHolds>> {
@@ -116,22 +129,28 @@ export class EventObjectStore {
   /**
    * The whole state of an event at one moment (reports): its records, extra data (unless
    * `extraData` is false: summaries count statuses only), hold tokens and GA holds in one
-   * transaction, decoded object by object when asked. Objects without a record (most of a
+   * transaction (a bulk read: src/inventory/bulkReader.ts), decoded object by object when asked. Objects without a record (most of a
    * big venue) are free and cost nothing until then; the lookup by label is built on the
    * first snapshot asked for.
    */
   async readWhole(event: EventRef, now: number, extraData = true): Promise<WholeEventState> {
     const keys = eventKeys(event);
-    const transaction = this.redis.multi().hkeys(keys.objects).hvals(keys.objects);
-    if (extraData) transaction.hkeys(keys.extraData).hvals(keys.extraData);
-    transaction.hkeys(keys.holdTokens).hvals(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
-    const replies = await execAll(transaction);
+    const commands: BulkCommand[] = [
+      ['HKEYS', keys.objects],
+      ['HVALS', keys.objects],
+      ...(extraData ? ([['HKEYS', keys.extraData], ['HVALS', keys.extraData]] as BulkCommand[]) : []),
+      ['HKEYS', keys.holdTokens],
+      ['HVALS', keys.holdTokens],
+      ['ZRANGEBYSCORE', keys.gaHoldExpiry, `(${now}`, '+inf'],
+      ['HGETALL', keys.gaHolds],
+    ];
+    const replies = await this.bulk.transaction(commands);
     const [labels, values] = replies as [string[], string[]];
     const [extraKeys, extraValues] = extraData ? replies.slice(2, 4) : [[], []];
     const [tokenKeys, tokenValues, unexpired, entries] = replies.slice(extraData ? 4 : 2);
     const extras = hashOf(extraKeys, extraValues);
     const tokens = hashOf(tokenKeys, tokenValues);
-    const { decode, statusOf } = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], entries as Record<string, string>), now);
+    const { decode, statusOf } = decoder((token) => tokens.get(token), areaHoldsOf(unexpired as string[], hashFromPairs(entries)), now);
     let records: Map<string, string> | undefined;
     return {
       labels,
