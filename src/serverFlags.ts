@@ -7,8 +7,8 @@
 // 16 MB they were copied by two or three scavenges of about 10 ms and promoted. Two full
 // bench runs on the 2-core machine, without and with it (bench/baselines,
 // 2026-11-23-ioredis5-*): summary of 100,000 seats p50 94 -> 75 ms and server CPU per
-// summary 95 -> 74 ms (its p99 stayed at 157 / 166 ms: a summary still allocates some
-// 40 MB, and a scavenge that lands in one copies half of it); server CPU per request book2
+// summary 95 -> 74 ms (its p99 stayed at 157 / 166 ms until reports read through
+// src/inventory/bulkReader.ts, which allocates a fifth as much); server CPU per request book2
 // 89 -> 80 µs, bestAvailable4 208 -> 168 µs. It costs memory: the young generation of a
 // busy process (and of its background jobs' thread) grows to 128 MB instead of 32; the
 // bench's peak server RSS went 659 -> 852 MB.
