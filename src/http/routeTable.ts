@@ -6,12 +6,11 @@
 interface Node<T> {
   statics: Map<string, Node<T>>;
   param?: { name: string; node: Node<T> };
-  methods: Map<string, T>;
+  /** Per method, the route and its name in metrics and logs (`METHOD /pattern`, one string per route). */
+  methods: Map<string, { value: T; label: string }>;
   pattern?: string;
   /** The pattern's parameter names, in order (worked out once, not per request). */
   paramNames?: string[];
-  /** Per method, `METHOD /pattern`: the route's name in metrics and logs, one string per route. */
-  labels: Map<string, string>;
 }
 
 export type Match<T> =
@@ -19,7 +18,7 @@ export type Match<T> =
   | { kind: 'methodNotAllowed'; allowed: string[]; pattern: string; values: T[] }
   | { kind: 'notFound' };
 
-const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map(), labels: new Map() });
+const newNode = <T>(): Node<T> => ({ statics: new Map(), methods: new Map() });
 
 function splitPath(path: string): string[] {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
@@ -46,8 +45,7 @@ export class RouteTable<T> {
       }
     }
     if (node.methods.has(method)) throw new Error(`route ${method} ${pattern} registered twice`);
-    node.methods.set(method, value);
-    node.labels.set(method, `${method} ${pattern}`);
+    node.methods.set(method, { value, label: `${method} ${pattern}` });
     node.pattern = pattern;
     node.paramNames = paramNames(pattern);
   }
@@ -84,11 +82,12 @@ export class RouteTable<T> {
       const params: Record<string, string> = {};
       const names = node.paramNames!;
       for (let i = 0; i < names.length; i++) params[names[i]!] = safeDecode(values[i]!);
-      return { kind: 'found', value: node.methods.get(method)!, params, pattern: node.pattern!, label: node.labels.get(method)! };
+      const { value, label } = node.methods.get(method)!;
+      return { kind: 'found', value, params, pattern: node.pattern!, label };
     }
     if (methodMismatch) {
       const mismatch: Node<T> = methodMismatch;
-      return { kind: 'methodNotAllowed', allowed: [...mismatch.methods.keys()], pattern: mismatch.pattern!, values: [...mismatch.methods.values()] };
+      return { kind: 'methodNotAllowed', allowed: [...mismatch.methods.keys()], pattern: mismatch.pattern!, values: [...mismatch.methods.values()].map((route) => route.value) };
     }
     return { kind: 'notFound' };
   }

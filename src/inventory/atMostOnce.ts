@@ -95,11 +95,11 @@ class SentCalls {
     if (this.timer === undefined || at === this.head) this.arm();
   }
 
+  /** Gives the call its outcome unless it has one; answered calls at the front leave. */
   settle(call: SentCall, outcome: Outcome): void {
     const settle = call.settle;
-    if (!settle) return;
     call.settle = null;
-    settle(outcome);
+    settle?.(outcome);
     this.dropSettled();
   }
 
@@ -135,10 +135,8 @@ class SentCalls {
   private expire(): void {
     this.timer = undefined;
     const now = performance.now();
-    while (this.head < this.calls.length && (this.calls[this.head]!.settle === null || this.calls[this.head]!.giveUpAt <= now)) {
-      this.settle(this.calls[this.head]!, { kind: 'timeout' });
-      this.dropSettled();
-    }
+    // Answered calls never stay at the front (settle drops them), so the first is waiting.
+    while (this.head < this.calls.length && this.calls[this.head]!.giveUpAt <= now) this.settle(this.calls[this.head]!, { kind: 'timeout' });
     this.arm();
   }
 }

@@ -129,9 +129,9 @@ export class EventObjectStore {
   /**
    * The whole state of an event at one moment (reports): its records, extra data (unless
    * `extraData` is false: summaries count statuses only), hold tokens and GA holds in one
-   * transaction (a bulk read: src/inventory/bulkReader.ts), decoded object by object when asked. Objects without a record (most of a
-   * big venue) are free and cost nothing until then; the lookup by label is built on the
-   * first snapshot asked for.
+   * transaction (a bulk read: src/inventory/bulkReader.ts), decoded object by object when
+   * asked. Objects without a record (most of a big venue) are free and cost nothing until
+   * then; the lookup by label is built on the first snapshot asked for.
    */
   async readWhole(event: EventRef, now: number, extraData = true): Promise<WholeEventState> {
     const keys = eventKeys(event);

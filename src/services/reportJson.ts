@@ -51,7 +51,7 @@ export async function groupedJson<T>(
 export async function listBody<T>(objects: readonly T[], text: (object: T) => string, open: string, separator: string, close: string, pace: ReportPace): Promise<Buffer> {
   const out = new GzipStream(pace.compressionWidth);
   out.write(open);
-  await writeJoined(out, objects, (object) => text(object), separator, pace.pause);
+  await writeJoined(out, objects, text, separator, pace.pause);
   out.write(close);
   return out.finish();
 }

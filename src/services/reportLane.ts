@@ -39,14 +39,19 @@ export class ReportLane implements ReportPace {
 
   /** Between slices: rest while other requests wait, else just yield. */
   readonly pause: Pause = (sliceMs) =>
-    this.inFlight() > this.held ? new Promise((resolve) => setTimeout(resolve, Math.max(1, sliceMs * REST_FACTOR))) : yieldToEventLoop();
+    this.othersInFlight() ? new Promise((resolve) => setTimeout(resolve, Math.max(1, sliceMs * REST_FACTOR))) : yieldToEventLoop();
 
   /**
    * Blocks of a report's body compressed at once (src/util/gzipStream.ts): one while other
    * requests are in flight, as one zlib stream was, so compression on the thread pool does
    * not take the cores the sales flow and Redis need; else one per core.
    */
-  readonly compressionWidth = (): number => (this.inFlight() > this.held ? 1 : ALL_CORES());
+  readonly compressionWidth = (): number => (this.othersInFlight() ? 1 : ALL_CORES());
+
+  /** Whether requests other than reports are being answered (the sales flow). */
+  private othersInFlight(): boolean {
+    return this.inFlight() > this.held;
+  }
 
   /** Runs `work` in its turn; a waiting job with the same key answers both. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
