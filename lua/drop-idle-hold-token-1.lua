@@ -9,9 +9,10 @@
 -- Returns  1 when the token holds something in the event, else 0
 
 --#include constants.lua
+--#include objectStates.lua
 
 local entry = redis.call('HGET', KEYS[1], ARGV[1])
 if not entry then return 0 end
-if string.find(entry, SEP, 1, true) then return 1 end
+if tokenEntryLabelsAt(entry) then return 1 end
 redis.call('HDEL', KEYS[1], ARGV[1])
 return 0

@@ -16,7 +16,7 @@
 -- The labels the token holds here stay as they are. An entry left holding nothing is
 -- dropped by lua/drop-idle-hold-token-1.lua.
 local entry = redis.call('HGET', KEYS[1], ARGV[1])
-local labels = entry and string.find(entry, SEP, 1, true)
+local labels = entry and tokenEntryLabelsAt(entry)
 redis.call('HSET', KEYS[1], ARGV[1], labels and (ARGV[2] .. string.sub(entry, labels)) or ARGV[2])
 local moved = 0
 local cursor = '0'

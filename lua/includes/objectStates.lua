@@ -136,6 +136,13 @@ local function decodeTokenEntry(value)
   return entry
 end
 
+-- Where the labels of a token's entry start (its first SEP), or nil when it holds nothing:
+-- for scripts that keep the labels as they are (retime-hold-token-2.lua) or only ask
+-- whether there are any (drop-idle-hold-token-1.lua), without decoding the entry.
+local function tokenEntryLabelsAt(entry)
+  return string.find(entry, SEP, 1, true)
+end
+
 local function encodeTokenEntry(entry)
   local fields = { string.format('%d', entry.expiry) }
   for label in pairs(entry.labels) do fields[#fields + 1] = label end
