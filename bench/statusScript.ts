@@ -9,15 +9,19 @@ import { AtMostOnceCalls } from '../src/inventory/atMostOnce.js';
 import { RedisClock } from '../src/inventory/redisClock.js';
 import { Scripts } from '../src/inventory/scripts.js';
 import { applyStatusChanges } from '../src/inventory/statusChanges.js';
+import { usedBucketsFor } from '../src/domain/usedBuckets.js';
 import { generatedDrawing } from './drawings.js';
 
 // `npm run bench:script`: what Redis spends per call of the status script (a Redis function,
 // FCALL) for a 2-seat booking (INFO commandstats), with nothing else on that Redis, beside a plain script that
 // only reads and writes the two seats' records (HGET, HSET) in the same run: the ratio of
 // the two says how much the rules, the history and the bookkeeping add, whatever the
-// machine's speed. Also the server's CPU per call to build and send it. One JSON line.
+// machine's speed. Also the server's CPU per call to build and send it. Each figure is the
+// median of ROUNDS rounds (each on fresh events), as the machine's noise moves single
+// rounds by 10 % or more. One JSON line.
 
 const CALLS = Number(process.argv[2] ?? 20_000);
+const ROUNDS = Number(process.argv[3] ?? 5);
 const PLAIN = `
 for i = 1, #ARGV do
   local v = redis.call('HGET', KEYS[1], ARGV[i])
@@ -25,6 +29,11 @@ for i = 1, #ARGV do
 end
 for i = 1, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], 'booked') end
 return 1`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-script-'));
 const server = await startRedisServer({ dir, appendOnly: false });
@@ -35,7 +44,8 @@ try {
   const calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
   const index = buildObjectIndex(generatedDrawing({ sections: 10, rowsPerSection: 50, seatsPerRow: 200 }));
   const seats = index.objects.filter((o) => o.objectType === 'seat').map((o) => o.label);
-  const event = { _id: 1, tag: '1', usedBuckets: 64, tableBookingConfig: { mode: 'INHERIT' as const } };
+  // As the server creates it: bucket keys sized to the chart (src/domain/usedBuckets.ts).
+  const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };
 
   const statsOf = async (command: string) => {
     const line = (await redis.info('commandstats')).split('\n').find((l) => l.startsWith(`cmdstat_${command}:`));
@@ -43,44 +53,61 @@ try {
     return { calls: Number(calls), usec: Number(usec) };
   };
 
-  // The status script: 2 seats per booking, 100 calls in flight at a time, as a server would batch them.
-  await redis.config('RESETSTAT');
-  const cpuBefore = process.cpuUsage();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 100 }, async () => {
-      for (let i = next++; i < CALLS; i = next++) {
-        const objects = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
-        const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
-        await applyStatusChanges(calls, [{ event: { ...event, _id: 1 + Math.floor((2 * i) / seats.length) }, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' });
-      }
-    }),
-  );
-  const cpu = process.cpuUsage(cpuBefore);
-  const status = await statsOf('fcall');
+  // The status script: 2 seats per booking, 100 calls in flight at a time, as a server
+  // would batch them; each round books seats of events of its own.
+  const statusRound = async (round: number) => {
+    await redis.config('RESETSTAT');
+    const cpuBefore = process.cpuUsage();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        for (let i = next++; i < CALLS; i = next++) {
+          const objects = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
+          const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
+          const _id = 1 + round * 1000 + Math.floor((2 * i) / seats.length);
+          await applyStatusChanges(calls, [{ event: { ...event, _id, tag: String(_id) }, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' });
+        }
+      }),
+    );
+    const cpu = process.cpuUsage(cpuBefore);
+    const stats = await statsOf('fcall');
+    return { usPerCall: stats.usec / stats.calls, calls: stats.calls, serverUsPerCall: (cpu.user + cpu.system) / CALLS };
+  };
 
   // The plain script on the same seats of fresh keys.
-  await redis.config('RESETSTAT');
   const sha = (await redis.script('LOAD', PLAIN)) as string;
-  next = 0;
-  await Promise.all(
-    Array.from({ length: 100 }, async () => {
-      for (let i = next++; i < CALLS; i = next++) {
-        await redis.evalsha(sha, 1, `plain:${Math.floor((2 * i) / seats.length)}`, seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!);
-      }
-    }),
-  );
-  const plain = await statsOf('evalsha');
+  const plainRound = async (round: number) => {
+    await redis.config('RESETSTAT');
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        for (let i = next++; i < CALLS; i = next++) {
+          const key = `plain:${round}:${Math.floor((2 * i) / seats.length)}`;
+          await redis.evalsha(sha, 1, key, seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!);
+        }
+      }),
+    );
+    const stats = await statsOf('evalsha');
+    return stats.usec / stats.calls;
+  };
+
+  const status: Awaited<ReturnType<typeof statusRound>>[] = [];
+  const plain: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    status.push(await statusRound(round));
+    plain.push(await plainRound(round));
+  }
   clock.stop();
-  const usPerCall = status.usec / status.calls;
-  const plainUsPerCall = plain.usec / plain.calls;
+  const usPerCall = median(status.map((r) => r.usPerCall));
+  const plainUsPerCall = median(plain);
   console.log(
     JSON.stringify({
-      calls: status.calls,
+      calls: status[0]!.calls,
+      rounds: ROUNDS,
       redisUsPerCall: Math.round(usPerCall * 10) / 10,
       plainRedisUsPerCall: Math.round(plainUsPerCall * 10) / 10,
       ratioToPlain: Math.round((usPerCall / plainUsPerCall) * 100) / 100,
-      serverCpuUsPerCall: Math.round(((cpu.user + cpu.system) / CALLS) * 10) / 10,
+      serverCpuUsPerCall: Math.round(median(status.map((r) => r.serverUsPerCall)) * 10) / 10,
     }),
   );
 } finally {

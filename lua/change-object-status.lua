@@ -12,9 +12,10 @@
 --          key (includes/requestRecord.lua)
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
---          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep, channels?,
---                         ignoreChannels, allowed?, rejected?, objects: [ {l, q?, c?, t?, x?} ] } ],
---            expand, used, usedBuckets, origin?, ip? }
+--          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep?, channels?,
+--                         ignoreChannels?, allowed?, rejected?, objects: [ {l, q?, c?, t?, x?} ] } ],
+--            expand?, used, usedBuckets, seasons?, origin?, ip? }
+--            (a flag that is absent is off)
 --            e: the event's position (1-based) among the events of KEYS
 --            op: 'book' | 'hold' | 'release' | 'status', or 'override' / 'useSeason' (an event
 --                of a season sets or drops its own copy of its season's status), or 'expire'
@@ -54,7 +55,7 @@
 -- keeps (the call's KEYS, ARGV, now and request, and each include's per-call tables) is a
 -- local of this chunk that `run` sets afresh at the start of each call.
 
-local KEYS, ARGV, now, request
+local KEYS, ARGV, now, nowText, request
 
 --#include requestRecord.lua
 --#include constants.lua
@@ -94,6 +95,8 @@ local function run(keys, args)
   if pastDeadline() then return { -1 } end
 
   now = tonumber(ARGV[1])
+  -- As text for the history entries: one string for all of them.
+  nowText = ARGV[1]
   request = cjson.decode(ARGV[2])
 
   for i, change in ipairs(request.changes) do

@@ -85,7 +85,7 @@ end
 local function seasonAreaTaken(state, label)
   local season = state.season
   if not season then return 0 end
-  local taken = tonumber(ownSaleField(state, 'e:' .. label)) or 0
+  local taken = tonumber(ownSaleField(state, 'e:', label)) or 0
   for _, p in ipairs(season.sum) do taken = taken + areaUse(p, label) end
   local most = 0
   for _, group in ipairs(season.groups) do
@@ -135,7 +135,7 @@ local function changeArea(state, change, item)
   if not parts then return end
   if not guard(change, label, current) then return end
   -- What the season keeps from this unit is off sale here, as far as free places go.
-  local notForSale = (tonumber(saleField(state, 'n:' .. label)) or 0) + seasonAreaTaken(state, label)
+  local notForSale = (tonumber(saleField(state, 'n:', label)) or 0) + seasonAreaTaken(state, label)
   local op = change.op
   local token = change.token or ''
   local member = holdMember(label, token)

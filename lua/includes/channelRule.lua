@@ -16,7 +16,7 @@ end
 -- The places an event assigned to channels in an area (channel areaPlaces): {channel = n}, total.
 local function allotments(state, label)
   local allotted, total = {}, 0
-  local field = saleField(state, 'a:' .. label)
+  local field = saleField(state, 'a:', label)
   if field then
     local f = split(field)
     for i = 1, #f - 1, 2 do
@@ -44,7 +44,7 @@ local function usableParts(state, change, label, allotted, exempt)
     for channel in pairs(allotted) do parts[#parts + 1] = channel end
     return parts
   end
-  local whole = saleField(state, 'c:' .. label)
+  local whole = saleField(state, 'c:', label)
   if whole then
     if not contains(change.channels, whole) then fail('OBJECT_IN_CHANNEL', label, whole) return nil end
     return OUTSIDE_CHANNELS

@@ -32,7 +32,7 @@ local function eventState(e)
     objects = KEYS[base + 1], extraData = KEYS[base + 2], holdTokens = KEYS[base + 3],
     saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], history = KEYS[base + 7],
     used = KEYS[base + 8],
-    records = {}, recordsChanged = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
+    records = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},
   }
@@ -111,7 +111,8 @@ end
 -- status the object returned to.
 local function setRecord(state, label, value)
   local old = readThrough(state.records, state.objects, label)
-  -- What Redis had, for the season's count of stored records (writeBack).
+  -- What Redis had, for the season's count of stored records (writeBack); its labels are
+  -- the records this call changed.
   if state.stored[label] == nil then state.stored[label] = old end
   local oldToken, newToken = heldToken(old), heldToken(value)
   if oldToken ~= newToken then
@@ -126,7 +127,6 @@ local function setRecord(state, label, value)
     if newToken then setHolding(state, newToken, label, true) end
   end
   state.records[label] = value or false
-  state.recordsChanged[label] = true
 end
 
 -- The parts of one token's hold on one area ({channel, ticketType, places} each).
@@ -154,17 +154,19 @@ end
 -- per event spares the lookups per object.
 -- A unit of a season without a field of its own takes its season's (channels always,
 -- places not for sale when the season propagates its for-sale config).
-local function ownSaleField(state, field)
+-- A field is `<prefix><label>` (prefix 'n:', 'c:', 'a:' or 'e:'), joined only when there is a
+-- sale config to look in.
+local function ownSaleField(state, prefix, label)
   if state.hasSaleConfig == nil then state.hasSaleConfig = redis.call('EXISTS', state.saleConfig) == 1 end
-  return state.hasSaleConfig and redis.call('HGET', state.saleConfig, field) or false
+  return state.hasSaleConfig and redis.call('HGET', state.saleConfig, prefix .. label) or false
 end
 
-local function saleField(state, field)
-  local value = ownSaleField(state, field)
+local function saleField(state, prefix, label)
+  local value = ownSaleField(state, prefix, label)
   local season = state.season
   if value or not season or not season.fb then return value end
-  if string.sub(field, 1, 2) == 'n:' and not season.nfs then return false end
-  return saleField(eventState(season.fb), field)
+  if prefix == 'n:' and not season.nfs then return false end
+  return saleField(eventState(season.fb), prefix, label)
 end
 
 -- Whether the event overrides its season's status of the object (override-season-status).
@@ -199,13 +201,13 @@ end
 -- Writes what changed in the event's state: one HSET and one HDEL per hash, however many
 -- objects changed.
 local function writeBack(state)
-  local sets, deletes = fieldChanges(state.recordsChanged, state.records)
+  local sets, deletes = fieldChanges(state.stored, state.records)
   -- A season counts, per object, the units under it (every unit but the season itself)
   -- that have a record of it, so a booking
   -- on the season knows without reading every event whether one of them took the object.
   local season = state.season
   if season and not season.top then
-    for label in pairs(state.recordsChanged) do
+    for label in pairs(state.stored) do
       local had, has = state.stored[label] ~= false, state.records[label] ~= false
       if had ~= has and redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then
         redis.call('HDEL', KEYS[season.use], label)

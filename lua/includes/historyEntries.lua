@@ -6,7 +6,7 @@
 -- Its one field `c` is joined by SEP: time (ms), label, status, quantity, order id, hold
 -- token, origin type, origin ip, extra data JSON (fields the caller cannot fill with SEP:
 -- src/domain/statusChangeRequest.ts refuses control characters; JSON escapes them).
--- Needs: now, constants.lua (SEP).
+-- Needs: nowText (now as the caller sent it, ms), constants.lua (SEP).
 
 -- Stream keys and entries, by position: two flat lists rather than a table per object; per
 -- call (set afresh by `run` in change-object-status.lua).
@@ -15,7 +15,7 @@ local notedKeys, noted = {}, {}
 local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra)
   local n = #noted + 1
   notedKeys[n] = stream
-  noted[n] = now .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
+  noted[n] = nowText .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
 local function writeHistory()

@@ -28,22 +28,26 @@ local function split(record)
   end
 end
 
-local function join(fields, count)
-  local last = count
-  while last > 1 and (fields[last] == nil or fields[last] == '') do last = last - 1 end
-  local parts = {}
-  for i = 1, last do parts[i] = fields[i] or '' end
-  return table.concat(parts, SEP)
-end
+-- What an object without a record decodes to: one shared table, never changed (only a held
+-- object's decoding is changed, by currentObject.lua), so a free seat costs no table.
+local FREE_OBJECT = { status = FREE, token = '', orderId = '', ticketType = '', previous = '', listing = '' }
 
 local function decodeObject(record)
-  if not record then return { status = FREE, token = '', orderId = '', ticketType = '', previous = '', listing = '' } end
+  if not record then return FREE_OBJECT end
   local f = split(record)
   return { status = f[1], token = f[2] or '', orderId = f[3] or '', ticketType = f[4] or '', previous = f[5] or '', listing = f[6] or '' }
 end
 
+-- Joined with .. up to the last non-empty field: every booking encodes its objects, and this
+-- makes no table for it.
 local function encodeObject(o)
-  return join({ o.status, o.token, o.orderId, o.ticketType, o.previous, o.listing }, 6)
+  local s = o.status
+  if o.listing ~= '' then return s .. SEP .. o.token .. SEP .. o.orderId .. SEP .. o.ticketType .. SEP .. o.previous .. SEP .. o.listing end
+  if o.previous ~= '' then return s .. SEP .. o.token .. SEP .. o.orderId .. SEP .. o.ticketType .. SEP .. o.previous end
+  if o.ticketType ~= '' then return s .. SEP .. o.token .. SEP .. o.orderId .. SEP .. o.ticketType end
+  if o.orderId ~= '' then return s .. SEP .. o.token .. SEP .. o.orderId end
+  if o.token ~= '' then return s .. SEP .. o.token end
+  return s
 end
 
 local function decodeArea(record)

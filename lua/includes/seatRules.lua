@@ -18,10 +18,10 @@ local function changeObject(state, change, item)
   local op = change.op
   local token = change.token or ''
   if op ~= 'release' then
-    if (tonumber(saleField(state, 'n:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
+    if (tonumber(saleField(state, 'n:', label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
     if state.season then
       -- Not for sale, or in a channel of its own, in one of the season's events (seasons only).
-      if (tonumber(ownSaleField(state, 'e:' .. label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
+      if (tonumber(ownSaleField(state, 'e:', label)) or 0) > 0 then return fail('OBJECT_NOT_FOR_SALE', label, '') end
       local taken = seasonConflict(state, label)
       if taken == UNITS_NEEDED then return fail('SEASON_UNITS_NEEDED', label, '') end
       if taken then return fail('OBJECT_TAKEN_IN_SEASON', label, taken) end

@@ -227,13 +227,17 @@ export async function applyStatusChanges(
     }
     used.push(buckets);
   });
+  const seasons = seasonsPayload(changes, position, keys, lite);
+  // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
+  // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
+  // absent flag as off).
   const payload = {
-    expand,
+    expand: expand || undefined,
     origin: origin.type === 'API_CALL' ? undefined : origin.type,
     ip: origin.ip,
     used,
     usedBuckets,
-    seasons: seasonsPayload(changes, position, keys, lite),
+    seasons: Object.keys(seasons).length > 0 ? seasons : undefined,
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
       op: change.op,
@@ -243,12 +247,15 @@ export async function applyStatusChanges(
       orderId: change.parameters.orderId,
       listing: change.parameters.resaleListingId,
       // Setting or dropping a season override leaves the extra data as it is.
-      keep: change.parameters.keepExtraData === true || change.op === 'override' || change.op === 'useSeason',
+      keep: change.parameters.keepExtraData === true || change.op === 'override' || change.op === 'useSeason' || undefined,
       channels: change.parameters.channelKeys,
-      ignoreChannels: change.parameters.ignoreChannels === true,
+      ignoreChannels: change.parameters.ignoreChannels || undefined,
       allowed: change.parameters.allowedPreviousStatuses,
       rejected: change.parameters.rejectedPreviousStatuses,
-      objects: change.objects.map((o) => ({ l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData })),
+      // Places and capacity only for GA areas (q > 0 marks one).
+      objects: change.objects.map((o) =>
+        o.quantity > 0 ? { l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData } : { l: o.label, t: o.ticketType, x: o.extraData },
+      ),
     })),
   };
   const reply = await calls.changeObjectStatus(events[0]!, keys, now, JSON.stringify(payload));
