@@ -8,6 +8,7 @@ import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
 import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
+import { serverHeap } from './lib/serverGauges.js';
 import { drainFigures, drainGauges } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
       scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}`);
     }
-    sections.server = processMemory(server.pid);
+    sections.server = { ...processMemory(server.pid), ...(await serverHeap(server.url)) };
     sections.redis = { usedMemoryBytes: await state.usedMemory() };
   } finally {
     await state.close();

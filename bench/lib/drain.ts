@@ -2,6 +2,8 @@
 // read before and after a scenario give the changes stored per second while it ran and
 // how far behind the drain was when it ended.
 
+import { serverGauges } from './serverGauges.js';
+
 export interface DrainGauges {
   stored: number;
   lagSeconds: number;
@@ -9,8 +11,7 @@ export interface DrainGauges {
 }
 
 export async function drainGauges(serverUrl: string): Promise<DrainGauges> {
-  const text = await (await fetch(`${serverUrl}/metrics`)).text();
-  const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  const gauge = await serverGauges(serverUrl);
   return { stored: gauge('history_changes_stored_total'), lagSeconds: gauge('history_drain_lag_seconds'), pendingStreams: gauge('history_pending_streams') };
 }
 

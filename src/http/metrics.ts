@@ -49,6 +49,10 @@ export class Metrics {
     const gaugeValues: Record<string, number> = {
       process_resident_memory_bytes: memory.rss,
       process_heap_used_bytes: memory.heapUsed,
+      // What the heap holds (used: live objects and garbage not yet collected) and native
+      // memory outside it (Buffers): RSS minus these two is the process's own native memory.
+      process_heap_total_bytes: memory.heapTotal,
+      process_external_bytes: memory.external,
       process_uptime_seconds: (Date.now() - this.startedAt) / 1000,
       ...gauges,
     };

@@ -121,6 +121,8 @@ describe('operations endpoints', () => {
     // The /metrics request itself is the one in flight.
     expect(samples.get('http_requests_in_flight')).toBe(1);
     expect(samples.get('process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(samples.get('process_heap_total_bytes')).toBeGreaterThanOrEqual(samples.get('process_heap_used_bytes')!);
+    expect(samples.get('process_external_bytes')).toBeGreaterThan(0);
 
     // The next scrape includes the previous one and the counts only grow.
     const again = parseSamples((await call(server.url, 'GET', '/metrics')).text);
