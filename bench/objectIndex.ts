@@ -3,6 +3,7 @@ import { checkDrawing } from '../src/domain/drawing.js';
 import { buildObjectIndex, type ObjectIndex } from '../src/domain/objectIndex.js';
 import { renderThumbnail } from '../src/rendering/thumbnail.js';
 import { generatedDrawing, SEATS_100K, seatCount } from './drawings.js';
+import { median } from './lib/median.js';
 
 // `node --expose-gc dist/bench/objectIndex.js`: what indexing a 100,000-seat drawing costs.
 // - parse: JSON text -> checked drawing -> object index, as a chart upload does it (median of runs)
@@ -15,11 +16,6 @@ if (!gc) throw new Error('run with node --expose-gc');
 
 function fullGc(): void {
   for (let i = 0; i < 3; i++) gc!();
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 const json = JSON.stringify(generatedDrawing(SEATS_100K));

@@ -9,6 +9,7 @@ import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type Genera
 import { Admin } from './lib/admin.js';
 import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
 import { serverHeap } from './lib/serverGauges.js';
+import type { CommandStats } from './lib/commandStats.js';
 import { drainFigures, drainGauges } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
@@ -96,7 +97,7 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
 }
 
 /** What Redis spent per call of the status script the priority lane runs (FCALL; EVALSHA before it was a function), in µs. */
-function scriptCost(before: Map<string, { calls: number; usec: number }>, after: Map<string, { calls: number; usec: number }>) {
+function scriptCost(before: CommandStats, after: CommandStats) {
   const command = after.has('fcall') ? 'fcall' : 'evalsha';
   const calls = (after.get(command)?.calls ?? 0) - (before.get(command)?.calls ?? 0);
   const usec = (after.get(command)?.usec ?? 0) - (before.get(command)?.usec ?? 0);

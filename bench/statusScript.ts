@@ -11,6 +11,8 @@ import { Scripts } from '../src/inventory/scripts.js';
 import { applyStatusChanges } from '../src/inventory/statusChanges.js';
 import { usedBucketsFor } from '../src/domain/usedBuckets.js';
 import { generatedDrawing } from './drawings.js';
+import { commandStats } from './lib/commandStats.js';
+import { median } from './lib/median.js';
 
 // `npm run bench:script`: what Redis spends per call of the status script (a Redis function,
 // FCALL) for a 2-seat booking (INFO commandstats), with nothing else on that Redis, beside a plain script that
@@ -30,11 +32,6 @@ end
 for i = 1, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], 'booked') end
 return 1`;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 const dir = mkdtempSync(join(tmpdir(), 'bench-script-'));
 const server = await startRedisServer({ dir, appendOnly: false });
 const redis = new Redis(server.url);
@@ -47,11 +44,7 @@ try {
   // As the server creates it: bucket keys sized to the chart (src/domain/usedBuckets.ts).
   const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };
 
-  const statsOf = async (command: string) => {
-    const line = (await redis.info('commandstats')).split('\n').find((l) => l.startsWith(`cmdstat_${command}:`));
-    const [, calls = '0', usec = '0'] = /calls=(\d+),usec=(\d+)/.exec(line ?? '') ?? [];
-    return { calls: Number(calls), usec: Number(usec) };
-  };
+  const statsOf = async (command: string) => (await commandStats(redis)).get(command) ?? { calls: 0, usec: 0 };
 
   // The status script: 2 seats per booking, 100 calls in flight at a time, as a server
   // would batch them; each round books seats of events of its own.

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { areaState, objectState, type AreaState } from '../../src/domain/objectStates.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
 import type { BenchEvent } from './admin.js';
+import { commandStats, type CommandStats } from './commandStats.js';
 
 // What the server's Redis holds after a scenario: the final state every scenario's checks
 // compare with what its requests were told. Read straight from the inventory (the single
@@ -45,12 +46,8 @@ export class FinalState {
   }
 
   /** Calls and CPU microseconds Redis spent per command so far (INFO commandstats). */
-  async commandStats(): Promise<Map<string, { calls: number; usec: number }>> {
-    const stats = new Map<string, { calls: number; usec: number }>();
-    for (const [, name, calls, usec] of (await this.redis.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+),usec=(\d+)/g)) {
-      stats.set(name!, { calls: Number(calls), usec: Number(usec) });
-    }
-    return stats;
+  commandStats(): Promise<CommandStats> {
+    return commandStats(this.redis);
   }
 
   async close(): Promise<void> {

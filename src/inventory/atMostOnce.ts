@@ -50,22 +50,17 @@ export function unavailable(why: string, applied?: false | 'unknown'): ApiError 
 }
 
 /** A wait for one of a set of signals, or for a moment: resolves true on a signal, false at `until`. */
-function signalOrTime(signals: Set<() => void>, until: number): { fired: Promise<boolean>; cancel(): void } {
-  let cancel = () => {};
-  const fired = new Promise<boolean>((resolve) => {
+function signalOrTime(signals: Set<() => void>, until: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
     const done = (signalled: boolean) => {
-      cancel();
+      clearTimeout(timer);
+      signals.delete(signal);
       resolve(signalled);
     };
     const signal = () => done(true);
     const timer = setTimeout(() => done(false), Math.max(0, until - performance.now()));
     signals.add(signal);
-    cancel = () => {
-      clearTimeout(timer);
-      signals.delete(signal);
-    };
   });
-  return { fired, cancel };
 }
 
 /** A call sent to Redis and waiting for its outcome; `settle` is null once it has one. */
@@ -208,7 +203,7 @@ export class AtMostOnceCalls {
     if (performance.now() >= giveUpAt) return false;
     this.waitingForReady++;
     try {
-      return await signalOrTime(this.onReady, giveUpAt).fired;
+      return await signalOrTime(this.onReady, giveUpAt);
     } finally {
       this.waitingForReady--;
     }
