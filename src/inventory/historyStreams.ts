@@ -12,6 +12,15 @@ const PENDING_KEY = 'history:pending';
 const PROGRESS_KEY = 'history:drain';
 const FLUSH_MS = 50;
 const PROGRESS_SAMPLE = 50;
+/**
+ * How long a drain keeps a stream to itself at most. A drain's turn on a stream is a few
+ * batches (src/jobs/historyDrain.ts), well under this; one that dies holding a stream
+ * leaves it to the others after this long.
+ */
+const LEASE_MS = 10_000;
+
+/** string: the drain that has a stream right now; tagged like the stream it guards. */
+const leaseKey = (stream: string) => `${stream}:drainLease`;
 
 /** Entries `first`..`last` of a stream (numbered without gaps), their `c` fields joined by ENTRY_SEPARATOR. */
 export interface HistoryBatchText {
@@ -41,7 +50,26 @@ export class HistoryStreams {
     private readonly redis: Redis,
     /** The deployment's REDIS_KEY_PREFIX: SCAN patterns and replies carry it, commands add it. */
     private readonly keyPrefix: string,
+    private readonly leaseMs = LEASE_MS,
   ) {}
+
+  /**
+   * Takes a stream for one drain; false while another drain has it. Drains of several
+   * processes overlap when a run outlasts the drain interval, and without this they would
+   * read, encode and insert the same batches, each stored once but paid for twice.
+   */
+  async take(key: string): Promise<boolean> {
+    return (await this.redis.set(leaseKey(key), '1', 'PX', this.leaseMs, 'NX')) === 'OK';
+  }
+
+  /**
+   * Gives a stream back. A plain DEL: if this drain outlasted its lease and another took
+   * the stream meanwhile, that one loses its lease early, and the worst that follows is a
+   * batch read twice, which is still stored once.
+   */
+  async giveBack(key: string): Promise<void> {
+    await this.redis.del(leaseKey(key));
+  }
 
   /**
    * Notes events whose streams got entries. The drain hears of them within FLUSH_MS, in one

@@ -5,7 +5,8 @@ import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 // Moves status changes from the events' history streams into MongoDB (docs/history.md):
 // at least once, in batches, in stream order. A stream is trimmed only up to what MongoDB
 // acknowledged, so nothing is lost while MongoDB or this process is down, and a batch
-// read twice (two drains on one stream, a crash between store and trim) is stored once.
+// read twice (a crash between store and trim, a drain that outlasted its lease) is stored
+// once. One drain at a time works on a stream: a drain skips a stream another has taken.
 // A stream stays on the pending list until a drain finds it empty.
 
 /** Streams taken per run, and entries stored per MongoDB write. */
@@ -18,6 +19,8 @@ export interface DrainRun {
   stored: number;
   /** Streams left with entries, for the next run. */
   unfinished: number;
+  /** Streams skipped because another drain had them. */
+  busy: number;
 }
 
 export class HistoryDrain {
@@ -31,17 +34,26 @@ export class HistoryDrain {
     const keys = await this.streams.pending(STREAMS_PER_RUN);
     let stored = 0;
     let unfinished = 0;
+    let busy = 0;
     try {
       for (const key of keys) {
-        const drained = await this.drainStream(key);
-        stored += drained.stored;
-        if (drained.empty) await this.streams.drained(key);
-        else unfinished++;
+        if (!(await this.streams.take(key))) {
+          busy++;
+          continue;
+        }
+        try {
+          const drained = await this.drainStream(key);
+          stored += drained.stored;
+          if (drained.empty) await this.streams.drained(key);
+          else unfinished++;
+        } finally {
+          await this.streams.giveBack(key);
+        }
       }
     } finally {
       await this.streams.recordRun(stored, now);
     }
-    return { stored, unfinished };
+    return { stored, unfinished, busy };
   }
 
   /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many it stored. */

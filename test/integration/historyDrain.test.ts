@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
@@ -10,6 +11,8 @@ import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
 import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
+import { HistoryStreams } from '../../src/inventory/historyStreams.js';
+import { HistoryDrain } from '../../src/jobs/historyDrain.js';
 
 // The drain of the history streams into MongoDB (docs/history.md), on real servers: a
 // server without background jobs and `npm run worker` processes beside it, a worker killed
@@ -182,6 +185,45 @@ describe('history drain', () => {
       const { id } = await retrieveEvent(clients.api, event);
       await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === 400, 15_000, 50);
       expectWhole(await stored(env.MONGODB_DB!, id), 400);
+    }
+  });
+
+  it('works on a stream one drain at a time: another skips it until it is given back, or its holder died and the lease ran out', async () => {
+    const prefix = `drainLease-${process.pid}-${Date.now()}:`;
+    const redis = new Redis(inject('redisUrl'), { keyPrefix: prefix });
+    try {
+      const leaseMs = 300;
+      const streams = new HistoryStreams(redis, prefix, leaseMs);
+      const database = newDatabaseName();
+      const drain = new HistoryDrain(streams, new StatusChangeHistory(mongo.db(database)));
+      const key = 'inv:{41}:41:history';
+      const entry = (n: number) => ['1000', `A-${n}`, 'booked', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
+      for (let n = 1; n <= 3; n++) await redis.xadd(key, '0-*', 'c', entry(n));
+      streams.noteChanged([{ _id: 41, tag: '41' }]);
+      await streams.flush();
+
+      // Another drain has the stream: this one leaves it alone, stored and listed as it was.
+      expect(await streams.take(key)).toBe(true);
+      expect(await drain.run()).toEqual({ stored: 0, unfinished: 0, busy: 1 });
+      expect(await stored(database, 41)).toEqual([]);
+      expect(await redis.xlen(key)).toBe(3);
+      // Given back, the next run drains it.
+      await streams.giveBack(key);
+      expect(await drain.run()).toEqual({ stored: 3, unfinished: 0, busy: 0 });
+      expect((await stored(database, 41)).map((c) => c.label)).toEqual(['A-1', 'A-2', 'A-3']);
+
+      // A drain that took the stream and died: the others wait for its lease to run out.
+      await redis.xadd(key, '0-*', 'c', entry(4));
+      streams.noteChanged([{ _id: 41, tag: '41' }]);
+      await streams.flush();
+      expect(await streams.take(key)).toBe(true);
+      expect((await drain.run()).busy).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, leaseMs + 50));
+      expect(await drain.run()).toEqual({ stored: 1, unfinished: 0, busy: 0 });
+      expect((await stored(database, 41)).map((c) => c.id)).toEqual([1, 2, 3, 4]);
+      expect(await redis.exists(`${key}:drainLease`)).toBe(0);
+    } finally {
+      redis.disconnect();
     }
   });
 });
