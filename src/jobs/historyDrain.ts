@@ -37,23 +37,32 @@ export class HistoryDrain {
     let busy = 0;
     try {
       for (const key of keys) {
-        if (!(await this.streams.take(key))) {
-          busy++;
-          continue;
-        }
-        try {
-          const drained = await this.drainStream(key);
+        const drained = await this.drainIfFree(key);
+        if (!drained) busy++;
+        else {
           stored += drained.stored;
-          if (drained.empty) await this.streams.drained(key);
-          else unfinished++;
-        } finally {
-          await this.streams.giveBack(key);
+          if (!drained.empty) unfinished++;
         }
       }
     } finally {
       await this.streams.recordRun(stored, now);
     }
     return { stored, unfinished, busy };
+  }
+
+  /**
+   * Drains a stream unless another drain has it (null then), taking it off the pending list
+   * when it is found empty; the stream is given back whatever happens.
+   */
+  private async drainIfFree(key: string): Promise<{ stored: number; empty: boolean } | null> {
+    if (!(await this.streams.take(key))) return null;
+    try {
+      const drained = await this.drainStream(key);
+      if (drained.empty) await this.streams.drained(key);
+      return drained;
+    } finally {
+      await this.streams.giveBack(key);
+    }
   }
 
   /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many it stored. */

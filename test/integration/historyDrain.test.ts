@@ -67,6 +67,9 @@ async function bookEach(clients: CompanyClients, eventKey: string, first: number
   );
 }
 
+/** A history stream entry's `c` field (lua/includes/historyEntries.lua): object A-<n> given `status` at time 1000 by an API call. */
+const historyEntry = (n: number, status = 'booked') => ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
+
 /** Every change 1..count stored exactly once, and the seats booked each recorded once. */
 function expectWhole(history: { id: number; label: string; status: string }[], count: number): void {
   expect(history.map((h) => h.id)).toEqual(Array.from({ length: count }, (_, i) => i + 1));
@@ -77,8 +80,7 @@ function expectWhole(history: { id: number; label: string; status: string }[], c
 describe('history drain', () => {
   it('stores a batch read twice from the head of a stream once, and says how far it is stored', async () => {
     const history = new StatusChangeHistory(mongo.db(newDatabaseName()));
-    const change = (n: number, status: string) => ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
-    const batch = (first: number, ...statuses: string[]) => ({ first, last: first + statuses.length - 1, entries: statuses.map((status, i) => change(first + i, status)).join(ENTRY_SEPARATOR) });
+    const batch = (first: number, ...statuses: string[]) => ({ first, last: first + statuses.length - 1, entries: statuses.map((status, i) => historyEntry(first + i, status)).join(ENTRY_SEPARATOR) });
     expect(await history.store(7, batch(1, 'booked', 'booked'))).toEqual({ last: 2, inserted: true });
     // Read again from the same head, with more behind it: the first copy stands, up to 2.
     expect(await history.store(7, batch(1, 'changed', 'changed', 'booked'))).toEqual({ last: 2, inserted: false });
@@ -197,8 +199,7 @@ describe('history drain', () => {
       const database = newDatabaseName();
       const drain = new HistoryDrain(streams, new StatusChangeHistory(mongo.db(database)));
       const key = 'inv:{41}:41:history';
-      const entry = (n: number) => ['1000', `A-${n}`, 'booked', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
-      for (let n = 1; n <= 3; n++) await redis.xadd(key, '0-*', 'c', entry(n));
+      for (let n = 1; n <= 3; n++) await redis.xadd(key, '0-*', 'c', historyEntry(n));
       streams.noteChanged([{ _id: 41, tag: '41' }]);
       await streams.flush();
 
@@ -213,7 +214,7 @@ describe('history drain', () => {
       expect((await stored(database, 41)).map((c) => c.label)).toEqual(['A-1', 'A-2', 'A-3']);
 
       // A drain that took the stream and died: the others wait for its lease to run out.
-      await redis.xadd(key, '0-*', 'c', entry(4));
+      await redis.xadd(key, '0-*', 'c', historyEntry(4));
       streams.noteChanged([{ _id: 41, tag: '41' }]);
       await streams.flush();
       expect(await streams.take(key)).toBe(true);
