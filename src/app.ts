@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
-import { closeRedis, connected, connectRedis, redisOutageAnswer } from './inventory/redis.js';
+import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer } from './inventory/redis.js';
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
 import { startBackgroundThread } from './jobs/backgroundThread.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
@@ -37,17 +37,17 @@ interface Core {
 
 async function connect(config: Config, logger: Logger): Promise<Core> {
   const commands = { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs };
-  const redis = connectRedis(config.redisUrl, 'seatsio-commands', logger, commands);
+  const redis = connectRedis(config.redis, 'seatsio-commands', logger, commands);
   // No command timeout here: AtMostOnceCalls bounds each status change itself, and a
   // timeout of ioredis's would race it and hide whether the change was applied.
-  const statusRedis = connectRedis(config.redisUrl, 'seatsio-status-changes', logger, { keyPrefix: config.redisKeyPrefix, resendUnanswered: false });
-  const subscriber = connectRedis(config.redisUrl, 'seatsio-invalidation', logger);
+  const statusRedis = connectRedis(config.redis, 'seatsio-status-changes', logger, { keyPrefix: config.redisKeyPrefix, resendUnanswered: false });
+  const subscriber = connectRedis(config.redis, 'seatsio-invalidation', logger);
   // BullMQ puts its own prefix in front of its keys: this connection has none of ioredis's.
-  const jobsRedis = connectRedis(config.redisUrl, 'seatsio-jobs', logger, { timeoutMs: config.redisTimeoutMs });
+  const jobsRedis = connectRedis(config.redis, 'seatsio-jobs', logger, { timeoutMs: config.redisTimeoutMs });
   const redisConnections = [redis, statusRedis, subscriber, jobsRedis];
   let metadata;
   try {
-    await withTimeout(Promise.all([connected(redis), connected(statusRedis)]), STARTUP_TIMEOUT_MS, `Redis at ${config.redisUrl}`);
+    await withTimeout(Promise.all([connected(redis), connected(statusRedis)]), STARTUP_TIMEOUT_MS, `Redis at ${describeTarget(config.redis)}`);
     metadata = await withTimeout(connectMongo(config.mongodbUrl, config.mongodbDb), STARTUP_TIMEOUT_MS, `MongoDB at ${config.mongodbUrl}`);
   } catch (error) {
     for (const connection of redisConnections) connection.disconnect();
@@ -73,7 +73,7 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
 }
 
 const backgroundJobs = (parts: AppParts, config: Config, logger: Logger) =>
-  new BackgroundJobs(parts.historyDrain, parts.historyStreams, parts.holdExpiry, { redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+  new BackgroundJobs(parts.historyDrain, parts.historyStreams, parts.holdExpiry, { redis: config.redis, keyPrefix: config.redisKeyPrefix, logger });
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();

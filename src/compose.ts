@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from './inventory/redis.js';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -6,7 +6,7 @@ import { Metrics } from './http/metrics.js';
 import type { RouteDef } from './http/route.js';
 import { ServerStatus } from './http/serverStatus.js';
 import { EventConfigStore } from './inventory/eventConfigStore.js';
-import { BulkReader } from './inventory/bulkReader.js';
+import { bulkReadsFor } from './inventory/bulkReader.js';
 import { EventObjectStore } from './inventory/eventObjectStore.js';
 import { HistoryStreams } from './inventory/historyStreams.js';
 import { HoldTokenStore } from './inventory/holdTokenStore.js';
@@ -68,15 +68,15 @@ import { WorkspaceService } from './services/workspaceService.js';
 
 export interface Connections {
   /** Commands (scripts, reads, writes) on the inventory Redis. */
-  redis: Redis;
+  redis: RedisClient;
   /** The status script's own connection, which never re-sends an unanswered command. */
-  statusRedis: Redis;
+  statusRedis: RedisClient;
   /** The metadata database. */
   db: Db;
   /** Cache invalidation between server processes. */
   bus: InvalidationBus;
   /** BullMQ's producer side (hold expiry jobs): no key prefix, BullMQ puts its own. */
-  jobsRedis: Redis;
+  jobsRedis: RedisClient;
 }
 
 /** What the server is made of; tests reach in here for white-box checks. */
@@ -117,7 +117,7 @@ export function compose(
     maxOutstanding: config.maxPendingStatusChanges,
   });
   const holdTokens = new HoldTokenStore(redis, scripts, config.redisKeyPrefix);
-  const eventObjects = new EventObjectStore(redis, new BulkReader(redis, config.redisTimeoutMs));
+  const eventObjects = new EventObjectStore(redis, bulkReadsFor(redis, config.redisTimeoutMs));
   const eventConfig = new EventConfigStore(redis);
   const usedObjects = new UsedObjects(redis);
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
@@ -148,7 +148,7 @@ export function compose(
   );
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig, repos.eventLog);
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
-  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry);
+  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry, isCluster(statusRedis));
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const holdTokenService = new HoldTokenService(holdTokens, holdExpiry);
   const bestAvailable = new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges);

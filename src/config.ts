@@ -1,10 +1,13 @@
+import type { RedisTarget } from './inventory/redis.js';
+
 // Environment -> typed config. Every variable is checked once at start-up; a bad value
 // stops the process with one line that names the variable (see main.ts).
 
 export interface Config {
   host: string;
   port: number;
-  redisUrl: string;
+  /** The inventory's Redis: REDIS_URL, or the cluster of REDIS_CLUSTER_NODES (README, "Redis Cluster"). */
+  redis: RedisTarget;
   /** Put before every Redis key, so several deployments (or test servers) can share one Redis. */
   redisKeyPrefix: string;
   mongodbUrl: string;
@@ -81,6 +84,26 @@ function url(env: Env, name: string, schemes: string[]): string {
 }
 
 
+/**
+ * REDIS_CLUSTER_NODES, `host:port` seed nodes separated by commas (any of the cluster's
+ * nodes will do; the rest are found from them), else REDIS_URL. A password for the
+ * cluster's nodes comes from REDIS_CLUSTER_PASSWORD (and REDIS_CLUSTER_USERNAME for ACLs).
+ */
+function redisTarget(env: Env): RedisTarget {
+  const raw = env.REDIS_CLUSTER_NODES ?? '';
+  if (raw === '') return { url: url(env, 'REDIS_URL', ['redis', 'rediss']) };
+  const clusterNodes = raw.split(',').map((entry) => {
+    const match = /^\s*([A-Za-z0-9.:[\]-]+):(\d{1,5})\s*$/.exec(entry);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      throw new ConfigError('REDIS_CLUSTER_NODES', `expected host:port entries separated by commas (for example 10.0.0.1:7000,10.0.0.2:7000), got "${entry.trim()}"`);
+    }
+    return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+  });
+  const optional = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  return { clusterNodes, username: optional('REDIS_CLUSTER_USERNAME'), password: optional('REDIS_CLUSTER_PASSWORD') };
+}
+
 /** The database named in the URL path, else "seatsio". */
 function databaseName(env: Env, mongodbUrl: string): string {
   const explicit = env.MONGODB_DB;
@@ -121,7 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     host: env.HOST && env.HOST !== '' ? env.HOST : '0.0.0.0',
     port: integer(env, 'PORT', 9001, 0, 65535),
-    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redis: redisTarget(env),
     redisKeyPrefix: keyPrefix(env),
     mongodbUrl,
     mongodbDb: databaseName(env, mongodbUrl),

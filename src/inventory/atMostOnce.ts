@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { ReplyError, type Redis } from 'ioredis';
+import { ReplyError } from 'ioredis';
 import { ApiError } from '../domain/errors.js';
 import { requestRecordKey, type EventRef } from './eventKeys.js';
+import type { RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
 import type { Scripts } from './scripts.js';
 
@@ -28,6 +29,8 @@ export interface AtMostOnceOptions {
 const MAX_MARGIN_MS = 250;
 /** How long the record of a successful call outlives its request's timeout. */
 const RECORD_SLACK_MS = 5_000;
+
+const CONNECTION_CLOSED = /^Connection is closed/;
 
 type Outcome = { kind: 'reply'; reply: unknown[] } | { kind: 'error'; error: unknown } | { kind: 'lost' } | { kind: 'timeout' };
 
@@ -151,7 +154,7 @@ export class AtMostOnceCalls {
 
   constructor(
     private readonly scripts: Scripts,
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly clock: RedisClock,
     private readonly options: AtMostOnceOptions,
   ) {
@@ -227,7 +230,8 @@ export class AtMostOnceCalls {
         (error: unknown) => {
           // A Redis error is an answer (the script failed, nothing written), and so is an
           // error while the connection stays up; any other is the connection failing under the call.
-          const lost = !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready');
+          // On a cluster only a node's connection fails, not the client: its "Connection is closed".
+          const lost = !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready' || CONNECTION_CLOSED.test(String((error as Error)?.message)));
           answered();
           this.sent.settle(call, lost ? { kind: 'lost' } : { kind: 'error', error });
         },

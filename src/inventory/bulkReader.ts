@@ -1,6 +1,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from './redis.js';
 import RedisParser from 'redis-parser';
 import { unavailable } from './atMostOnce.js';
 
@@ -15,14 +16,42 @@ import { unavailable } from './atMostOnce.js';
 // for (host, port, user, password, database, TLS, key prefix) and closed after it: reports
 // run one at a time per process (src/services/reportLane.ts), so there is nothing to pool,
 // and a connection that fails takes nothing else down. Standalone Redis only: on Redis
-// Cluster the read has to go to the node of the event's slot.
+// Cluster the read has to go to the node of the event's slot, and follow it while the slot
+// moves, which ioredis does; there the reads go through ioredis (ClusterBulkReads).
 
 /** A command of a read: its name, its key (the connection's prefix is added), the rest. */
 export type BulkCommand = [name: string, key: string, ...args: (string | number)[]];
 
 const resp = (args: (string | number)[]): string => `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(String(arg))}\r\n${arg}\r\n`).join('')}`;
 
-export class BulkReader {
+/** Reads of many elements, all of one slot, as one transaction. */
+export interface BulkReads {
+  /** The replies of the commands, run as one MULTI/EXEC: one moment of the data. */
+  transaction(commands: BulkCommand[]): Promise<unknown[]>;
+}
+
+/** The bulk reads for a connection: a parser of our own on one Redis, ioredis's on a cluster. */
+export function bulkReadsFor(redis: RedisClient, timeoutMs: number): BulkReads {
+  return isCluster(redis) ? new ClusterBulkReads(redis) : new BulkReader(redis, timeoutMs);
+}
+
+/** On a cluster: a MULTI through ioredis, which sends it to the slot's node and follows MOVED and ASK. */
+class ClusterBulkReads implements BulkReads {
+  constructor(private readonly redis: RedisClient) {}
+
+  async transaction(commands: BulkCommand[]): Promise<unknown[]> {
+    const multi = this.redis.multi();
+    for (const [name, key, ...args] of commands) multi.call(name, key, ...args);
+    const replies = await multi.exec();
+    if (!replies) throw new Error('Redis aborted the transaction of a bulk read');
+    return replies.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    });
+  }
+}
+
+export class BulkReader implements BulkReads {
   constructor(
     /** The connection whose settings the reads use. */
     private readonly redis: Redis,
@@ -30,7 +59,6 @@ export class BulkReader {
     private readonly timeoutMs: number,
   ) {}
 
-  /** The replies of the commands, run as one MULTI/EXEC: one moment of the data. */
   async transaction(commands: BulkCommand[]): Promise<unknown[]> {
     const prefix = this.redis.options.keyPrefix ?? '';
     const setup = this.setupCommands();

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { dayOf, FOR_SALE_EDITS_PER_DAY, limitInfo, type RateLimitInfo } from '../domain/forSaleLimit.js';
 import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type EventRef } from './eventKeys.js';
 
@@ -6,7 +6,7 @@ import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type 
 // fields the scripts check, the daily limit on for-sale changes, and removal with the event.
 
 export class EventConfigStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Replaces the event's channel and for-sale fields (see saleConfigFields) in one step. */
   async writeSaleConfig(event: EventRef, fields: Map<string, string>): Promise<void> {

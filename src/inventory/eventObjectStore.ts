@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
-import type { BulkCommand, BulkReader } from './bulkReader.js';
+import type { BulkCommand, BulkReads } from './bulkReader.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -24,7 +24,7 @@ function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<
 }
 
 /** The answers of a pipeline; the first failed command's error is thrown. */
-async function execAll(pipeline: ReturnType<Redis['pipeline']> | ReturnType<Redis['multi']>): Promise<unknown[]> {
+async function execAll(pipeline: ReturnType<RedisClient['pipeline']> | ReturnType<RedisClient['multi']>): Promise<unknown[]> {
   const results = (await pipeline.exec()) ?? [];
   for (const [error] of results) if (error) throw error;
   return results.map(([, value]) => value);
@@ -90,9 +90,9 @@ function hashFromPairs(pairs: unknown): Record<string, string> {
 
 export class EventObjectStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     /** For reading an event whole (reports): replies of 100,000 strings, decoded without ioredis's Buffers. */
-    private readonly bulk: BulkReader,
+    private readonly bulk: BulkReads,
   ) {}
 
   /** The unexpired GA holds of every area of an event. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { scanKeys, type RedisClient } from './redis.js';
 import { decodeBatch, ENTRY_SEPARATOR, entryNumber } from '../domain/statusChangeHistory.js';
 import { historyKey, type EventRef } from './eventKeys.js';
 
@@ -47,7 +47,7 @@ export class HistoryStreams {
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     /** The deployment's REDIS_KEY_PREFIX: SCAN patterns and replies carry it, commands add it. */
     private readonly keyPrefix: string,
     private readonly leaseMs = LEASE_MS,
@@ -119,17 +119,14 @@ export class HistoryStreams {
 
   /** Marks every history stream with entries as pending: after a crash, a hint may be lost. */
   async sweep(): Promise<number> {
-    let cursor = '0';
     let found = 0;
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.keyPrefix}inv:*:history`, 'COUNT', 1000, 'TYPE', 'stream');
-      cursor = next;
+    for await (const keys of scanKeys(this.redis, `${this.keyPrefix}inv:*:history`, 'stream')) {
       const names = keys.map((key) => key.slice(this.keyPrefix.length));
       const lengths = await Promise.all(names.map((key) => this.redis.xlen(key)));
       const pending = names.filter((_, i) => lengths[i]! > 0);
       found += pending.length;
       await this.markPending(pending);
-    } while (cursor !== '0');
+    }
     return found;
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { scanKeys, type RedisClient } from './redis.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import { tokenEntryExpiry } from '../domain/objectStates.js';
 import { eventKeys, holdTokensKeyEvent, type EventRef } from './eventKeys.js';
@@ -46,7 +46,7 @@ export interface TokenInEvent {
 
 export class HoldTokenStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     /** The deployment's REDIS_KEY_PREFIX: SCAN patterns and replies carry it, commands add it. */
     private readonly keyPrefix = '',
@@ -140,10 +140,7 @@ export class HoldTokenStore {
 
   /** Every event's entries of tokens that expired before `before`, a key's worth at a time. */
   async *expiredEntries(before: number): AsyncGenerator<TokenInEvent[]> {
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.keyPrefix}inv:*:holdTokens`, 'COUNT', 1000);
-      cursor = next;
+    for await (const keys of scanKeys(this.redis, `${this.keyPrefix}inv:*:holdTokens`)) {
       for (const key of keys) {
         const event = holdTokensKeyEvent(key.slice(this.keyPrefix.length));
         if (!event) continue;
@@ -151,7 +148,7 @@ export class HoldTokenStore {
         const expired = Object.keys(entries).filter((token) => tokenEntryExpiry(entries[token]) < before);
         if (expired.length > 0) yield expired.map((token) => ({ event, token }));
       }
-    } while (cursor !== '0');
+    }
   }
 
   /** Whether the token holds anything in any event it held in; entries holding nothing are dropped on the way. */

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { settleWithin } from '../util/timeout.js';
 import { unavailable } from './atMostOnce.js';
@@ -25,19 +25,63 @@ export interface RedisConnectionOptions {
   resendUnanswered?: boolean;
 }
 
+/** A connection to one Redis, or to a Redis Cluster (README, "Redis Cluster"). */
+export type RedisClient = Redis | Cluster;
+
+/** Where the inventory lives: one Redis by URL, or the seed nodes of a cluster (config.ts). */
+export type RedisTarget = { url: string } | { clusterNodes: { host: string; port: number }[]; username?: string; password?: string };
+
+export const isCluster = (redis: RedisClient): redis is Cluster => redis instanceof Cluster;
+
+/** The masters of a cluster (each holds its share of the slots), or the one Redis. */
+export const mastersOf = (redis: RedisClient): Redis[] => (isCluster(redis) ? redis.nodes('master') : [redis]);
+
+/**
+ * The keys matching `pattern` (which carries the key prefix: SCAN does not add it), a page
+ * at a time, from every master: a cluster's keys are spread over them. A key whose slot
+ * moves meanwhile may be seen twice or not at all; callers use this for hints and sweeps.
+ */
+export async function* scanKeys(redis: RedisClient, pattern: string, type?: string): AsyncGenerator<string[]> {
+  for (const node of mastersOf(redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = type
+        ? await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000, 'TYPE', type)
+        : await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) yield keys;
+    } while (cursor !== '0');
+  }
+}
+
+/** What a target is called in messages: the URL, or the cluster's seed nodes. */
+export const describeTarget = (target: RedisTarget): string =>
+  'url' in target ? target.url : `the cluster at ${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+
 /** Connection errors go to the log (ioredis would print each retry to stderr otherwise). */
-export function connectRedis(url: string, name: string, logger: Logger, options: RedisConnectionOptions = {}): Redis {
-  const redis = new Redis(url, {
+export function connectRedis(target: RedisTarget, name: string, logger: Logger, options: RedisConnectionOptions = {}): RedisClient {
+  const perConnection = {
     connectionName: name,
-    keyPrefix: options.keyPrefix ?? '',
-    enableAutoPipelining: true,
-    lazyConnect: false,
-    retryStrategy,
     maxRetriesPerRequest: OFFLINE_ATTEMPTS,
     commandTimeout: options.timeoutMs,
     autoResendUnfulfilledCommands: options.resendUnanswered ?? true,
-  });
+  };
+  const redis =
+    'url' in target
+      ? new Redis(target.url, { ...perConnection, keyPrefix: options.keyPrefix ?? '', enableAutoPipelining: true, lazyConnect: false, retryStrategy })
+      : // On a cluster ioredis follows MOVED and ASK itself, and waits out TRYAGAIN and
+        // CLUSTERDOWN (a slot moving, a failover): none of those ran the command.
+        new Cluster(target.clusterNodes, {
+          keyPrefix: options.keyPrefix ?? '',
+          enableAutoPipelining: true,
+          clusterRetryStrategy: retryStrategy,
+          retryDelayOnTryAgain: 20,
+          retryDelayOnMoved: 0,
+          maxRedirections: 64,
+          redisOptions: { ...perConnection, username: target.username, password: target.password },
+        });
   redis.on('error', (error: Error) => logger.warn({ connection: name, err: error.message }, 'redis connection error'));
+  if (isCluster(redis)) redis.on('node error', (error: Error, node: string) => logger.warn({ connection: name, node, err: error.message }, 'redis cluster node error'));
   return redis;
 }
 
@@ -56,7 +100,7 @@ export function redisOutageAnswer(error: unknown) {
 }
 
 /** Resolves once the connection is up (it keeps retrying meanwhile; bound the wait with withTimeout). */
-export function connected(redis: Redis): Promise<void> {
+export function connected(redis: RedisClient): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise((resolve) => redis.once('ready', () => resolve()));
 }
@@ -65,14 +109,14 @@ export function connected(redis: Redis): Promise<void> {
  * Answers only on a live connection: while disconnected the PING would wait in the offline
  * queue until Redis returns, piling up one queued PING per readiness probe.
  */
-export async function pingRedis(redis: Redis): Promise<void> {
+export async function pingRedis(redis: RedisClient): Promise<void> {
   if (redis.status !== 'ready') throw new Error(`connection is ${redis.status}`);
   const answer = await redis.ping();
   if (answer !== 'PONG') throw new Error(`Redis answered ${answer} to PING`);
 }
 
 /** QUIT waits for queued commands; if Redis is gone they never finish, so cut it after `ms`. */
-export async function closeRedis(redis: Redis, ms: number): Promise<void> {
+export async function closeRedis(redis: RedisClient, ms: number): Promise<void> {
   await settleWithin(redis.quit(), ms);
   redis.disconnect();
 }

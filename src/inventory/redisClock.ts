@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 // Redis's clock as seen from this process. A status change's deadline is judged by the
 // Redis that applies it (lua/includes/requestRecord.lua), so the server converts its own
@@ -14,7 +14,7 @@ export class RedisClock {
   private offsetMs = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly redis: Redis) {
+  constructor(private readonly redis: RedisClient) {
     redis.on('ready', () => void this.sample());
     if (redis.status === 'ready') void this.sample();
     this.timer = setInterval(() => void this.sample(), RESAMPLE_MS).unref();

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
+import calculateSlot from 'cluster-key-slot';
+import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
 
 // The Lua scripts of lua/, one typed function each. A script's file name carries its
@@ -63,7 +64,7 @@ export class Scripts {
   private readonly statusCall: (keys: Arg[], args: Arg[]) => Promise<unknown>;
   private readonly loadStatusLibrary: () => Promise<unknown>;
 
-  constructor(redis: Redis, statusRedis: Redis = redis) {
+  constructor(redis: RedisClient, statusRedis: RedisClient = redis) {
     const dir = luaDir();
     const declared = new Set<string>([STATUS_FILE, ...Object.values(SCRIPT_FILES)]);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
@@ -76,9 +77,13 @@ export class Scripts {
     const library = statusLibrary(dir);
     // Loaded whenever the connection is (re)made, and again if Redis lost it meanwhile (a
     // restart without persistence): FUNCTION LOAD REPLACE is the same library every time.
-    this.loadStatusLibrary = () => statusRedis.call('FUNCTION', 'LOAD', 'REPLACE', library);
+    // On a cluster every master gets it (a replica gets it from its master), and so does a
+    // node the cluster gains (a replica among them refuses it, harmlessly).
+    const loadOn = (node: RedisClient) => node.call('FUNCTION', 'LOAD', 'REPLACE', library);
+    this.loadStatusLibrary = () => Promise.all(mastersOf(statusRedis).map(loadOn));
     const load = () => void this.loadStatusLibrary().catch(() => undefined);
     statusRedis.on('ready', load);
+    if (isCluster(statusRedis)) statusRedis.on('+node', (node: RedisClient) => void loadOn(node).catch(() => undefined));
     load();
     this.statusCall = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(STATUS_FUNCTION, ...args), STATUS_FUNCTION, undefined);
   }
@@ -146,6 +151,8 @@ export class Scripts {
 
 interface PendingCall {
   args: Arg[];
+  /** The hash slot of its keys, on a cluster. */
+  slot: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -153,30 +160,57 @@ interface PendingCall {
 /**
  * Calls of a script made in one turn of the event loop go to Redis as one pipeline, in one
  * write. Unlike ioredis's auto-pipelining, a batch does not wait for the replies of the one
- * before: Redis runs the next batch while the server handles the last one's answers, where
+ * before: RedisClient runs the next batch while the server handles the last one's answers, where
  * auto-pipelining kept the two taking turns (the bench baselines show the difference).
- * Each call still gets its own reply or error. Standalone Redis only: on Redis Cluster a
- * pipeline must stay within one slot, so calls would have to be grouped per node.
+ * Each call still gets its own reply or error.
+ *
+ * On Redis Cluster a pipeline goes to one node, so a turn's calls go as one pipeline per
+ * slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
+ * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
+ * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
+ * rest of their pipeline ran once and keeps its replies.
  */
 type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
-type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<Redis['pipeline']>;
+type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<RedisClient['pipeline']>;
+
+const REDIRECTED = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
+const redirected = (error: unknown) => error instanceof Error && REDIRECTED.test(error.message);
 
 function batched(
-  redis: Redis,
+  redis: RedisClient,
   send: (pipeline: ScriptPipeline, args: Arg[]) => unknown,
   name: string,
   fixedKeys: number | undefined,
 ): (keys: Arg[], args: Arg[]) => Promise<unknown> {
+  const cluster = isCluster(redis);
+  const keyPrefix = redis.options.keyPrefix ?? '';
   let queue: PendingCall[] = [];
-  const flush = () => {
-    const batch = queue;
-    queue = [];
+  const alone = (call: PendingCall) => (send(redis as unknown as ScriptPipeline, call.args) as Promise<unknown>).then(call.resolve, call.reject);
+  const sendBatch = (batch: PendingCall[]) => {
     const pipeline = redis.pipeline() as unknown as ScriptPipeline;
     for (const call of batch) send(pipeline, call.args);
     pipeline.exec().then(
-      (results) => results!.forEach(([error, value], i) => (error ? batch[i]!.reject(error) : batch[i]!.resolve(value))),
+      (results) =>
+        results!.forEach(([error, value], i) => {
+          const call = batch[i]!;
+          if (!error) call.resolve(value);
+          else if (cluster && redirected(error)) void alone(call);
+          else call.reject(error);
+        }),
       (error: unknown) => batch.forEach((call) => call.reject(error)),
     );
+  };
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    if (!cluster) return sendBatch(batch);
+    const bySlot = new Map<number, PendingCall[]>();
+    for (const call of batch) {
+      const calls = bySlot.get(call.slot);
+      if (calls) calls.push(call);
+      else bySlot.set(call.slot, [call]);
+    }
+    for (const calls of bySlot.values()) sendBatch(calls);
   };
   return (keys, args) => {
     if (fixedKeys !== undefined && keys.length !== fixedKeys) {
@@ -186,7 +220,7 @@ function batched(
     const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
     return new Promise((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ args: callArgs, resolve, reject });
+      queue.push({ args: callArgs, slot: cluster ? calculateSlot(`${keyPrefix}${keys[0]}`) : 0, resolve, reject });
     });
   };
 }

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { eventKeys, seasonForgottenKey, seasonUseKey, seasonVersionKey, type EventRef } from './eventKeys.js';
 import type { Scripts } from './scripts.js';
 
@@ -10,7 +10,7 @@ import type { Scripts } from './scripts.js';
 
 export class SeasonStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
   ) {}
 

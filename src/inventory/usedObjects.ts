@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 
 // Used objects (billing, docs/seatsio-behaviour.md, "Usage"): each event keeps, per month, the objects
@@ -12,17 +12,17 @@ const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`
 const usingWorkspacesKey = (companyId: number) => `usage:{co${companyId}}:workspaces`;
 
 export class UsedObjects {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   /** Records that these events have used objects in the month (once per event and month). */
   async recordEventsInUse(workspace: { _id: number; companyId: number }, month: string, eventIds: number[]): Promise<void> {
-    // Three slots (workspace, company): a pipeline, not a transaction; each SADD is idempotent.
-    await this.redis
-      .pipeline()
-      .sadd(usedEventsKey(workspace._id, month), ...eventIds)
-      .sadd(usedMonthsKey(workspace._id), month)
-      .sadd(usingWorkspacesKey(workspace.companyId), workspace._id)
-      .exec();
+    // Two slots (workspace, company): separate commands, sent together by auto-pipelining
+    // (one pipeline may not span slots on a cluster); each SADD is idempotent.
+    await Promise.all([
+      this.redis.sadd(usedEventsKey(workspace._id, month), ...eventIds),
+      this.redis.sadd(usedMonthsKey(workspace._id), month),
+      this.redis.sadd(usingWorkspacesKey(workspace.companyId), workspace._id),
+    ]);
   }
 
   async workspacesInUse(companyId: number): Promise<number[]> {
@@ -40,13 +40,9 @@ export class UsedObjects {
   /** How many distinct objects of each event were used in the month. */
   async usedObjectCounts(events: EventRef[], month: string): Promise<number[]> {
     if (events.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const event of events) pipeline.hget(usedObjectsKey(event, month), 'n');
-    const results = (await pipeline.exec()) ?? [];
-    return results.map(([error, count]) => {
-      if (error) throw error;
-      return Number(count ?? 0);
-    });
+    // One slot per event: separate commands, as above.
+    const counts = await Promise.all(events.map((event) => this.redis.hget(usedObjectsKey(event, month), 'n')));
+    return counts.map((count) => Number(count ?? 0));
   }
 
   /** The used objects of one event in the month, sorted. */

@@ -1,18 +1,19 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { HistoryDrain } from './historyDrain.js';
-import { HOLD_EXPIRY_QUEUE, type HoldExpiry, type HoldExpiryJob } from './holdExpiry.js';
+import type { HoldExpiry, HoldExpiryJob } from './holdExpiry.js';
+import { HISTORY_QUEUE, HOLD_EXPIRY_QUEUE, jobsPrefix, workerConnection } from './jobQueues.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
+import type { RedisTarget } from '../inventory/redis.js';
 
 // The background work of docs/history.md and docs/hold-expiry.md, run by BullMQ. Queue
-// `history`: job schedulers put a `drain` job in it every DRAIN_EVERY_MS and a `sweep` job
-// every SWEEP_EVERY_MS. Queue `holdExpiry`: one delayed job per hold token (added by the
+// `{history}`: job schedulers put a `drain` job in it every DRAIN_EVERY_MS and a `sweep` job
+// every SWEEP_EVERY_MS. Queue `{holdExpiry}`: one delayed job per hold token (added by the
 // sales flow, src/jobs/holdExpiry.ts), and a `sweep` every HOLD_SWEEP_EVERY_MS for expired
 // holds whose job was lost. Whichever worker (in a server process, or `npm run worker`) is
 // free takes a job. One scheduler per queue however many processes start it, so adding
 // servers adds workers, not jobs.
 
-const QUEUE = 'history';
 const DRAIN_EVERY_MS = 200;
 const SWEEP_EVERY_MS = 10_000;
 const HOLD_SWEEP_EVERY_MS = 60_000;
@@ -22,8 +23,8 @@ const HOLD_SWEEP_GRACE_MS = 30_000;
 const HOLD_EXPIRY_CONCURRENCY = 50;
 
 export interface BackgroundJobsOptions {
-  /** Redis URL; BullMQ opens its own connections (a worker's blocks waiting for jobs). */
-  redisUrl: string;
+  /** The inventory's Redis; BullMQ opens its own connections (a worker's blocks waiting for jobs). */
+  redis: RedisTarget;
   /** The deployment's REDIS_KEY_PREFIX, in front of BullMQ's keys too. */
   keyPrefix: string;
   logger: Logger;
@@ -34,11 +35,13 @@ export class BackgroundJobs {
   private readonly worker: Worker;
   private readonly holdQueue: Queue;
   private readonly holdWorker: Worker<HoldExpiryJob>;
+  private readonly closeConnection: () => Promise<void>;
 
   constructor(drain: HistoryDrain, streams: HistoryStreams, holdExpiry: HoldExpiry, options: BackgroundJobsOptions) {
-    const connection = { url: options.redisUrl, maxRetriesPerRequest: null, retryStrategy: (attempt: number) => Math.min(attempt * 50, 500) };
-    const prefix = `${options.keyPrefix}bull`;
-    this.queue = new Queue(QUEUE, { connection, prefix });
+    const { connection, close } = workerConnection(options.redis);
+    this.closeConnection = close;
+    const prefix = jobsPrefix(options.keyPrefix);
+    this.queue = new Queue(HISTORY_QUEUE, { connection, prefix });
     this.holdQueue = new Queue(HOLD_EXPIRY_QUEUE, { connection, prefix });
     this.holdWorker = new Worker<HoldExpiryJob>(
       HOLD_EXPIRY_QUEUE,
@@ -49,7 +52,7 @@ export class BackgroundJobs {
       { connection, prefix, concurrency: HOLD_EXPIRY_CONCURRENCY, autorun: false },
     );
     this.worker = new Worker(
-      QUEUE,
+      HISTORY_QUEUE,
       async (job: Job) => {
         if (job.name === 'drain') return drain.run();
         if (job.name === 'sweep') return { found: await streams.sweep() };
@@ -81,5 +84,6 @@ export class BackgroundJobs {
   async stop(): Promise<void> {
     await Promise.all([this.worker.close(), this.holdWorker.close()]);
     await Promise.all([this.queue.close(), this.holdQueue.close()]);
+    await this.closeConnection();
   }
 }

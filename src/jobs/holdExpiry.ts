@@ -4,6 +4,7 @@ import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import { expireHolds, type HoldingChange } from '../inventory/statusChanges.js';
+import { HOLD_EXPIRY_QUEUE, jobsPrefix } from './jobQueues.js';
 
 // Hold expiry as background work (docs/hold-expiry.md). The sales flow needs none of it: a
 // hold reads as free the instant its token expires, in every script and reader. What this
@@ -17,7 +18,6 @@ import { expireHolds, type HoldingChange } from '../inventory/statusChanges.js';
 // after every server was down across an expiry, the first worker to start runs the overdue
 // ones. A sweep finds expired entries that lost their job (a crash before its add).
 
-export const HOLD_EXPIRY_QUEUE = 'holdExpiry';
 const JOB = 'expire';
 /** Failed runs are retried, then dropped (the sweep finds what they left): a failed job kept under the token's id would block a new one. */
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 5, backoff: { type: 'exponential', delay: 500 } } as const;
@@ -51,7 +51,7 @@ export class HoldExpiry {
     private readonly history: HistoryStreams,
     private readonly logger: Logger | undefined,
   ) {
-    this.queue = new Queue<HoldExpiryJob>(HOLD_EXPIRY_QUEUE, { connection, prefix: `${keyPrefix}bull` });
+    this.queue = new Queue<HoldExpiryJob>(HOLD_EXPIRY_QUEUE, { connection, prefix: jobsPrefix(keyPrefix) });
     this.queue.on('error', (error) => this.logger?.warn({ err: error.message }, 'hold expiry queue error'));
   }
 

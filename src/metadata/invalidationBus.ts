@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../inventory/redis.js';
 
 // Tells every server process that cached metadata changed. The process that changed it
 // invalidates its own cache directly (so its next request already sees the change) and
@@ -20,8 +20,8 @@ export class InvalidationBus {
   private connectedOnce = false;
 
   constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    private readonly publisher: RedisClient,
+    private readonly subscriber: RedisClient,
   ) {}
 
   async start(): Promise<void> {

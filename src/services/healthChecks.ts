@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../inventory/redis.js';
 import type { Db } from 'mongodb';
 import { pingRedis } from '../inventory/redis.js';
 import { pingMongo } from '../metadata/mongo.js';
@@ -16,7 +16,7 @@ export interface FailedCheck {
 
 export class HealthChecks {
   constructor(
-    private readonly redis: Redis[],
+    private readonly redis: RedisClient[],
     private readonly db: Db,
   ) {}
 

@@ -1,3 +1,4 @@
+import { badRequest } from '../domain/errors.js';
 import { describeEventObject } from '../domain/eventObjectInfo.js';
 import { areaState, objectState, type AreaHolds } from '../domain/objectStates.js';
 import {
@@ -34,6 +35,21 @@ export interface StatusChangeInput {
 
 export type ObjectInfos = Record<string, Record<string, unknown>>;
 
+/**
+ * On Redis Cluster a request's changes run as one script call, which may only touch keys
+ * of one hash slot: the events of one request must share a hash tag, that is be one event
+ * or units of one season (README, "Redis Cluster"). Anything else is refused before any
+ * change, rather than applied in parts that could not be all or nothing.
+ */
+export function requireOneSlot(events: { key: string; tag: string }[]): void {
+  const tags = new Set(events.map((event) => event.tag));
+  if (tags.size <= 1) return;
+  throw badRequest(
+    'EVENTS_IN_SEVERAL_SLOTS',
+    `On Redis Cluster one request can change objects of one event, or of events of one season, only: ${events.map((e) => e.key).join(', ')} are stored apart. Send one request per event (nothing was changed).`,
+  );
+}
+
 /** Plans of one request made again after its season changed, before giving up with 409. */
 const MAX_SEASON_REPLANS = 3;
 
@@ -46,6 +62,8 @@ export class StatusChangeService {
     private readonly objects: EventObjectStore,
     private readonly history: HistoryStreams,
     private readonly holdExpiry: HoldExpiry,
+    /** True on Redis Cluster: the events of one request must share a slot (requireOneSlot). */
+    private readonly oneSlotPerRequest = false,
   ) {}
 
   /**
@@ -67,6 +85,7 @@ export class StatusChangeService {
   private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
     const now = Date.now();
     const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
+    if (this.oneSlotPerRequest) requireOneSlot(loaded.map(({ event }) => event));
     // Every input is checked before any hold token is read.
     const planned = inputs.map((input, i) => {
       const { event, index } = loaded[i]!;

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
@@ -6,7 +5,7 @@ import { uploadDrawing } from '../support/charts.js';
 import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done } from '../support/events.js';
-import { call, client, createCompanyClients, newDatabaseName, eventually, spawnWorker, startTestServer, testEnv, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
+import { call, client, createCompanyClients, newDatabaseName, eventually, spawnWorker, startTestServer, testEnv, testRedis, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
@@ -192,7 +191,7 @@ describe('history drain', () => {
 
   it('works on a stream one drain at a time: another skips it until it is given back, or its holder died and the lease ran out', async () => {
     const prefix = `drainLease-${process.pid}-${Date.now()}:`;
-    const redis = new Redis(inject('redisUrl'), { keyPrefix: prefix });
+    const redis = testRedis(prefix);
     try {
       const leaseMs = 300;
       const streams = new HistoryStreams(redis, prefix, leaseMs);

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/inventory/redis.js';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
@@ -7,9 +7,9 @@ import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done, objectInfo } from '../support/events.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
-import { call, createCompanyClients, eventually, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
+import { call, createCompanyClients, eventually, startTestServer, testEnv, testRedis, type CompanyClients, type TestServer } from '../support/harness.js';
 import { eventKeys, seasonUseKeyOfTag, type EventRef } from '../../src/inventory/eventKeys.js';
-import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/holdExpiry.js';
+import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/jobQueues.js';
 
 // Hold expiry as background work (docs/hold-expiry.md), on real servers: one BullMQ delayed
 // job per hold token gives back what the token still holds once it expires, recorded as
@@ -24,7 +24,7 @@ const seat = (i: number) => `${rowLabel(Math.floor(i / SEATS))}-${(i % SEATS) + 
 
 let mongo: MongoClient;
 const servers: TestServer[] = [];
-const connections: Redis[] = [];
+const connections: RedisClient[] = [];
 
 beforeAll(async () => {
   mongo = new MongoClient(inject('mongoUrl'));
@@ -44,8 +44,8 @@ async function server(env: Record<string, string>): Promise<TestServer> {
 }
 
 /** A connection of the test's own to the server's Redis namespace (REDIS_KEY_PREFIX). */
-function redisOf(env: Record<string, string>): Redis {
-  const redis = new Redis(inject('redisUrl'), { keyPrefix: env.REDIS_KEY_PREFIX });
+function redisOf(env: Record<string, string>): RedisClient {
+  const redis = testRedis(env.REDIS_KEY_PREFIX);
   connections.push(redis);
   return redis;
 }

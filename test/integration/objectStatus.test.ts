@@ -6,7 +6,8 @@ import { expectError, useServerWithCompany } from '../support/harness.js';
 
 // The priority lane on seats, tables and booths (docs/seatsio-behaviour.md,
 // "Object statuses"): book, release, custom statuses, put-up-for-resale, table booking
-// modes, channels, for sale, event groups and batches. Holds: holds.test.ts; GA areas:
+// modes, channels, for sale, event groups and batches on one event. Changes of several
+// events in one request: eventGroups.test.ts. Holds: holds.test.ts; GA areas:
 // generalAdmission.test.ts; bad input: statusBadInput.test.ts.
 
 const ctx = useServerWithCompany();
@@ -451,37 +452,6 @@ describe('event groups', () => {
   const group = (body: Record<string, unknown>, expand = true) =>
     ctx.api.post(`/events/groups/actions/change-object-status${expand ? '?expand=objects' : ''}`, body);
 
-  it('changes the objects in every event: 200 with the objects keyed by label', async () => {
-    const other = await createEvent(ctx.api, chartKey);
-    const response = await group({ events: [event, other], type: 'CHANGE_STATUS_TO', status: 'booked', objects: [{ objectId: 'A-1' }, 'A-2'], orderId: 'g1' });
-    expect(response.status, response.text).toBe(200);
-    expect(Object.keys(response.body.objects).sort()).toEqual(['A-1', 'A-2']);
-    expect(response.body.objects['A-1']).toMatchObject({ status: 'booked', orderId: 'g1' });
-    for (const key of [event, other]) {
-      expect(await statuses(ctx.api, key, ['A-1', 'A-2'])).toEqual({ 'A-1': 'booked', 'A-2': 'booked' });
-    }
-  });
-
-  it('answers 204 without expand; type defaults to CHANGE_STATUS_TO; RELEASE frees', async () => {
-    const other = await createEvent(ctx.api, chartKey);
-    expect((await group({ events: [event, other], status: 'sold', objects: ['A-1'] }, false)).status).toBe(204);
-    expect((await objectInfo(ctx.api, other, 'A-1')).status).toBe('sold');
-    const released = await group({ events: [event, other], type: 'RELEASE', objects: ['A-1'] });
-    expect(released.status, released.text).toBe(200);
-    expect(released.body.objects['A-1'].status).toBe('free');
-    expect(await statuses(ctx.api, event, ['A-1'])).toEqual({ 'A-1': 'free' });
-    expect(await statuses(ctx.api, other, ['A-1'])).toEqual({ 'A-1': 'free' });
-  });
-
-  it('is all or nothing across events: one event refusing leaves both unchanged', async () => {
-    const other = await createEvent(ctx.api, chartKey);
-    await done(ctx.api, other, 'book', { objects: ['A-2'], orderId: 'before' });
-    const response = await group({ events: [event, other], type: 'CHANGE_STATUS_TO', status: 'booked', objects: ['A-1', 'A-2'], orderId: 'group' });
-    expectError(response, 400, 'OBJECT_NOT_FREE');
-    expect(await statuses(ctx.api, event, ['A-1', 'A-2'])).toEqual({ 'A-1': 'free', 'A-2': 'free' });
-    expect(await objectInfos(ctx.api, other, ['A-1', 'A-2'])).toMatchObject({ 'A-1': { status: 'free' }, 'A-2': { status: 'booked', orderId: 'before' } });
-  });
-
   it('an event named twice in a group is changed once, or the group is refused as such (not as "not free")', async () => {
     const response = await group({ events: [event, event], status: 'booked', objects: ['A-1'] });
     if (response.status === 200) {
@@ -503,22 +473,6 @@ describe('event groups', () => {
 describe('batch', () => {
   const batch = (statusChanges: Record<string, unknown>[], expand = true) =>
     ctx.api.post(`/events/actions/change-object-status${expand ? '?expand=objects' : ''}`, { statusChanges });
-
-  it('answers the results in request order', async () => {
-    const other = await createEvent(ctx.api, chartKey);
-    const response = await batch([
-      { event, type: 'CHANGE_STATUS_TO', status: 'booked', objects: ['A-1'], orderId: 'b1' },
-      { event: other, status: 'lounge', objects: ['B-1', 'B-2'] },
-    ]);
-    expect(response.status, response.text).toBe(200);
-    expect(response.body.results).toHaveLength(2);
-    expect(Object.keys(response.body.results[0].objects)).toEqual(['A-1']);
-    expect(response.body.results[0].objects['A-1']).toMatchObject({ status: 'booked', orderId: 'b1' });
-    expect(Object.keys(response.body.results[1].objects).sort()).toEqual(['B-1', 'B-2']);
-    expect(response.body.results[1].objects['B-2'].status).toBe('lounge');
-    expect((await objectInfo(ctx.api, event, 'A-1')).status).toBe('booked');
-    expect(await statuses(ctx.api, other, ['B-1', 'B-2'])).toEqual({ 'B-1': 'lounge', 'B-2': 'lounge' });
-  });
 
   it('applies in order: book then release the same seat in one batch', async () => {
     const response = await batch([
@@ -549,16 +503,6 @@ describe('batch', () => {
     expectError(response, 400, 'OBJECT_NOT_FREE');
     expect(response.body.errors[0].data.objects).toEqual(['A-2']);
     expect(await statuses(ctx.api, event, ['A-1', 'A-2', 'A-3'])).toEqual({ 'A-1': 'free', 'A-2': 'free', 'A-3': 'free' });
-  });
-
-  it('a failing change on another event leaves the first event unchanged', async () => {
-    const other = await createEvent(ctx.api, chartKey);
-    const response = await batch([
-      { event, status: 'booked', objects: ['A-1'] },
-      { event: other, type: 'RELEASE', objects: ['A-1'] },
-    ]);
-    expectError(response, 400, 'OBJECT_NOT_RELEASABLE');
-    expect((await objectInfo(ctx.api, event, 'A-1')).status).toBe('free');
   });
 
   it('answers 204 without expand', async () => {
@@ -597,19 +541,6 @@ describe('resale listing ids', () => {
     expect(infos['A-1']!.status).toBe('booked');
     expect(infos['A-2']!.status).toBe('free');
     for (const label of ['A-1', 'A-2', 'A-3']) expect(infos[label]).not.toHaveProperty('resaleListingId');
-  });
-
-  it('change-object-status carries it on one event, on event groups and in batches', async () => {
-    const other = await createEvent(ctx.api, chartKey);
-    await done(ctx.api, event, 'change-object-status', { objects: ['B-1'], status: 'resale', resaleListingId: 'single' });
-    expect((await ctx.api.post('/events/groups/actions/change-object-status', { events: [event, other], status: 'resale', objects: ['B-2'], resaleListingId: 'group' })).status).toBe(204);
-    const batch = await ctx.api.post('/events/actions/change-object-status?expand=objects', {
-      statusChanges: [{ event: other, status: 'resale', objects: ['B-3'], resaleListingId: 'batch' }],
-    });
-    expect(batch.status, batch.text).toBe(200);
-    expect(batch.body.results[0].objects['B-3']).toMatchObject({ resaleListingId: 'batch' });
-    expect(await objectInfos(ctx.api, event, ['B-1', 'B-2'])).toMatchObject({ 'B-1': { resaleListingId: 'single' }, 'B-2': { resaleListingId: 'group' } });
-    expect(await objectInfos(ctx.api, other, ['B-2', 'B-3'])).toMatchObject({ 'B-2': { resaleListingId: 'group' }, 'B-3': { resaleListingId: 'batch' } });
   });
 
   it('refuses a resaleListingId with control characters with 400, changing nothing', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
+import { scanKeys } from '../../src/inventory/redis.js';
 import type { Channel, EventDoc, ForSaleConfig } from '../../src/domain/event.js';
 import { eventPath } from './events.js';
 import type { Api, TestServer } from './harness.js';
@@ -48,16 +49,11 @@ export async function saleConfigOf(server: TestServer, workspaceId: number, key:
   return server.app.parts.redis.hgetall(eventKeys(await storedEvent(server, workspaceId, key)).saleConfig);
 }
 
-/** Every Redis key of the event's hash tag (SCAN, so a big keyspace is not blocked). */
+/** Every Redis key of the event's hash tag (SCAN, so a big keyspace is not blocked; every master of a cluster). */
 export async function redisKeysOf(server: TestServer, event: Pick<EventDoc, 'tag'>): Promise<string[]> {
   const found: string[] = [];
-  let cursor = '0';
-  do {
-    // SCAN patterns are not prefixed by ioredis (REDIS_KEY_PREFIX), the returned keys are.
-    const prefix = server.app.parts.redis.options.keyPrefix ?? '';
-    const [next, keys] = await server.app.parts.redis.scan(cursor, 'MATCH', `${prefix}inv:{${event.tag}}*`, 'COUNT', 1000);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  // SCAN patterns are not prefixed by ioredis (REDIS_KEY_PREFIX), the returned keys are.
+  const prefix = server.app.parts.redis.options.keyPrefix ?? '';
+  for await (const keys of scanKeys(server.app.parts.redis, `${prefix}inv:{${event.tag}}*`)) found.push(...keys);
   return found;
 }

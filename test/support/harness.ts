@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { Cluster, Redis } from 'ioredis';
 import { startApp, type RunningApp } from '../../src/app.js';
+import type { RedisClient } from '../../src/inventory/redis.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
 
@@ -20,6 +22,8 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
   const database = overrides.MONGODB_DB ?? newDatabaseName();
   return {
     REDIS_URL: inject('redisUrl'),
+    // Set in the cluster project (vitest.config.ts): the servers then use the cluster, not REDIS_URL.
+    REDIS_CLUSTER_NODES: inject('redisClusterNodes'),
     MONGODB_URL: inject('mongoUrl'),
     MONGODB_DB: database,
     // Test servers share one Redis; ids restart at 1 in each database, so keys are kept apart.
@@ -30,6 +34,16 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     LOG_LEVEL: 'silent',
     ...overrides,
   };
+}
+
+/**
+ * A connection of the test's own to the Redis its servers use (a cluster in the cluster
+ * project), with `keyPrefix` put before every key like the servers' REDIS_KEY_PREFIX.
+ */
+export function testRedis(keyPrefix = ''): RedisClient {
+  const nodes = inject('redisClusterNodes');
+  if (nodes === '') return new Redis(inject('redisUrl'), { keyPrefix });
+  return new Cluster(nodes.split(','), { keyPrefix });
 }
 
 /**

@@ -30,6 +30,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...valid, LEGACY_V1_PREFIX: '/legacy/v1' }).legacyV1Prefix).toBe('/legacy/v1');
   });
 
+  it('uses REDIS_URL, or the cluster of REDIS_CLUSTER_NODES when that is set', () => {
+    expect(loadConfig(valid).redis).toEqual({ url: 'redis://127.0.0.1:6390' });
+    const cluster = { MONGODB_URL: valid.MONGODB_URL, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002', REDIS_CLUSTER_PASSWORD: 'pw' };
+    expect(loadConfig(cluster).redis).toEqual({
+      clusterNodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: 'redis-b.internal', port: 7001 },
+        { host: '::1', port: 7002 },
+      ],
+      username: undefined,
+      password: 'pw',
+    });
+    for (const bad of ['10.0.0.1', '10.0.0.1:0', 'a:70000', 'redis://a:7000', '10.0.0.1:7000,']) {
+      expect(() => loadConfig({ ...cluster, REDIS_CLUSTER_NODES: bad }), bad).toThrow(/REDIS_CLUSTER_NODES: expected host:port/);
+    }
+    expect(() => loadConfig({ MONGODB_URL: valid.MONGODB_URL })).toThrow(/REDIS_URL: is required/);
+  });
+
   it('runs one server process unless WORKERS says more', () => {
     expect(loadConfig(valid).workers).toBe(1);
     expect(loadConfig({ ...valid, WORKERS: '4' }).workers).toBe(4);
