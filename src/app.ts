@@ -86,6 +86,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     status: parts.status,
     tenants: parts.tenants,
     metrics: parts.metrics,
+    concurrency: parts.concurrency,
     logger,
     maxBodyBytes: config.maxBodyBytes,
     systemApiSecret: config.systemApiSecret,

@@ -2,6 +2,7 @@ import { isCluster, type RedisClient } from './inventory/redis.js';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { ConcurrencyLimits } from './http/concurrencyLimits.js';
 import { Metrics } from './http/metrics.js';
 import type { RouteDef } from './http/route.js';
 import { ServerStatus } from './http/serverStatus.js';
@@ -85,6 +86,8 @@ export interface AppParts extends Connections {
   tenants: TenantCache;
   metrics: Metrics;
   status: ServerStatus;
+  /** Requests in flight per company and lane, against the configured limits (README, "Concurrency limits"). */
+  concurrency: ConcurrencyLimits;
   scripts: Scripts;
   redisClock: RedisClock;
   statusCalls: AtMostOnceCalls;
@@ -103,7 +106,7 @@ export interface AppParts extends Connections {
 
 export function compose(
   connections: Connections,
-  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix'>,
+  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix' | 'concurrencyLimits'>,
   logger?: Logger,
 ): AppParts {
   const { redis, statusRedis, db, bus, jobsRedis } = connections;
@@ -130,9 +133,11 @@ export function compose(
   const seasonStore = new SeasonStore(redis, scripts);
   const catalog = new EventCatalog(repos, indexes, bus, seasonStore);
 
-  // What the HTTP server reports about itself (reports yield to other requests through it).
+  // What the HTTP server reports about itself (reports yield to other requests through it),
+  // and what it counts against each company's concurrency limits.
   const metrics = new Metrics();
   const status = new ServerStatus();
+  const concurrency = new ConcurrencyLimits(config.concurrencyLimits);
 
   // Services.
   const saleConfig = new SaleConfigSync(repos.events, repos.charts, indexes, eventConfig);
@@ -183,5 +188,5 @@ export function compose(
     ...legacyV1Routes(config.legacyV1Prefix, { tenants, statusChanges, bestAvailable, holdTokens: holdTokenService, objectInfo }),
   ]);
 
-  return { ...connections, repos, tenants, metrics, status, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
+  return { ...connections, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
 }

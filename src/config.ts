@@ -34,6 +34,11 @@ export interface Config {
   legacyV1Prefix: string;
   /** Server processes `npm start` runs on one port (README, "One process per core"); 1: this process serves. */
   workers: number;
+  /**
+   * Requests per company in flight at once in this process, per lane (README, "Concurrency
+   * limits"); 0: no limit. seats.io allows 100 in the priority lane and 10 in the regular one.
+   */
+  concurrencyLimits: { priority: number; regular: number };
 }
 
 export class ConfigError extends Error {
@@ -158,6 +163,10 @@ export function loadConfig(env: Env = process.env): Config {
     backgroundJobs: backgroundJobs(env),
     legacyV1Prefix: legacyV1Prefix(env),
     workers: integer(env, 'WORKERS', 1, 1, 64),
+    concurrencyLimits: {
+      priority: integer(env, 'PRIORITY_LANE_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
+      regular: integer(env, 'REGULAR_LANE_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox';
+import { CONCURRENCY_ERROR } from './concurrencyLimits.js';
 import type { AuthKind, RouteDef } from './route.js';
 
 // The OpenAPI 3.1 description of the API, built from the route table at start-up: paths,
@@ -68,6 +69,7 @@ function responses(route: RouteDef): JsonObject {
     errors[413] = 'the body is too large';
     errors[415] = 'the body is not JSON';
   }
+  if (route.auth === 'company' || route.auth === 'workspace') errors[429] = CONCURRENCY_ERROR;
   errors[500] = 'unexpected failure; the request id identifies it in the logs';
   for (const [status, description] of Object.entries(errors)) {
     answers[status] = { description, content: { 'application/json': { schema: ERROR_BODY } } };
@@ -83,6 +85,8 @@ function operation(route: RouteDef): JsonObject {
     security: route.auth === 'public' ? [] : [{ basicAuth: [] }],
     parameters: parameters(route),
     responses: responses(route),
+    // Which concurrency limit the call counts against (README, "Concurrency limits").
+    'x-lane': route.lane ?? 'regular',
   };
   const body = route.bodySchema ?? route.bodyDoc;
   if (body) op.requestBody = { required: false, content: { 'application/json': { schema: plain(body) } } };

@@ -39,6 +39,13 @@ export interface BaseContext<B = unknown> {
   log: Logger;
   /** The caller's IP address (the TCP peer: a proxy in front shows as itself). */
   ip: string;
+  /**
+   * Counts this request against the company's concurrency limit of the route's lane (README,
+   * "Concurrency limits") until it is done; throws 429 RATE_LIMIT_EXCEEDED past it. The HTTP
+   * layer calls it for the routes it authenticates; routes that authenticate themselves (the
+   * legacy calls) call it as soon as they know the company. A second call changes nothing.
+   */
+  countAgainst(companyId: number): void;
 }
 
 export interface CompanyContext<B = unknown> extends BaseContext<B> {
@@ -77,6 +84,13 @@ export interface BodyOptions {
   anyContentType?: boolean;
 }
 
+/**
+ * seats.io's two lanes (README, "Concurrency limits"): `priority` for the calls of the sales
+ * flow (the README's sections marked "priority lane": hold tokens, status changes, best
+ * available, and the legacy calls that make them), `regular` for every other call.
+ */
+export type Lane = 'priority' | 'regular';
+
 /** What a route answers when it succeeds: status code -> what the answer is. */
 export type Answers = Partial<Record<200 | 201 | 204 | 304, string>>;
 
@@ -103,6 +117,8 @@ export interface RouteDoc {
    * Metrics never see them (they label by route pattern).
    */
   secretParams?: readonly string[];
+  /** The route's lane; the regular one unless it says `priority`. */
+  lane?: Lane;
 }
 
 export interface RouteDef extends RouteDoc {

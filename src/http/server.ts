@@ -7,21 +7,25 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 import { authenticate } from './auth.js';
+import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
-import { checkAgainst, type Reply, type RequestHeaders, type RouteDef, type WorkspaceContext } from './route.js';
+import { checkAgainst, type Lane, type Reply, type RequestHeaders, type RouteDef, type WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
 import type { ServerStatus } from './serverStatus.js';
 import type { UwsModule } from './uws.js';
 
 // The uWebSockets.js glue. Per request: capture headers synchronously (uWS frees the
 // request object when the handler returns), register onAborted, read the body with a cap,
-// then route -> authenticate -> parse and validate -> handler -> one corked write.
+// then route -> authenticate -> count against the company's concurrency limit -> parse and
+// validate -> handler -> one corked write.
 
 const GZIP_MIN_BYTES = 1024;
 /** Bodies this large are compressed at zlib's fastest level: a 50 MB report would take seconds at the default. */
 const GZIP_FAST_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+/** Exchange.slotCompany of a request that holds no place in a concurrency limit. */
+const NO_SLOT = -1;
 
 export interface HttpServerOptions {
   uws: UwsModule;
@@ -29,6 +33,8 @@ export interface HttpServerOptions {
   status: ServerStatus;
   tenants: TenantCache;
   metrics: Metrics;
+  /** Requests in flight per company and lane, refused past the limits (README, "Concurrency limits"). */
+  concurrency: ConcurrencyLimits;
   logger: Logger;
   maxBodyBytes: number;
   systemApiSecret: string | undefined;
@@ -52,6 +58,11 @@ interface Exchange {
   alwaysGzip: boolean;
   aborted: boolean;
   finished: boolean;
+  /** The handler (or the error it ended in) has been answered: its work is over, though the write may still be compressing. */
+  handled: boolean;
+  /** The company whose concurrency limit this request holds a place of (NO_SLOT: none), and in which lane. */
+  slotCompany: number;
+  slotLane: Lane;
 }
 
 export class HttpServer {
@@ -160,6 +171,9 @@ export class HttpServer {
       alwaysGzip: match.kind === 'found' && match.value.alwaysGzip === true,
       aborted: false,
       finished: false,
+      handled: false,
+      slotCompany: NO_SLOT,
+      slotLane: 'regular',
     };
     this.options.status.inFlight++;
     res.onAborted(() => {
@@ -199,6 +213,8 @@ export class HttpServer {
   }
 
   private async dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): Promise<void> {
+    // For the getter of countAgainst below, whose own `this` is the context.
+    const server = this;
     try {
       if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
       if (match.kind === 'methodNotAllowed') {
@@ -210,6 +226,8 @@ export class HttpServer {
       const route = match.value;
       ex.route = match.label;
       const caller = await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret);
+      const lane = route.lane ?? 'regular';
+      if (caller.principal) this.countAgainst(ex, caller.principal.companyId, lane);
       const body = parseBody(route, ex.headers.contentType, rawBody);
       const logger = this.options.logger;
       const ctx = {
@@ -227,6 +245,10 @@ export class HttpServer {
         get ip() {
           return clientIp(ex.remoteAddress);
         },
+        // Made only for the routes that authenticate themselves (the legacy calls).
+        get countAgainst() {
+          return (companyId: number) => server.countAgainst(ex, companyId, lane);
+        },
         tenant: caller.tenant,
         principal: caller.principal,
         workspace: caller.workspace,
@@ -235,7 +257,30 @@ export class HttpServer {
       this.sendReply(ex, reply);
     } catch (error) {
       this.sendError(ex, error);
+    } finally {
+      ex.handled = true;
+      this.giveBackSlot(ex);
     }
+  }
+
+  /** A place in the company's lane for this request until it is done (at most one); throws 429 past the limit. */
+  private countAgainst(ex: Exchange, companyId: number, lane: Lane): void {
+    if (ex.slotCompany !== NO_SLOT) return;
+    if (this.options.concurrency.take(companyId, lane)) {
+      ex.slotCompany = companyId;
+      ex.slotLane = lane;
+    }
+  }
+
+  /**
+   * Gives the request's place back once it is both answered (or aborted) and no longer worked
+   * on, whichever comes last: an aborted request's handler runs on, and a client that
+   * disconnects must not free a place for more work than the limit allows.
+   */
+  private giveBackSlot(ex: Exchange): void {
+    if (ex.slotCompany === NO_SLOT || !ex.finished || !ex.handled) return;
+    this.options.concurrency.give(ex.slotCompany, ex.slotLane);
+    ex.slotCompany = NO_SLOT;
   }
 
   private sendReply(ex: Exchange, reply: Reply): void {
@@ -337,6 +382,7 @@ export class HttpServer {
         'request',
       );
     }
+    this.giveBackSlot(ex);
     this.options.status.inFlight--;
     if (this.options.status.inFlight === 0 && this.idleWaiters.length > 0) {
       const waiters = this.idleWaiters;

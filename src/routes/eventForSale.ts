@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { ApiError } from '../domain/errors.js';
+import { rateLimitExceeded } from '../domain/errors.js';
 import { takesOffSale, editForSaleConfig, newForSaleConfig, type ForSaleEdits, type ForSaleInput } from '../domain/forSaleConfig.js';
 import type { RateLimitInfo } from '../domain/forSaleLimit.js';
 import { checkMarkForSale } from '../domain/season.js';
@@ -35,10 +35,8 @@ const rateLimitInfo = (info: RateLimitInfo) => ({
   rateLimitResetDate: info.rateLimitResetDate.toISOString(),
 });
 
-function rateLimitExceeded(info: RateLimitInfo, now: number): ApiError {
-  const seconds = Math.max(1, Math.ceil((info.rateLimitResetDate.getTime() - now) / 1000));
-  return new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { headers: { 'Retry-After': String(seconds) } });
-}
+/** Over the day's calls: retry at the next UTC midnight. */
+const dayLimitExceeded = (info: RateLimitInfo, now: number) => rateLimitExceeded((info.rateLimitResetDate.getTime() - now) / 1000);
 
 const edited =
   (edits: ForSaleEdits): Decide =>
@@ -60,7 +58,7 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
     const event = await events.preview(workspace, key, decide);
     const now = Date.now();
     const info = await events.countForSaleEdit(event, now, limited);
-    if (limited && !info.allowed) throw rateLimitExceeded(info, now);
+    if (limited && !info.allowed) throw dayLimitExceeded(info, now);
     const changed = await events.change(workspace, key, decide);
     return { forSaleConfig: changed.forSaleConfig, rateLimitInfo: rateLimitInfo(info) };
   }
@@ -118,7 +116,7 @@ export function eventForSaleRoutes(events: EventService): RouteDef[] {
           const event = await events.preview(ctx.workspace, key, edited(edits));
           if (!takesOffSale(edits)) continue;
           const left = await events.forSaleEditsLeft(event, now);
-          if (!left.allowed) throw rateLimitExceeded(left, now);
+          if (!left.allowed) throw dayLimitExceeded(left, now);
         }
         const results: Record<string, unknown> = {};
         for (const [key, edits] of entries) {

@@ -7,7 +7,7 @@ import type { HoldTokenService } from '../services/holdTokenService.js';
 import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
 // Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"; their expiry: docs/hold-expiry.md).
-// Priority lane: Redis only, no MongoDB.
+// Priority lane (README, "Concurrency limits"): Redis only, no MongoDB.
 
 /** Also the optional body of the legacy reservation token call. */
 export const CreateHoldTokenBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });
@@ -35,6 +35,7 @@ const record = (token: HoldToken, ctx: WorkspaceContext, now: number) => holdTok
 export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
   return [
     workspaceRoute({
+      lane: 'priority',
       method: 'POST',
       path: '/hold-tokens',
       summary: 'Creates a hold token',
@@ -43,6 +44,7 @@ export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
       handler: async (ctx) => ok(await createHoldToken(holdTokens, ctx, ctx.body.expiresInMinutes)),
     }),
     workspaceRoute({
+      lane: 'priority',
       method: 'GET',
       path: '/hold-tokens/:token',
       summary: 'One hold token',
@@ -53,6 +55,7 @@ export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
       },
     }),
     workspaceRoute({
+      lane: 'priority',
       method: 'POST',
       path: '/hold-tokens/:token',
       summary: 'Changes when a hold token expires',

@@ -1,7 +1,8 @@
 import Type, { type Static, type TObject } from 'typebox';
 import { ApiError, badRequest } from '../domain/errors.js';
 import { workspaceOfPublicKey, workspaceOfSecretKey, type WorkspaceCaller } from '../http/auth.js';
-import { checkAgainst, compile, noContent, ok, publicRoute, type BaseContext, type Reply, type RouteDef } from '../http/route.js';
+import { CONCURRENCY_ERROR } from '../http/concurrencyLimits.js';
+import { checkAgainst, compile, noContent, ok, publicRoute, type BaseContext, type Lane, type Reply, type RouteDef } from '../http/route.js';
 import type { HoldTokenService } from '../services/holdTokenService.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 import type { BestAvailableService } from '../services/bestAvailableService.js';
@@ -54,7 +55,7 @@ const ReserveBody = Type.Object({ publicKey: Key, event: EventKey, ...changeFiel
 /** What every status-changing body has, whatever its key and events. */
 type ChangeBody = Pick<Static<typeof ReleaseBody>, 'objects' | 'reservationToken' | 'orderId'>;
 
-const KEY_ERRORS = { 401: 'the key is missing from the body (or path) or unknown', 403: 'the workspace is inactive' };
+const KEY_ERRORS = { 401: 'the key is missing from the body (or path) or unknown', 403: 'the workspace is inactive', 429: CONCURRENCY_ERROR };
 
 /** Where a route finds its key: a field of the body, or a parameter of the path. */
 type KeySource = { kind: 'secretKey' | 'publicKey'; in: 'body' | 'path' };
@@ -71,6 +72,8 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
    * A legacy route: public to the HTTP layer, which knows only Basic auth; the handler
    * authenticates by the key its source names first, then checks the rest of the body.
    * A secret key acts as it does in Basic auth without X-Workspace-Key (src/http/auth.ts).
+   * Once the key names the company, the call counts against its concurrency limit (README,
+   * "Concurrency limits"), as a call authenticated by the HTTP layer does.
    */
   function legacyRoute<S extends TObject>(def: {
     method?: 'GET' | 'POST';
@@ -78,6 +81,8 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
     summary: string;
     answers: RouteDef['answers'];
     key: KeySource;
+    /** The lane of the current call it stands for. */
+    lane?: Lane;
     body?: S;
     handler: (caller: WorkspaceCaller, body: Static<S>, ctx: BaseContext) => Promise<Reply>;
   }): RouteDef {
@@ -87,6 +92,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
       path: prefix + def.path,
       summary: `Legacy V1: ${def.summary}`,
       answers: def.answers,
+      lane: def.lane,
       bodyDoc: def.body,
       errors: KEY_ERRORS,
       secretParams: def.key.kind === 'secretKey' && def.key.in === 'path' ? [def.key.kind] : undefined,
@@ -96,6 +102,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
         const key = def.key.in === 'body' ? (body as Record<string, unknown>)[def.key.kind] : ctx.params[def.key.kind];
         if (typeof key !== 'string' || key === '') throw missingKey(def.key);
         const caller = def.key.kind === 'secretKey' ? await workspaceOfSecretKey(key, tenants) : await workspaceOfPublicKey(key, tenants);
+        ctx.countAgainst(caller.tenant.company._id);
         if (validator) checkAgainst(validator, body);
         return def.handler(caller, body as Static<S>, ctx);
       },
@@ -150,6 +157,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
   return [
     legacyRoute({
       path: '/book',
+      lane: 'priority',
       summary: 'books objects (or the best available ones) in one or more events, all or nothing',
       answers: CHOOSING_ANSWERS,
       key: bySecretKey,
@@ -159,6 +167,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
     }),
     legacyRoute({
       path: '/release',
+      lane: 'priority',
       summary: 'releases objects in one or more events, all or nothing',
       answers: { 204: 'applied' },
       key: bySecretKey,
@@ -167,6 +176,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
     }),
     legacyRoute({
       path: '/changeStatus',
+      lane: 'priority',
       summary: 'sets a status on objects in one or more events, all or nothing',
       answers: { 204: 'applied' },
       key: bySecretKey,
@@ -186,6 +196,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
     }),
     legacyRoute({
       path: '/reserve',
+      lane: 'priority',
       summary: 'holds objects (or the best available ones) under a reservation token, all or nothing',
       answers: CHOOSING_ANSWERS,
       key: { kind: 'publicKey', in: 'body' },
@@ -194,6 +205,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
     }),
     legacyRoute({
       path: '/reservationToken/:publicKey',
+      lane: 'priority',
       summary: "creates a reservation token (a hold token) living expiresInMinutes (1..120) or the company's hold period",
       answers: { 200: '{reservationToken, expiresAt, expiresInSeconds}' },
       key: { kind: 'publicKey', in: 'path' },

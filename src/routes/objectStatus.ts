@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import { noContent, ok, workspaceRoute, type Lane, type RouteDef, type WorkspaceContext } from '../http/route.js';
 import type { StatusParameters } from '../domain/statusChangeRequest.js';
 import { badRequest } from '../domain/errors.js';
 import type { BestAvailableService } from '../services/bestAvailableService.js';
@@ -10,8 +10,9 @@ import type { ChangeOrigin } from '../inventory/statusChanges.js';
 /** A change made through these routes (and the legacy ones), as its history entry names it. */
 export const apiCall = (ctx: { ip: string }): ChangeOrigin => ({ type: 'API_CALL', ip: ctx.ip });
 
-// The priority lane (docs/seatsio-behaviour.md, "Changing object status"): book, hold, release, custom
-// statuses, per event, for event groups and in batches. All of them become
+// The priority lane (docs/seatsio-behaviour.md, "Changing object status"; README, "Concurrency
+// limits"): book, hold, release, custom statuses, per event, for event groups and in batches;
+// not the season overrides, which the README lists with the seasons. All of them become
 // StatusChangeInputs applied by one script call. The legacy V1 routes (legacyV1.ts) share
 // the schemas and the translation below.
 
@@ -123,8 +124,9 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
    * One change on the event of the path: 204, or 200 with the objects when expanded. Where
    * `chooses`, bestAvailable in place of objects picks them: 200 {objects, objectDetails, nextToEachOther}.
    */
-  const onEvent = (path: string, summary: string, type: StatusChangeInput['type'], fixedStatus?: string, chooses = false) =>
+  const onEvent = (path: string, summary: string, type: StatusChangeInput['type'], fixedStatus?: string, chooses = false, lane: Lane = 'priority') =>
     workspaceRoute({
+      lane,
       method: 'POST',
       path: `/events/:key/actions/${path}`,
       summary,
@@ -151,11 +153,12 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
     onEvent('put-up-for-resale', 'Puts objects up for resale, all or nothing', 'CHANGE_STATUS_TO', 'resale'),
     onEvent('release', 'Releases objects, all or nothing', 'RELEASE'),
     onEvent('change-object-status', 'Sets a status on objects, all or nothing, or on the best available ones', 'CHANGE_STATUS_TO', undefined, true),
-    onEvent('override-season-status', "Gives an event of a season its own status for objects, free, whatever the season's", 'OVERRIDE_SEASON_STATUS'),
-    onEvent('use-season-status', "Gives objects of an event of a season the season's status again", 'USE_SEASON_STATUS'),
+    onEvent('override-season-status', "Gives an event of a season its own status for objects, free, whatever the season's", 'OVERRIDE_SEASON_STATUS', undefined, false, 'regular'),
+    onEvent('use-season-status', "Gives objects of an event of a season the season's status again", 'USE_SEASON_STATUS', undefined, false, 'regular'),
 
     // Several events in one all-or-nothing change; the map of objects is keyed by label.
     workspaceRoute({
+      lane: 'priority',
       method: 'POST',
       path: '/events/groups/actions/change-object-status',
       summary: 'Changes the status of objects in several events, all or nothing',
@@ -173,6 +176,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
 
     // A batch of changes applied in order, all or nothing; results in request order.
     workspaceRoute({
+      lane: 'priority',
       method: 'POST',
       path: '/events/actions/change-object-status',
       summary: 'A batch of status changes applied in order, all or nothing',

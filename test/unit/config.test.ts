@@ -53,6 +53,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...valid, WORKERS: '4' }).workers).toBe(4);
   });
 
+  it('limits no lane unless PRIORITY_LANE_CONCURRENCY_LIMIT or REGULAR_LANE_CONCURRENCY_LIMIT says so', () => {
+    expect(loadConfig(valid).concurrencyLimits).toEqual({ priority: 0, regular: 0 });
+    expect(loadConfig({ ...valid, PRIORITY_LANE_CONCURRENCY_LIMIT: '', REGULAR_LANE_CONCURRENCY_LIMIT: '0' }).concurrencyLimits).toEqual({ priority: 0, regular: 0 });
+    expect(loadConfig({ ...valid, PRIORITY_LANE_CONCURRENCY_LIMIT: '100', REGULAR_LANE_CONCURRENCY_LIMIT: '10' }).concurrencyLimits).toEqual({ priority: 100, regular: 10 });
+    expect(loadConfig({ ...valid, REGULAR_LANE_CONCURRENCY_LIMIT: '3' }).concurrencyLimits).toEqual({ priority: 0, regular: 3 });
+  });
+
   it('takes the database from MONGODB_DB, else the URL, else "seatsio"', () => {
     expect(loadConfig({ ...valid, MONGODB_DB: 'other' }).mongodbDb).toBe('other');
     expect(loadConfig({ ...valid, MONGODB_URL: 'mongodb://h:1/?directConnection=true' }).mongodbDb).toBe('seatsio');
@@ -79,6 +86,10 @@ describe('loadConfig', () => {
     ['LEGACY_V1_PREFIX', { LEGACY_V1_PREFIX: '/a:b' }],
     ['WORKERS', { WORKERS: '0' }],
     ['WORKERS', { WORKERS: 'two' }],
+    ['PRIORITY_LANE_CONCURRENCY_LIMIT', { PRIORITY_LANE_CONCURRENCY_LIMIT: '-1' }],
+    ['PRIORITY_LANE_CONCURRENCY_LIMIT', { PRIORITY_LANE_CONCURRENCY_LIMIT: '100k' }],
+    ['REGULAR_LANE_CONCURRENCY_LIMIT', { REGULAR_LANE_CONCURRENCY_LIMIT: '1.5' }],
+    ['REGULAR_LANE_CONCURRENCY_LIMIT', { REGULAR_LANE_CONCURRENCY_LIMIT: '2000000' }],
   ])('names %s when it is bad', (variable, overrides) => {
     let error: unknown;
     try {
