@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startChildServer, type ChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
+import { startRedisCluster, type RedisClusterNodes } from '../src/embedded/redisCluster.js';
 import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
@@ -27,12 +28,14 @@ import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
-//  [-- --connections N] [-- --output FILE] [-- --workers N]`
+//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
 // and duration as the ceiling. Every rps is reported as a ratio to the ceiling of the same
 // run; figures go to stdout and bench/results/latest.json.
+// `--cluster`: book2 and seasonBook (or the --only list) on one Redis, then again on a
+// 3-master Redis Cluster started on this machine (README, "Redis Cluster"), side by side.
 
 const args = process.argv.slice(2);
 const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number }> = {
@@ -44,12 +47,14 @@ const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connectio
 const { durationSeconds, connections, ...scale } = SCALES[args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const compareFile = option('--compare');
-const only = option('--only')?.split(',');
+// `--cluster` compares the scenarios the issue of Redis Cluster names, unless --only says others.
+const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['book2', 'seasonBook'] : undefined);
 // `--profile DIR`: the server writes a V8 CPU profile there when it stops.
 const profileDir = option('--profile');
 const output = option('--output') ?? 'bench/results/latest.json';
 // `--workers N`: the server as N processes on one port (WORKERS=N, README "One process per core").
 const workers = Number(option('--workers') ?? 1);
+const clusterMode = args.includes('--cluster');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
@@ -73,7 +78,7 @@ const SCENARIOS: Record<string, Scenario> = {
   workspaceList: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/workspaces`, headers: ctx.admin.headers }),
 };
 
-async function startServers(dataDir: string): Promise<{ server: ChildServer; ceilingServer: ChildServer }> {
+async function startServers(dataDir: string, cluster: RedisClusterNodes | undefined): Promise<{ server: ChildServer; ceilingServer: ChildServer }> {
   const serverPort = await freePort();
   const ceilingPort = await freePort();
   const server = await startChildServer({
@@ -81,7 +86,16 @@ async function startServers(dataDir: string): Promise<{ server: ChildServer; cei
     command: process.execPath,
     // Started as `npm run dev` starts it, with the server's V8 flags.
     args: [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/dev.js'],
-    env: { PORT: String(serverPort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: String(workers) },
+    env: {
+      PORT: String(serverPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      REDIS_URL: '',
+      REDIS_CLUSTER_NODES: cluster?.addresses.join(',') ?? '',
+      MONGODB_URL: '',
+      WORKERS: String(workers),
+    },
     readyLine: /Ctrl\+C/,
     url: `http://127.0.0.1:${serverPort}`,
     timeoutMs: 60_000,
@@ -169,15 +183,16 @@ function printBestAvailable(report: BenchReport): void {
   console.log(`\nbestAvailable4: ${best.rps} rps, p99 ${best.p99Ms} ms at 200 connections${beside}\n  p99 ms by share sold: ${tenths.join(', ')}`);
 }
 
-async function main(): Promise<void> {
+/** One run of the selected scenarios: on the private Redis of `npm run dev`, or on a cluster of `masters`. */
+async function runBench(masters: number | undefined): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
-  const { server, ceilingServer } = await startServers(dataDir);
+  const cluster = masters ? await startRedisCluster({ dir: join(dataDir, 'cluster'), masters, appendOnly: true }) : undefined;
+  const { server, ceilingServer } = await startServers(dataDir, cluster);
   const adminKey = /Company admin key\s+(\S+)/.exec(server.output())![1]!;
   const workspaceKey = /Default workspace secret key\s+(\S+)/.exec(server.output())![1]!;
-  const redisUrl = /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
   const admin = new Admin(server.url, adminKey);
-  const state = new FinalState(redisUrl);
-  const redisPid = await state.processId();
+  const state = cluster ? new FinalState(cluster.servers.map((s) => s.url), true) : new FinalState([/Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!]);
+  const redisPids = await state.processIds();
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
@@ -212,7 +227,7 @@ async function main(): Promise<void> {
     if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && name !== 'ceiling' && !only.includes(name)) continue;
-      const cpu = cpuMeter(server.pid, redisPid);
+      const cpu = cpuMeter(server.pid, redisPids);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
@@ -227,6 +242,7 @@ async function main(): Promise<void> {
     await state.close();
     await ceilingServer.stop();
     await server.stop();
+    await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
@@ -235,14 +251,43 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     mode: scale.mode,
-    settings: { ...settings, serverProcesses: workers },
+    settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1 },
     machine: machine(),
     scenarios,
     ...sections,
   };
   report.targets = targetsOf(report, memory);
+  return report;
+}
+
+/** `--cluster`: each scenario on one Redis and on the cluster, with its CPU per request. */
+function printClusterComparison(single: BenchReport, cluster: BenchReport): void {
+  console.log(`\none Redis vs a ${cluster.settings.redisMasters as number}-master Redis Cluster on this machine (same load, ratios to each run's ceiling)`);
+  console.log('scenario          rps single / cluster   ratio single / cluster   p99 ms single / cluster   CPU µs/request server, redis (all masters), generator: single / cluster');
+  for (const [name, f] of Object.entries(cluster.scenarios)) {
+    const s = single.scenarios[name];
+    if (!s || name === 'ceiling') continue;
+    const cpu = (x: typeof f) => `${x.serverUsPerRequest ?? '-'}, ${x.redisUsPerRequest ?? '-'}, ${x.generatorUsPerRequest ?? '-'}`;
+    console.log(
+      `${name.padEnd(16)}  ${`${s.rps} / ${f.rps}`.padEnd(21)}  ${`${s.ratioToCeiling ?? '-'} / ${f.ratioToCeiling ?? '-'}`.padEnd(23)}  ${`${s.p99Ms} / ${f.p99Ms}`.padEnd(24)}  ${cpu(s)} / ${cpu(f)}`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  if (clusterMode) {
+    const single = await runBench(undefined);
+    printTable(single);
+    const cluster = await runBench(3);
+    printTable(cluster);
+    printTargets(cluster.targets as Target[]);
+    printClusterComparison(single, cluster);
+    writeReport({ ...cluster, single } as BenchReport, output);
+    return;
+  }
+  const report = await runBench(undefined);
   printTable(report);
-  console.log('\nevents and memory:', JSON.stringify(sections.eventsAndMemory), '\nserver memory:', JSON.stringify(sections.server));
+  console.log('\nevents and memory:', JSON.stringify(report.eventsAndMemory), '\nserver memory:', JSON.stringify(report.server));
   printBestAvailable(report);
   printTargets(report.targets as Target[]);
   writeReport(report, output);

@@ -12,7 +12,8 @@ import { createCompany, repositories, type Repositories } from './metadata/repos
 import { runServerProcesses } from './serverProcesses.js';
 
 // `npm run dev`: the server on embedded defaults, for a newcomer's first run.
-// When REDIS_URL is unset it starts a private redis-server (data in ./.data/redis, AOF on);
+// When REDIS_URL (and REDIS_CLUSTER_NODES) is unset it starts a private redis-server (data
+// in ./.data/redis, AOF on);
 // when MONGODB_URL is unset it starts the in-memory MongoDB wire server. DATA_DIR moves
 // ./.data elsewhere (the benchmarks use a temp dir). On first start it
 // creates a company and prints the keys to use.
@@ -31,7 +32,8 @@ async function stopChildren(): Promise<void> {
 }
 
 try {
-  if (!env.REDIS_URL) {
+  const ownRedis = !env.REDIS_URL && !env.REDIS_CLUSTER_NODES;
+  if (ownRedis) {
     const redis = await startRedisServer({ dir: `${dataDir}/redis`, appendOnly: true });
     children.push(redis);
     env.REDIS_URL = redis.url;
@@ -42,7 +44,7 @@ try {
     children.push(mongo);
     env.MONGODB_URL = mongo.url;
     notes.push(`MongoDB  ${mongo.url}  (private in-memory wire server: metadata is lost on restart)`);
-    if (!process.env.REDIS_URL) {
+    if (ownRedis) {
       // Metadata starts empty, so ids restart at 1: inventory left in the private Redis by
       // the previous run would belong to events that no longer exist and collide with new ones.
       const redis = new Redis(env.REDIS_URL!);

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from '../../src/inventory/redis.js';
 import { areaState, objectState, type AreaState } from '../../src/domain/objectStates.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
 import type { BenchEvent } from './admin.js';
@@ -6,16 +7,22 @@ import { commandStats, type CommandStats } from './commandStats.js';
 
 // What the server's Redis holds after a scenario: the final state every scenario's checks
 // compare with what its requests were told. Read straight from the inventory (the single
-// source of truth), with the same record decoding the server uses.
+// source of truth), with the same record decoding the server uses. On a cluster (bench
+// --cluster) the data is read through the cluster, and the figures of Redis itself
+// (memory, CPU, commands) are those of every master together.
 
 // Events outside seasons use their own id as hash tag, events of a season their season's (src/metadata/events.ts).
 const keysOf = (event: BenchEvent) => eventKeys({ _id: event.id, tag: event.tag ?? String(event.id) });
 
 export class FinalState {
-  readonly redis: Redis;
+  readonly redis: RedisClient;
+  /** Each redis-server: the one, or every master of the cluster. */
+  private readonly servers: Redis[];
 
-  constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  /** One Redis by URL, or a cluster's masters by URL with `cluster` true. */
+  constructor(urls: string[], cluster = false) {
+    this.servers = urls.map((url) => new Redis(url, { maxRetriesPerRequest: 1 }));
+    this.redis = cluster ? new Cluster(urls.map((url) => new URL(url).host), { redisOptions: { maxRetriesPerRequest: 1 } }) : this.servers[0]!;
   }
 
   /** The labels booked in the event (free objects have no record; expired holds read as free). */
@@ -36,21 +43,28 @@ export class FinalState {
 
   /** Bytes Redis uses for data, after its allocator settled. */
   async usedMemory(): Promise<number> {
-    const info = await this.redis.info('memory');
-    return Number(/used_memory:(\d+)/.exec(info)![1]);
+    const infos = await Promise.all(this.servers.map((server) => server.info('memory')));
+    return infos.reduce((sum, info) => sum + Number(/used_memory:(\d+)/.exec(info)![1]), 0);
   }
 
-  /** The redis-server's process id (its CPU is measured per scenario). */
-  async processId(): Promise<number> {
-    return Number(/process_id:(\d+)/.exec(await this.redis.info('server'))![1]);
+  /** The redis-servers' process ids (their CPU is measured per scenario). */
+  async processIds(): Promise<number[]> {
+    return Promise.all(this.servers.map(async (server) => Number(/process_id:(\d+)/.exec(await server.info('server'))![1])));
   }
 
-  /** Calls and CPU microseconds Redis spent per command so far (INFO commandstats). */
-  commandStats(): Promise<CommandStats> {
-    return commandStats(this.redis);
+  /** Calls and CPU microseconds Redis spent per command so far (INFO commandstats), every server's added up. */
+  async commandStats(): Promise<CommandStats> {
+    const total: CommandStats = new Map();
+    for (const stats of await Promise.all(this.servers.map(commandStats))) {
+      for (const [name, { calls, usec }] of stats) {
+        const sum = total.get(name) ?? { calls: 0, usec: 0 };
+        total.set(name, { calls: sum.calls + calls, usec: sum.usec + usec });
+      }
+    }
+    return total;
   }
 
   async close(): Promise<void> {
-    await this.redis.quit();
+    await Promise.all([...this.servers, ...(this.redis instanceof Cluster ? [this.redis] : [])].map((r) => r.quit()));
   }
 }

@@ -71,14 +71,14 @@ export function serverPids(pid: number): number[] {
 
 const cpuSecondsOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
 
-/** Starts measuring; the returned function gives each process's share since then (the server's processes together). */
-export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
+/** Starts measuring; the returned function gives each process's share since then (the server's processes together, and the redis-servers'). */
+export function cpuMeter(serverPid: number, redisPids: number[]): () => CpuShares {
   const started = performance.now();
   const serverProcesses = serverPids(serverPid);
   const server = cpuSecondsOfAll(serverProcesses);
   const mainThreads = () => serverProcesses.reduce((sum, pid) => sum + mainThreadCpuSecondsOf(pid), 0);
   const serverMain = mainThreads();
-  const redis = cpuSecondsOf(redisPid);
+  const redis = cpuSecondsOfAll(redisPids);
   const own = ownCpuSeconds();
   const machine = machineBusySeconds();
   return () => {
@@ -88,7 +88,7 @@ export function cpuMeter(serverPid: number, redisPid: number): () => CpuShares {
       machineCpuPct: pct(machineBusySeconds() - machine),
       serverCpuPct: pct(cpuSecondsOfAll(serverProcesses) - server),
       serverMainThreadCpuPct: pct(mainThreads() - serverMain),
-      redisCpuPct: pct(cpuSecondsOf(redisPid) - redis),
+      redisCpuPct: pct(cpuSecondsOfAll(redisPids) - redis),
       generatorCpuPct: pct(ownCpuSeconds() - own),
     };
   };

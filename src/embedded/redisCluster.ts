@@ -25,7 +25,8 @@ export interface RedisClusterNodes {
 /** How long a node waits for another before it counts it as failing; short, since all run here. */
 const NODE_TIMEOUT_MS = 2_000;
 
-export async function startRedisCluster(options: { dir: string; masters?: number }): Promise<RedisClusterNodes> {
+/** `appendOnly`: each node keeps an append-only file synced every second (as `npm run dev`'s Redis does), so the bench compares like with like. */
+export async function startRedisCluster(options: { dir: string; masters?: number; appendOnly?: boolean }): Promise<RedisClusterNodes> {
   const masters = options.masters ?? 3;
   const servers: ChildServer[] = [];
   const stop = async () => void (await Promise.allSettled(servers.map((server) => server.stop())));
@@ -46,7 +47,8 @@ export async function startRedisCluster(options: { dir: string; masters?: number
             '--cluster-port', String(busPort),
             '--cluster-config-file', 'nodes.conf',
             '--cluster-node-timeout', String(NODE_TIMEOUT_MS),
-            '--appendonly', 'no',
+            '--appendonly', options.appendOnly ? 'yes' : 'no',
+            '--appendfsync', 'everysec',
             '--save', '',
             '--daemonize', 'no',
             '--protected-mode', 'yes',
