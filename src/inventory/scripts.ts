@@ -160,7 +160,7 @@ interface PendingCall {
 /**
  * Calls of a script made in one turn of the event loop go to Redis as one pipeline, in one
  * write. Unlike ioredis's auto-pipelining, a batch does not wait for the replies of the one
- * before: RedisClient runs the next batch while the server handles the last one's answers, where
+ * before: Redis runs the next batch while the server handles the last one's answers, where
  * auto-pipelining kept the two taking turns (the bench baselines show the difference).
  * Each call still gets its own reply or error.
  *
