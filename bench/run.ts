@@ -42,7 +42,7 @@ const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connectio
   full: { mode: 'full', durationSeconds: 15, connections: 100, bookEvents: 16, checkoutEvents: 4, eventsCreated: 50, hotSeatConnections: 1000, hotSeatRequests: 30_000, indexInOwnProcess: true },
   quick: { mode: 'quick', durationSeconds: 4, connections: 100, bookEvents: 6, checkoutEvents: 2, eventsCreated: 10, hotSeatConnections: 1000, hotSeatRequests: 10_000, indexInOwnProcess: true },
   // What the test suite runs (test/integration/bench.test.ts): every scenario and check, briefly.
-  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, bookEvents: 2, checkoutEvents: 1, eventsCreated: 3, hotSeatConnections: 100, hotSeatRequests: 1000, indexInOwnProcess: false },
+  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, bookEvents: 2, checkoutEvents: 1, eventsCreated: 20, hotSeatConnections: 100, hotSeatRequests: 1000, indexInOwnProcess: false },
 };
 const { durationSeconds, connections, ...scale } = SCALES[args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
