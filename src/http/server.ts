@@ -213,8 +213,6 @@ export class HttpServer {
   }
 
   private async dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): Promise<void> {
-    // For the getter of countAgainst below, whose own `this` is the context.
-    const server = this;
     try {
       if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
       if (match.kind === 'methodNotAllowed') {
@@ -245,10 +243,8 @@ export class HttpServer {
         get ip() {
           return clientIp(ex.remoteAddress);
         },
-        // Made only for the routes that authenticate themselves (the legacy calls).
-        get countAgainst() {
-          return (companyId: number) => server.countAgainst(ex, companyId, lane);
-        },
+        // For the routes that authenticate themselves (the legacy calls).
+        countAgainst: (companyId: number) => this.countAgainst(ex, companyId, lane),
         tenant: caller.tenant,
         principal: caller.principal,
         workspace: caller.workspace,

@@ -185,6 +185,7 @@ function batched(
   const cluster = isCluster(redis);
   const keyPrefix = redis.options.keyPrefix ?? '';
   let queue: PendingCall[] = [];
+  // The client has the pipeline's command methods, each answering with a promise of its own.
   const alone = (call: PendingCall) => (send(redis as unknown as ScriptPipeline, call.args) as Promise<unknown>).then(call.resolve, call.reject);
   const sendBatch = (batch: PendingCall[]) => {
     const pipeline = redis.pipeline() as unknown as ScriptPipeline;
