@@ -18,7 +18,7 @@ const server = await startChildServer({
   name: 'server (npm run dev)',
   command: process.execPath,
   args: [...SERVER_NODE_FLAGS, 'dist/src/dev.js'],
-  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: '1' },
+  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: '1', DEV_SAMPLE: 'off' },
   readyLine: /Ctrl\+C/,
   url: `http://127.0.0.1:${port}`,
   timeoutMs: 60_000,

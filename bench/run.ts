@@ -95,6 +95,8 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
       REDIS_CLUSTER_NODES: cluster?.addresses.join(',') ?? '',
       MONGODB_URL: '',
       WORKERS: String(workers),
+      // The bench uploads its own charts.
+      DEV_SAMPLE: 'off',
     },
     readyLine: /Ctrl\+C/,
     url: `http://127.0.0.1:${serverPort}`,

@@ -10,13 +10,15 @@ import { createLogger } from './log.js';
 import { connectMongo } from './metadata/mongo.js';
 import { createCompany, repositories, type Repositories } from './metadata/repositories.js';
 import { runServerProcesses } from './serverProcesses.js';
+import { bookingCommand, ensureSample, SAMPLE_CHART_KEY, SAMPLE_EVENT_KEY, sampleWanted } from './devSample.js';
 
 // `npm run dev`: the server on embedded defaults, for a newcomer's first run.
 // When REDIS_URL (and REDIS_CLUSTER_NODES) is unset it starts a private redis-server (data
 // in ./.data/redis, AOF on);
 // when MONGODB_URL is unset it starts the in-memory MongoDB wire server. DATA_DIR moves
 // ./.data elsewhere (the benchmarks use a temp dir). On first start it
-// creates a company and prints the keys to use.
+// creates a company, the sample chart and an event on it (src/devSample.ts; DEV_SAMPLE=off
+// leaves these two out), and prints the keys to use and a command that books a seat.
 
 const DEV_SYSTEM_API_SECRET = 'superSecretSystemApi'; // what the official SDKs' test suites send
 
@@ -32,6 +34,7 @@ async function stopChildren(): Promise<void> {
 }
 
 try {
+  const withSample = sampleWanted(env.DEV_SAMPLE);
   const ownRedis = !env.REDIS_URL && !env.REDIS_CLUSTER_NODES;
   if (ownRedis) {
     const redis = await startRedisServer({ dir: `${dataDir}/redis`, appendOnly: true });
@@ -61,17 +64,27 @@ try {
   const server = config.workers > 1 ? await serverProcesses(config, logger) : await oneServer(config, logger);
   const { company, workspace } = await firstCompany(server.repos);
 
-  const base = `http://localhost:${server.port}`;
+  // Where this machine reaches the server: a wildcard address is reached through localhost.
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const base = `http://${host}:${server.port}`;
+  const secretKey = workspace?.secretKeys[0];
+  const sample = withSample && secretKey !== undefined;
+  if (sample) await ensureSample(base, secretKey);
   console.log(
     [
       `Seat inventory server (development) listening on ${base}${config.workers > 1 ? ` (${config.workers} server processes)` : ''}`,
       ...notes.map((n) => `  ${n}`),
       '',
       `  Company admin key             ${company.adminKey}`,
-      `  Default workspace secret key  ${workspace?.secretKeys[0] ?? '(none)'}`,
+      `  Default workspace secret key  ${secretKey ?? '(none)'}`,
       `  System API secret             ${config.systemApiSecret}`,
       '',
-      `  Try: curl -u ${company.adminKey}: ${base}/workspaces`,
+      ...(sample
+        ? [
+            `  Sample chart ${SAMPLE_CHART_KEY} (rows A to D, seats 1 to 8; GA1) and event ${SAMPLE_EVENT_KEY}. Book seat A-1:`,
+            `  ${bookingCommand(base, secretKey)}`,
+          ]
+        : [`  Try: curl -u ${company.adminKey}: ${base}/workspaces`]),
       '  Ctrl+C stops the server and the servers it started.',
     ].join('\n'),
   );
