@@ -21,6 +21,7 @@ import { UsedObjects } from './inventory/usedObjects.js';
 import type { InvalidationBus } from './metadata/invalidationBus.js';
 import { repositories, type Repositories } from './metadata/repositories.js';
 import { TenantCache } from './metadata/tenantCache.js';
+import type { EventLog } from './metadata/eventLog.js';
 import { accountRoutes } from './routes/accounts.js';
 import { withApiDescription } from './routes/apiDescription.js';
 import { chartCategoryRoutes } from './routes/chartCategories.js';
@@ -64,7 +65,7 @@ import { WorkspaceService } from './services/workspaceService.js';
 
 // The composition root: every store, cache, service and route of the server is built here,
 // once, and handed what it uses through its constructor. To find where a request goes,
-// follow its route module from the list at the end; to find what a service uses, read
+// follow its route module from the list in routesOf; to find what a service uses, read
 // its constructor call here.
 
 export interface Connections {
@@ -102,6 +103,59 @@ export interface AppParts extends Connections {
   historyDrain: HistoryDrain;
   /** Every route, by resource. */
   routes: RouteDef[];
+}
+
+/** What the route modules are built from. */
+export interface RouteServices {
+  health: HealthChecks;
+  status: ServerStatus;
+  metrics: Metrics;
+  historyStreams: HistoryStreams;
+  accounts: AccountService;
+  workspaces: WorkspaceService;
+  holdTokens: HoldTokenService;
+  charts: ChartService;
+  events: EventService;
+  seasons: SeasonService;
+  statusChanges: StatusChangeService;
+  bestAvailable: BestAvailableService;
+  objectInfo: ObjectInfoService;
+  history: HistoryService;
+  eventReports: EventReportService;
+  chartReports: ChartReportService;
+  usage: UsageService;
+  eventLog: EventLog;
+  tenants: TenantCache;
+}
+
+/**
+ * Every route, by resource, and the API description of them all. Building a route uses no
+ * service (handlers do, when called), so docs/api.md is generated from this list without
+ * connections (src/apiReference.ts).
+ */
+export function routesOf(s: RouteServices, config: Pick<Config, 'publicUrl' | 'legacyV1Prefix'>): RouteDef[] {
+  return withApiDescription([
+    ...operationRoutes(s.health, s.status, s.metrics, s.historyStreams),
+    ...systemRoutes(s.accounts),
+    ...accountRoutes(s.accounts),
+    ...workspaceRoutes(s.workspaces),
+    ...holdTokenRoutes(s.holdTokens),
+    ...chartRoutes(s.charts, s.workspaces, config.publicUrl),
+    ...chartVersionRoutes(s.charts),
+    ...chartCategoryRoutes(s.charts),
+    ...eventRoutes(s.events, s.seasons),
+    ...seasonRoutes(s.events, s.seasons),
+    ...eventChannelRoutes(s.events),
+    ...eventForSaleRoutes(s.events),
+    ...objectStatusRoutes(s.statusChanges, s.bestAvailable),
+    ...eventObjectRoutes(s.objectInfo),
+    ...historyRoutes(s.history),
+    ...eventReportRoutes(s.eventReports),
+    ...chartReportRoutes(s.chartReports),
+    ...usageRoutes(s.usage),
+    ...eventLogRoutes(s.eventLog),
+    ...legacyV1Routes(config.legacyV1Prefix, { tenants: s.tenants, statusChanges: s.statusChanges, bestAvailable: s.bestAvailable, holdTokens: s.holdTokens, objectInfo: s.objectInfo }),
+  ]);
 }
 
 export function compose(
@@ -165,28 +219,11 @@ export function compose(
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
   const health = new HealthChecks([redis, statusRedis], db);
 
-  const routes = withApiDescription([
-    ...operationRoutes(health, status, metrics, historyStreams),
-    ...systemRoutes(accounts),
-    ...accountRoutes(accounts),
-    ...workspaceRoutes(workspaces),
-    ...holdTokenRoutes(holdTokenService),
-    ...chartRoutes(charts, workspaces, config.publicUrl),
-    ...chartVersionRoutes(charts),
-    ...chartCategoryRoutes(charts),
-    ...eventRoutes(events, seasons),
-    ...seasonRoutes(events, seasons),
-    ...eventChannelRoutes(events),
-    ...eventForSaleRoutes(events),
-    ...objectStatusRoutes(statusChanges, bestAvailable),
-    ...eventObjectRoutes(objectInfo),
-    ...historyRoutes(new HistoryService(catalog, repos.statusChanges)),
-    ...eventReportRoutes(eventReports),
-    ...chartReportRoutes(chartReports),
-    ...usageRoutes(usage),
-    ...eventLogRoutes(repos.eventLog),
-    ...legacyV1Routes(config.legacyV1Prefix, { tenants, statusChanges, bestAvailable, holdTokens: holdTokenService, objectInfo }),
-  ]);
+  const history = new HistoryService(catalog, repos.statusChanges);
+  const routes = routesOf(
+    { health, status, metrics, historyStreams, accounts, workspaces, holdTokens: holdTokenService, charts, events, seasons, statusChanges, bestAvailable, objectInfo, history, eventReports, chartReports, usage, eventLog: repos.eventLog, tenants },
+    config,
+  );
 
   return { ...connections, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
 }

@@ -126,10 +126,13 @@ function backgroundJobs(env: Env): boolean {
   return raw === 'in-process';
 }
 
+/** Where the legacy V1 interface is served unless LEGACY_V1_PREFIX says otherwise. */
+export const DEFAULT_LEGACY_V1_PREFIX = '/api';
+
 /** One or more path segments, no trailing slash: `/api`, `/legacy/v1`. */
 function legacyV1Prefix(env: Env): string {
   const raw = env.LEGACY_V1_PREFIX ?? '';
-  if (raw === '') return '/api';
+  if (raw === '') return DEFAULT_LEGACY_V1_PREFIX;
   if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw) || raw.length > 100) {
     throw new ConfigError('LEGACY_V1_PREFIX', `must be a path such as /api (segments of letters, digits and . _ ~ -, no trailing slash), got "${raw}"`);
   }
