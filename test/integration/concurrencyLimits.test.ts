@@ -8,7 +8,7 @@ import { uploadDrawing } from '../support/charts.js';
 import { createEvent, eventPath } from '../support/events.js';
 import { basic, eventually, expectError, useServerWithCompany, type Api, type CompanyClients, type Response, type ServerWithCompany } from '../support/harness.js';
 
-// Concurrency limits per company (README, "Concurrency limits") on real servers, Redis and
+// Concurrency limits per company (docs/operations.md, "Concurrency limits") on real servers, Redis and
 // MongoDB: past its lane's limit a company's request is answered 429 RATE_LIMIT_EXCEEDED with
 // Retry-After and changes nothing, other companies and the other lane are not affected, a
 // place comes back when its request is done (aborted ones included), and without the
@@ -106,9 +106,9 @@ describe('without limits (the default)', () => {
     expect(answers.filter((answer) => answer.status === 204)).toHaveLength(SEATS.length);
   });
 
-  it("publishes each route's lane in the API description, as the README's sections mark them", async () => {
+  it("publishes each route's lane in the API description, as the sections of docs/api.md mark them", async () => {
     const spec = (await ctx.api.get('/openapi.json')).body as { paths: Record<string, Record<string, { 'x-lane': Lane; responses: Record<string, unknown> }>> };
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const marked: { method: string; path: string; lane: Lane }[] = [];
     let lane: Lane | undefined;
     for (const line of readme.split('\n')) {
@@ -118,7 +118,7 @@ describe('without limits (the default)', () => {
     }
     expect(marked.filter((route) => route.lane === 'priority').length).toBeGreaterThanOrEqual(10);
     expect(marked.filter((route) => route.lane === 'regular').length).toBeGreaterThanOrEqual(40);
-    // The README names paths as they are called (`/charts/{key}/version/published`); the
+    // docs/api.md names paths as they are called (`/charts/{key}/version/published`); the
     // server routes them by pattern (`/charts/:key/version/:version`).
     const table = new RouteTable<string>();
     for (const [path, operations] of Object.entries(spec.paths)) {
@@ -132,7 +132,7 @@ describe('without limits (the default)', () => {
       expect(spec.paths[match.value]![route.method]!['x-lane'], `${route.method} ${route.path}`).toBe(route.lane);
       if (route.lane === 'priority') markedPriority.add(`${route.method} ${match.value}`);
     }
-    // And the other way round: a priority route is one the README marks (or a legacy call standing for one).
+    // And the other way round: a priority route is one docs/api.md marks (or a legacy call standing for one).
     for (const [path, operations] of Object.entries(spec.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         if (operation['x-lane'] === 'priority' && !path.startsWith('/api/')) expect(markedPriority, `${method} ${path}`).toContain(`${method} ${path}`);
