@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two projects: every test file against one redis-server, and the suites of the priority
 // lane, seasons, hold tokens and the history once more against a 3-master Redis Cluster
-// (README, "Redis Cluster"; test/support/globalSetup.ts starts whichever the project needs).
+// (docs/operations.md, "Redis Cluster"; test/support/globalSetup.ts starts whichever the project needs).
 const ON_CLUSTER = [
   'objectStatus',
   'holds',

@@ -8,8 +8,8 @@ import { measureOpenConnections } from './lib/openConnections.js';
 
 // `npm run bench:connections [count]`: the server on its embedded defaults (as `npm run
 // bench` starts it) with `count` (default 10,000) idle keep-alive connections open: its RSS
-// before and with them, and requests on another connection answered meanwhile (README,
-// "Benchmarks", "Open connections"). One JSON object on stdout.
+// before and with them, and requests on another connection answered meanwhile (docs/benchmarks.md,
+// "Open connections"). One JSON object on stdout.
 
 const count = Number(process.argv[2] ?? 10_000);
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-connections-'));

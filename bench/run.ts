@@ -35,7 +35,7 @@ import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scena
 // and duration as the ceiling. Every rps is reported as a ratio to the ceiling of the same
 // run; figures go to stdout and bench/results/latest.json.
 // `--cluster`: book2 and seasonBook (or the --only list) on one Redis, then again on a
-// 3-master Redis Cluster started on this machine (README, "Redis Cluster"), side by side.
+// 3-master Redis Cluster started on this machine (docs/operations.md, "Redis Cluster"), side by side.
 
 const args = process.argv.slice(2);
 const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number }> = {
@@ -52,7 +52,7 @@ const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['boo
 // `--profile DIR`: the server writes a V8 CPU profile there when it stops.
 const profileDir = option('--profile');
 const output = option('--output') ?? 'bench/results/latest.json';
-// `--workers N`: the server as N processes on one port (WORKERS=N, README "One process per core").
+// `--workers N`: the server as N processes on one port (WORKERS=N, docs/operations.md, "One process per core").
 const workers = Number(option('--workers') ?? 1);
 const clusterMode = args.includes('--cluster');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };

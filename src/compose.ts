@@ -87,7 +87,7 @@ export interface AppParts extends Connections {
   tenants: TenantCache;
   metrics: Metrics;
   status: ServerStatus;
-  /** Requests in flight per company and lane, against the configured limits (README, "Concurrency limits"). */
+  /** Requests in flight per company and lane, against the configured limits (docs/operations.md, "Concurrency limits"). */
   concurrency: ConcurrencyLimits;
   scripts: Scripts;
   redisClock: RedisClock;

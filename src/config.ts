@@ -6,7 +6,7 @@ import type { RedisTarget } from './inventory/redis.js';
 export interface Config {
   host: string;
   port: number;
-  /** The inventory's Redis: REDIS_URL, or the cluster of REDIS_CLUSTER_NODES (README, "Redis Cluster"). */
+  /** The inventory's Redis: REDIS_URL, or the cluster of REDIS_CLUSTER_NODES (docs/operations.md, "Redis Cluster"). */
   redis: RedisTarget;
   /** Put before every Redis key, so several deployments (or test servers) can share one Redis. */
   redisKeyPrefix: string;
@@ -30,12 +30,12 @@ export interface Config {
    * HTTP server; off when they run as their own process (`npm run worker`).
    */
   backgroundJobs: boolean;
-  /** Where the legacy V1 interface is served (README, "Legacy V1 interface"): `/api` by default. */
+  /** Where the legacy V1 interface is served (docs/api.md, "Legacy V1 interface"): `/api` by default. */
   legacyV1Prefix: string;
-  /** Server processes `npm start` runs on one port (README, "One process per core"); 1: this process serves. */
+  /** Server processes `npm start` runs on one port (docs/operations.md, "One process per core"); 1: this process serves. */
   workers: number;
   /**
-   * Requests per company in flight at once in this process, per lane (README, "Concurrency
+   * Requests per company in flight at once in this process, per lane (docs/operations.md, "Concurrency
    * limits"); 0: no limit. seats.io allows 100 in the priority lane and 10 in the regular one.
    */
   concurrencyLimits: { priority: number; regular: number };

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Logger } from 'pino';
 import { freePort } from './embedded/freePort.js';
 
-// `WORKERS=N npm start`: N server processes on one port (README, "One process per core").
+// `WORKERS=N npm start`: N server processes on one port (docs/operations.md, "One process per core").
 // Each child is a whole server (src/main.ts with WORKERS=1); uWebSockets.js listens with
 // SO_REUSEPORT on Linux, so the kernel spreads new connections over the processes. They
 // share nothing in memory: caches are kept coherent through Redis pub/sub, and every

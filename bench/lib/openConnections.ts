@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { percentile } from './measure.js';
 import { processMemory } from './processes.js';
 
-// Many idle keep-alive connections to a running server (README, "Benchmarks", "Open
+// Many idle keep-alive connections to a running server (docs/benchmarks.md, "Open
 // connections"): opens them, each carrying one request and then left idle, and measures
 // what they cost the server's memory (RSS from /proc) and whether requests on another
 // connection are still answered, and how fast, with all of them open. Linux only (/proc).

@@ -55,7 +55,7 @@ export function addRatios(scenarios: Record<string, Figures>): void {
 /**
  * CPU µs per request of the server (and of its main threads alone), redis-server and the load generator: each one's share
  * of a core over the scenario, divided by the requests per second. What a request costs
- * whatever the machine's speed at that moment (README, "Benchmarks").
+ * whatever the machine's speed at that moment (docs/benchmarks.md).
  */
 function addCpuPerRequest(figures: Figures): void {
   if (!figures.rps) return;

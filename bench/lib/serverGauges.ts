@@ -6,7 +6,7 @@ export async function serverGauges(serverUrl: string): Promise<(name: string) =>
 }
 
 /**
- * How the server's memory splits (README, "Operations"): its V8 heap (used: live objects
+ * How the server's memory splits (docs/operations.md, "Configuration", memory): its V8 heap (used: live objects
  * and garbage not collected yet; total: what the heap holds from the system) and Buffers
  * outside it. RSS minus heap total and external is native memory. With several server
  * processes this is the one that answered.

@@ -34,7 +34,7 @@ export const notFound = (code: string, message: string) => new ApiError(404, cod
  * 429 RATE_LIMIT_EXCEEDED ("Rate limit exceeded", as seats.io words it) with `Retry-After` in
  * whole seconds (at least 1): the for-sale config's calls per day past their limit
  * (docs/seatsio-behaviour.md, "For-sale config") and a company's requests past its
- * concurrency limit (README, "Concurrency limits") answer it.
+ * concurrency limit (docs/operations.md, "Concurrency limits") answer it.
  */
 export function rateLimitExceeded(retryAfterSeconds: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));

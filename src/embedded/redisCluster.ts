@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { startChildServer, type ChildServer } from './childServer.js';
 import { freePort } from './freePort.js';
 
-// A private Redis Cluster for tests and the bench (README, "Redis Cluster"): `masters`
+// A private Redis Cluster for tests and the bench (docs/operations.md, "Redis Cluster"): `masters`
 // redis-servers from PATH with cluster mode on, each on a free port with a free cluster bus
 // port, joined with `redis-cli --cluster create` and no replicas. Like startRedisServer,
 // it never touches a Redis it did not start.

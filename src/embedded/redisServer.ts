@@ -6,7 +6,7 @@ import { freePort } from './freePort.js';
 /**
  * A private redis-server from PATH on a free loopback port. With `appendOnly` its data
  * survives restarts in `dir` (the dev server uses ./.data/redis); tests use a temp dir.
- * `appendFsync` is how often the append-only file is synced (README, "Guarantees").
+ * `appendFsync` is how often the append-only file is synced (docs/operations.md, "Guarantees").
  */
 export async function startRedisServer(options: {
   dir: string;

@@ -6,7 +6,7 @@ import type { AuthKind, RequestHeaders } from './route.js';
 
 // Authentication as seats.io has it (docs/seatsio-behaviour.md, "Conventions"): HTTP Basic with the secret key as user name and the
 // password ignored. Keys resolve from the in-process tenant cache, never MongoDB per request.
-// The legacy calls (README, "Legacy V1 interface") carry their key in the body or the path
+// The legacy calls (docs/api.md, "Legacy V1 interface") carry their key in the body or the path
 // instead, and resolve it through the same functions here.
 
 export interface Caller {

@@ -1,7 +1,7 @@
 import { rateLimitExceeded } from '../domain/errors.js';
 import type { Lane } from './route.js';
 
-// seats.io's concurrency limits (README, "Concurrency limits"): a company may have at most so
+// seats.io's concurrency limits (docs/operations.md, "Concurrency limits"): a company may have at most so
 // many requests of each lane in flight at once, counted from when a request is authenticated
 // until it is answered and its work has ended; one more is answered 429 RATE_LIMIT_EXCEEDED
 // before its handler runs, so it changes nothing. Off unless configured.

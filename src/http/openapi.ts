@@ -5,7 +5,7 @@ import type { AuthKind, RouteDef } from './route.js';
 // The OpenAPI 3.1 description of the API, built from the route table at start-up: paths,
 // auth kinds, body and query schemas and answers all come from the RouteDefs the server
 // routes by, so the description cannot drift from what the server does. Served as
-// GET /openapi.json (README, "API description").
+// GET /openapi.json (docs/api.md, "API description").
 
 type JsonObject = Record<string, unknown>;
 
@@ -85,7 +85,7 @@ function operation(route: RouteDef): JsonObject {
     security: route.auth === 'public' ? [] : [{ basicAuth: [] }],
     parameters: parameters(route),
     responses: responses(route),
-    // Which concurrency limit the call counts against (README, "Concurrency limits").
+    // Which concurrency limit the call counts against (docs/operations.md, "Concurrency limits").
     'x-lane': route.lane ?? 'regular',
   };
   const body = route.bodySchema ?? route.bodyDoc;

@@ -40,7 +40,7 @@ export interface BaseContext<B = unknown> {
   /** The caller's IP address (the TCP peer: a proxy in front shows as itself). */
   ip: string;
   /**
-   * Counts this request against the company's concurrency limit of the route's lane (README,
+   * Counts this request against the company's concurrency limit of the route's lane (docs/operations.md,
    * "Concurrency limits") until it is done; throws 429 RATE_LIMIT_EXCEEDED past it. The HTTP
    * layer calls it for the routes it authenticates; routes that authenticate themselves (the
    * legacy calls) call it as soon as they know the company. A second call changes nothing.
@@ -85,8 +85,8 @@ export interface BodyOptions {
 }
 
 /**
- * seats.io's two lanes (README, "Concurrency limits"): `priority` for the calls of the sales
- * flow (the README's sections marked "priority lane": hold tokens, status changes, best
+ * seats.io's two lanes (docs/operations.md, "Concurrency limits"): `priority` for the calls of the sales
+ * flow (the sections of docs/api.md marked "priority lane": hold tokens, status changes, best
  * available, and the legacy calls that make them), `regular` for every other call.
  */
 export type Lane = 'priority' | 'regular';

@@ -33,7 +33,7 @@ export interface HttpServerOptions {
   status: ServerStatus;
   tenants: TenantCache;
   metrics: Metrics;
-  /** Requests in flight per company and lane, refused past the limits (README, "Concurrency limits"). */
+  /** Requests in flight per company and lane, refused past the limits (docs/operations.md, "Concurrency limits"). */
   concurrency: ConcurrencyLimits;
   logger: Logger;
   maxBodyBytes: number;

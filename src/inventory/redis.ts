@@ -25,7 +25,7 @@ export interface RedisConnectionOptions {
   resendUnanswered?: boolean;
 }
 
-/** A connection to one Redis, or to a Redis Cluster (README, "Redis Cluster"). */
+/** A connection to one Redis, or to a Redis Cluster (docs/operations.md, "Redis Cluster"). */
 export type RedisClient = Redis | Cluster;
 
 /** Where the inventory lives: one Redis by URL, or the seed nodes of a cluster (config.ts). */

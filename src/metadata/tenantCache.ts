@@ -8,7 +8,7 @@ import type { WorkspaceDoc, Workspaces } from './workspaces.js';
 // `changed(companyId)`, which drops the company here and tells every other process through
 // the invalidation bus. Unknown keys are remembered briefly so a client with a wrong key
 // cannot turn every request into a MongoDB read; any change forgets them. Workspace public
-// keys resolve the same way, for the legacy calls that authenticate with one (README,
+// keys resolve the same way, for the legacy calls that authenticate with one (docs/api.md,
 // "Legacy V1 interface").
 
 export type Principal = { kind: 'admin'; companyId: number } | { kind: 'workspace'; companyId: number; workspaceId: number };

@@ -5,7 +5,7 @@ import { openApiDocument } from '../http/openapi.js';
 import { publicRoute, type RouteDef } from '../http/route.js';
 
 // GET /openapi.json: the OpenAPI 3.1 description of every route, this one included, built
-// once at start-up from the route definitions (README, "API description").
+// once at start-up from the route definitions (docs/api.md, "API description").
 
 /** The project's version, from the package.json above this file (src/ in tests, dist/src/ built). */
 function projectVersion(): string {

@@ -7,7 +7,7 @@ import type { HoldTokenService } from '../services/holdTokenService.js';
 import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
 // Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"; their expiry: docs/hold-expiry.md).
-// Priority lane (README, "Concurrency limits"): Redis only, no MongoDB.
+// Priority lane (docs/operations.md, "Concurrency limits"): Redis only, no MongoDB.
 
 /** Also the optional body of the legacy reservation token call. */
 export const CreateHoldTokenBody = Type.Object({ expiresInMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_HOLD_PERIOD_MINUTES })) });

@@ -11,7 +11,7 @@ import type { StatusChangeInput, StatusChangeService } from '../services/statusC
 import { createHoldToken, CreateHoldTokenBody } from './holdTokens.js';
 import { apiCall, BestAvailableBody, EventGroup, inputOf, ObjectItem, parametersOf, type ChangeFields } from './objectStatus.js';
 
-// The legacy V1 interface (README, "Legacy V1 interface"): the calls of the old API, with
+// The legacy V1 interface (docs/api.md, "Legacy V1 interface"): the calls of the old API, with
 // the key in the body (or the path) and events as eventKey / eventKeys, each translated
 // into the call the current route makes (objectStatus.ts, holdTokens.ts, eventObjects.ts).
 // No rule lives here: what is refused, and why, is the current interface's answer.
@@ -72,7 +72,7 @@ export function legacyV1Routes(prefix: string, services: LegacyV1Services): Rout
    * A legacy route: public to the HTTP layer, which knows only Basic auth; the handler
    * authenticates by the key its source names first, then checks the rest of the body.
    * A secret key acts as it does in Basic auth without X-Workspace-Key (src/http/auth.ts).
-   * Once the key names the company, the call counts against its concurrency limit (README,
+   * Once the key names the company, the call counts against its concurrency limit (docs/operations.md,
    * "Concurrency limits"), as a call authenticated by the HTTP layer does.
    */
   function legacyRoute<S extends TObject>(def: {

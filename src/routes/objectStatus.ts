@@ -10,9 +10,9 @@ import type { ChangeOrigin } from '../inventory/statusChanges.js';
 /** A change made through these routes (and the legacy ones), as its history entry names it. */
 export const apiCall = (ctx: { ip: string }): ChangeOrigin => ({ type: 'API_CALL', ip: ctx.ip });
 
-// The priority lane (docs/seatsio-behaviour.md, "Changing object status"; README, "Concurrency
+// The priority lane (docs/seatsio-behaviour.md, "Changing object status"; docs/operations.md, "Concurrency
 // limits"): book, hold, release, custom statuses, per event, for event groups and in batches;
-// not the season overrides, which the README lists with the seasons. All of them become
+// not the season overrides, which docs/api.md lists with the seasons. All of them become
 // StatusChangeInputs applied by one script call. The legacy V1 routes (legacyV1.ts) share
 // the schemas and the translation below.
 

@@ -38,7 +38,7 @@ export type ObjectInfos = Record<string, Record<string, unknown>>;
 /**
  * On Redis Cluster a request's changes run as one script call, which may only touch keys
  * of one hash slot: the events of one request must share a hash tag, that is be one event
- * or units of one season (README, "Redis Cluster"). Anything else is refused before any
+ * or units of one season (docs/operations.md, "Redis Cluster"). Anything else is refused before any
  * change, rather than applied in parts that could not be all or nothing.
  */
 export function requireOneSlot(events: { key: string; tag: string }[]): void {

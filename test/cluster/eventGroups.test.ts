@@ -8,7 +8,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // On Redis Cluster a request that changes several events is applied all or nothing only
 // when its events share a hash tag (one season); otherwise it is refused with 400
-// EVENTS_IN_SEVERAL_SLOTS before anything changes (README, "Redis Cluster"). The same
+// EVENTS_IN_SEVERAL_SLOTS before anything changes (docs/operations.md, "Redis Cluster"). The same
 // requests on one Redis: test/integration/eventGroups.test.ts.
 
 const ctx = useServerWithCompany();

@@ -12,7 +12,7 @@ import { action, createEvent, eventPath } from '../support/events.js';
 import { createCompanyClients, eventually, startTestServer, type CompanyClients, type TestServer } from '../support/harness.js';
 
 // A slot moving to another master (`redis-cli --cluster reshard`) while bookings keep
-// coming (README, "Redis Cluster"): calls meet MOVED, ASK and TRYAGAIN, none of which ran
+// coming (docs/operations.md, "Redis Cluster"): calls meet MOVED, ASK and TRYAGAIN, none of which ran
 // them, and go again where the slot now is. Every booking answered 204 stays booked, no
 // seat is answered 204 twice, and every booked seat has exactly one status change.
 // This file starts a cluster of its own, so moving a slot disturbs no other test file.

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 // The benchmark suite's smoke run (`node dist/bench/run.js --smoke`): every scenario against
 // the server on its embedded defaults, briefly and at low load. What is asserted are the
 // report's shape and the correctness checks each scenario makes against the final state in
-// Redis; no timing (the figures are ratios for people to read, see README "Benchmarks").
+// Redis; no timing (the figures are ratios for people to read, see docs/benchmarks.md).
 
 const SCENARIOS = ['ceiling', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'bestAvailable4', 'reportSummary100k', 'book2WhileReporting', 'health', 'holdTokenCreate', 'workspaceList'];
 

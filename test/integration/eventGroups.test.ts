@@ -7,7 +7,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // Event groups and batches that change several events in one request, all or nothing, on
 // one Redis. On Redis Cluster such a request is refused unless its events share a slot
-// (README, "Redis Cluster"): test/cluster/eventGroups.test.ts. The same routes on one
+// (docs/operations.md, "Redis Cluster"): test/cluster/eventGroups.test.ts. The same routes on one
 // event: objectStatus.test.ts.
 
 const ctx = useServerWithCompany();

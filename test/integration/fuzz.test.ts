@@ -76,7 +76,7 @@ function nearlyValidChange(r: Random): string {
 }
 
 /**
- * A legacy call (README, "Legacy V1 interface") that is nearly right: the key it names
+ * A legacy call (docs/api.md, "Legacy V1 interface") that is nearly right: the key it names
  * mostly the real one, so the fuzzer gets past it to the body and the change.
  */
 function nearlyValidLegacyCall(r: Random): string {

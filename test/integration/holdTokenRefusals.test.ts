@@ -7,7 +7,7 @@ import { expectError, isBackgroundKey, useServerWithCompany } from '../support/h
 
 // A hold token is usable only in its own workspace and only until it expires: every call
 // that carries one (hold, book, release, change-object-status) is refused otherwise, and a
-// refused call writes nothing to Redis (README, "Hold tokens").
+// refused call writes nothing to Redis (docs/api.md, "Hold tokens").
 
 const ctx = useServerWithCompany();
 let chartKey: string;

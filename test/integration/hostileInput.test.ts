@@ -6,7 +6,7 @@ import { call, expectError, useServerWithCompany } from '../support/harness.js';
 
 // Input built to break the server, not just wrong input: strings the Lua JSON decoder
 // cannot take, extra data nested past any sane depth, bodies that are not UTF-8. Each gets
-// a 400 with the error body and changes nothing (README, "Bad input").
+// a 400 with the error body and changes nothing (docs/api.md, "Keys, errors, general rules").
 
 const ctx = useServerWithCompany();
 let chartKey: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestCompany, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
 
 // Requests whose framing is ambiguous or broken, sent byte for byte on raw sockets
-// (README, "HTTP"). A repeated Content-Length is refused with 400 and the connection
+// (docs/api.md, "Keys, errors, general rules"). A repeated Content-Length is refused with 400 and the connection
 // closed: behind a proxy that reads the last one, accepting the first would let a request
 // hide inside another's body. What uWebSockets.js cannot parse never reaches this server's
 // code: it closes those connections itself, at once or after its 10 s idle timeout.

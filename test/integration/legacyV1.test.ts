@@ -8,7 +8,7 @@ import { createEvent, done, objectInfos, statuses } from '../support/events.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { basic, call, createCompanyClients, expectError, testEnv, useServerWithCompany, type CompanyClients, type Response } from '../support/harness.js';
 
-// The legacy V1 interface (README, "Legacy V1 interface"): the key in the body (or path),
+// The legacy V1 interface (docs/api.md, "Legacy V1 interface"): the key in the body (or path),
 // events as eventKey / eventKeys, each call the current interface's call underneath. Every
 // refusal is checked to have changed nothing.
 

@@ -14,7 +14,7 @@ import {
   type TestCompany,
 } from '../support/harness.js';
 
-// Two server processes of the built server (what `WORKERS=2 npm start` runs, README "One
+// Two server processes of the built server (what `WORKERS=2 npm start` runs, docs/operations.md, "One
 // process per core") sharing Redis and one MongoDB database. A change made through A is
 // acknowledged, then the next booking on B must obey it within a second: channels and the
 // for-sale config live in Redis and are read by the status script itself; the workspace

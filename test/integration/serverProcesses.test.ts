@@ -4,7 +4,7 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { newEvent } from '../support/events.js';
 import { basic, createCompanyClients, eventually, spawnServer, testEnv, type SpawnedServer } from '../support/harness.js';
 
-// `WORKERS=N npm start` (README, "One process per core"): N server processes on one port,
+// `WORKERS=N npm start` (docs/operations.md, "One process per core"): N server processes on one port,
 // new connections spread over them by the kernel, one SIGTERM stopping them all.
 
 const spawned: SpawnedServer[] = [];
