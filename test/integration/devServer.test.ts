@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { basic, call, newDatabaseName, testEnv } from '../support/harness.js';
 // `npm run dev` (the built dist/src/dev.js, as `npm run dev` runs it) on the test's Redis and
 // MongoDB: on first start it creates the sample chart and an event on it and prints a curl
 // command that books a seat; that command, run as printed, books the seat. DEV_SAMPLE=off
-// leaves the sample out. (The embedded Redis and MongoDB path is the bench smoke run's.)
+// leaves the sample out. The README's first booking, its five curl lines, works as written.
+// (The embedded Redis and MongoDB path is the bench smoke run's.)
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dev-server-'));
 const started: ChildServer[] = [];
@@ -30,6 +31,31 @@ function parseCurl(line: string): { key: string; url: string; body: string } {
   const match = /^curl -u (\S+): (\S+) -H 'Content-Type: application\/json' -d '([^']*)'$/.exec(line.trim());
   expect(match, line).not.toBeNull();
   return { key: match![1]!, url: match![2]!, body: match![3]! };
+}
+
+/** A curl command line's words: single quotes group, as the shell would. */
+const words = (line: string): string[] => [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+
+/** Sends what `curl -u KEY: URL [-H header] [-d body | -d @file]` would: POST when there is a body, curl's form type unless a header says otherwise. */
+async function runCurl(line: string): Promise<globalThis.Response> {
+  const [command, ...args] = words(line);
+  expect(command).toBe('curl');
+  const headers: Record<string, string> = {};
+  let url = '';
+  let body: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-u') headers.authorization = basic(args[++i]!.replace(/:$/, ''));
+    else if (arg === '-H') {
+      const [name, ...value] = args[++i]!.split(':');
+      headers[name!.toLowerCase()] = value.join(':').trim();
+    } else if (arg === '-d') {
+      const data = args[++i]!;
+      body = data.startsWith('@') ? readFileSync(data.slice(1), 'utf8').replace(/[\r\n]/g, '') : data;
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    } else url = arg.startsWith('http') ? arg : `http://${arg}`;
+  }
+  return fetch(url, { method: body === undefined ? 'GET' : 'POST', headers, body });
 }
 
 describe('npm run dev', () => {
@@ -78,5 +104,29 @@ describe('npm run dev', () => {
 
   it('DEV_SAMPLE with another value stops start-up naming the variable', async () => {
     await expect(startDev({ DEV_SAMPLE: 'maybe' })).rejects.toThrow(/configuration error: DEV_SAMPLE: expected on or off, got "maybe"/);
+  });
+
+  it("runs the README's first booking as written: upload the sample chart, an event, book two seats, see them, release", async () => {
+    const dev = await startDev({});
+    const key = /Default workspace secret key\s+(\S+)/.exec(dev.banner)![1]!;
+    const readme = readFileSync('README.md', 'utf8');
+    const block = /## A first booking[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const lines = block
+      .split('\n')
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => line.replaceAll('$KEY', key).replaceAll('localhost:9001', dev.url.replace('http://', '')));
+    expect(lines).toHaveLength(5);
+    const [chart, event, book, see, release] = lines as [string, string, string, string, string];
+
+    expect((await runCurl(chart)).status).toBe(201);
+    expect((await runCurl(event)).status).toBe(200);
+    expect((await runCurl(book)).status).toBe(204);
+    const seen = (await (await runCurl(see)).json()) as Record<string, { status: string }>;
+    expect(Object.keys(seen).sort()).toEqual(['A-1', 'A-2']);
+    expect(Object.values(seen).map((object) => object.status)).toEqual(['booked', 'booked']);
+    expect((await runCurl(release)).status).toBe(204);
+    const after = (await (await runCurl(see)).json()) as Record<string, { status: string }>;
+    expect(Object.values(after).map((object) => object.status)).toEqual(['free', 'free']);
+    await dev.stop();
   });
 });
