@@ -121,6 +121,10 @@ describe('npm run dev', () => {
     expect((await runCurl(chart)).status).toBe(201);
     expect((await runCurl(event)).status).toBe(200);
     expect((await runCurl(book)).status).toBe(204);
+    // As the README says: booking them again is refused, whole.
+    const again = await runCurl(book);
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as { errors: { code: string }[] }).errors.map((error) => error.code)).toContain('OBJECT_NOT_FREE');
     const seen = (await (await runCurl(see)).json()) as Record<string, { status: string }>;
     expect(Object.keys(seen).sort()).toEqual(['A-1', 'A-2']);
     expect(Object.values(seen).map((object) => object.status)).toEqual(['booked', 'booked']);
