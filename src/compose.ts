@@ -42,6 +42,7 @@ import { BestAvailableService } from './services/bestAvailableService.js';
 import { operationRoutes } from './routes/operations.js';
 import { seasonRoutes } from './routes/seasons.js';
 import { systemRoutes } from './routes/system.js';
+import { ticketBuyerRoutes } from './routes/ticketBuyers.js';
 import { usageRoutes } from './routes/usageReports.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { AccountService } from './services/accountService.js';
@@ -185,6 +186,7 @@ export function compose(
     ...chartReportRoutes(chartReports),
     ...usageRoutes(usage),
     ...eventLogRoutes(repos.eventLog),
+    ...ticketBuyerRoutes(repos.ticketBuyers),
     ...legacyV1Routes(config.legacyV1Prefix, { tenants, statusChanges, bestAvailable, holdTokens: holdTokenService, objectInfo }),
   ]);
 
