@@ -31,6 +31,7 @@ import { eventChannelRoutes } from './routes/eventChannels.js';
 import { eventForSaleRoutes } from './routes/eventForSale.js';
 import { eventObjectRoutes } from './routes/eventObjects.js';
 import { eventLogRoutes } from './routes/eventLog.js';
+import type { TicketBuyers } from './metadata/ticketBuyers.js';
 import { eventReportRoutes } from './routes/eventReports.js';
 import { chartReportRoutes } from './routes/chartReports.js';
 import { eventRoutes } from './routes/events.js';
@@ -43,6 +44,7 @@ import { BestAvailableService } from './services/bestAvailableService.js';
 import { operationRoutes } from './routes/operations.js';
 import { seasonRoutes } from './routes/seasons.js';
 import { systemRoutes } from './routes/system.js';
+import { ticketBuyerRoutes } from './routes/ticketBuyers.js';
 import { usageRoutes } from './routes/usageReports.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { AccountService } from './services/accountService.js';
@@ -125,6 +127,7 @@ export interface RouteServices {
   chartReports: ChartReportService;
   usage: UsageService;
   eventLog: EventLog;
+  ticketBuyers: TicketBuyers;
   tenants: TenantCache;
 }
 
@@ -154,6 +157,7 @@ export function routesOf(s: RouteServices, config: Pick<Config, 'publicUrl' | 'l
     ...chartReportRoutes(s.chartReports),
     ...usageRoutes(s.usage),
     ...eventLogRoutes(s.eventLog),
+    ...ticketBuyerRoutes(s.ticketBuyers),
     ...legacyV1Routes(config.legacyV1Prefix, { tenants: s.tenants, statusChanges: s.statusChanges, bestAvailable: s.bestAvailable, holdTokens: s.holdTokens, objectInfo: s.objectInfo }),
   ]);
 }
@@ -221,7 +225,7 @@ export function compose(
 
   const history = new HistoryService(catalog, repos.statusChanges);
   const routes = routesOf(
-    { health, status, metrics, historyStreams, accounts, workspaces, holdTokens: holdTokenService, charts, events, seasons, statusChanges, bestAvailable, objectInfo, history, eventReports, chartReports, usage, eventLog: repos.eventLog, tenants },
+    { health, status, metrics, historyStreams, accounts, workspaces, holdTokens: holdTokenService, charts, events, seasons, statusChanges, bestAvailable, objectInfo, history, eventReports, chartReports, usage, eventLog: repos.eventLog, ticketBuyers: repos.ticketBuyers, tenants },
     config,
   );
 

@@ -79,9 +79,20 @@ export class HoldExpiry {
     await this.queue.add(JOB, { token }, { ...JOB_OPTIONS, jobId: token, delay: Math.max(0, expiresAt - Date.now()) });
   }
 
-  /** The token's expiry changed (its events are retimed already): its job follows. */
+  /**
+   * The token's expiry changed (its events are retimed already): its job follows, whenever
+   * the change comes. Right after a hold the job may not be there yet (it is added up to
+   * FLUSH_MS later, perhaps by another process, with the expiry the hold read): then the job
+   * is added here at the new expiry, and one added meanwhile with the old one is moved.
+   */
   async moved(token: string, expiresAt: number): Promise<void> {
-    const job = await this.queue.getJob(token);
+    // A hold of this process not flushed yet gets its job at the new expiry too.
+    if (this.started.has(token)) this.started.set(token, expiresAt);
+    let job = await this.queue.getJob(token);
+    if (!job && (await this.tokens.holdsAnything(token))) {
+      await this.schedule(token, expiresAt);
+      job = await this.queue.getJob(token);
+    }
     if (job && (await job.isDelayed())) {
       const delay = expiresAt - Date.now();
       // A job that started meanwhile reads the token's live key and waits again if it must.

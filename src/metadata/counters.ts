@@ -1,10 +1,10 @@
 import { MongoServerError, type Db } from 'mongodb';
 
-/** Next integer id of a sequence (workspace ids, company ids, ...). */
-export async function nextId(db: Db, sequence: string): Promise<number> {
+/** Next integer id of a sequence (workspace ids, company ids, ...); with `count`, the last of that many. */
+export async function nextId(db: Db, sequence: string, count = 1): Promise<number> {
   const doc = await db
     .collection<{ _id: string; value: number }>('counters')
-    .findOneAndUpdate({ _id: sequence }, { $inc: { value: 1 } }, { upsert: true, returnDocument: 'after' });
+    .findOneAndUpdate({ _id: sequence }, { $inc: { value: count } }, { upsert: true, returnDocument: 'after' });
   if (!doc) throw new Error(`counter ${sequence} did not return a value`);
   return doc.value;
 }
@@ -14,7 +14,8 @@ const MAX_ID_ATTEMPTS = 20;
 /** A unique index refused the write (E11000). */
 export const isDuplicateKey = (error: unknown): error is MongoServerError => error instanceof MongoServerError && error.code === 11000;
 
-const isDuplicateId = (error: unknown) =>
+/** A unique index refused the write because of its `_id` (not another unique field). */
+export const isDuplicateId = (error: unknown): error is MongoServerError =>
   isDuplicateKey(error) && (error.keyPattern?._id !== undefined || /index: _id_ /.test(error.message));
 
 /**

@@ -24,6 +24,9 @@ async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('events').createIndex({ workspaceId: 1, key: 1 }, { unique: true });
   await db.collection('events').createIndex({ chartId: 1, _id: -1 });
   await db.collection('eventLog').createIndex({ workspaceId: 1, _id: 1 });
+  // A workspace's ticket buyer ids: each once (src/metadata/ticketBuyers.ts), listed newest first.
+  await db.collection('ticketBuyers').createIndex({ workspaceId: 1, buyerId: 1 }, { unique: true });
+  await db.collection('ticketBuyers').createIndex({ workspaceId: 1, _id: -1 });
   // The history's batches (src/metadata/statusChangeHistory.ts): an event's, one object's.
   await db.collection('statusChanges').createIndex({ eventId: 1, first: -1 });
   await db.collection('statusChanges').createIndex({ eventId: 1, labels: 1 });

@@ -4,6 +4,7 @@ import { Companies, type CompanyDoc } from './companies.js';
 import { EventLog } from './eventLog.js';
 import { Events } from './events.js';
 import { StatusChangeHistory } from './statusChangeHistory.js';
+import { TicketBuyers } from './ticketBuyers.js';
 import { Workspaces, type WorkspaceDoc } from './workspaces.js';
 
 export interface Repositories {
@@ -13,10 +14,11 @@ export interface Repositories {
   events: Events;
   statusChanges: StatusChangeHistory;
   eventLog: EventLog;
+  ticketBuyers: TicketBuyers;
 }
 
 export function repositories(db: Db): Repositories {
-  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db), statusChanges: new StatusChangeHistory(db), eventLog: new EventLog(db) };
+  return { companies: new Companies(db), workspaces: new Workspaces(db), charts: new Charts(db), events: new Events(db), statusChanges: new StatusChangeHistory(db), eventLog: new EventLog(db), ticketBuyers: new TicketBuyers(db) };
 }
 
 /**

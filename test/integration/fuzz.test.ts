@@ -9,7 +9,7 @@ import { holdToken, newEvent } from '../support/events.js';
 // and keys, junk in paths and query strings. Reproducible: FUZZ_SEED picks the run (the
 // seed is in the test's name). Every answer must be below 500, and a request that is
 // refused (4xx) must leave Redis exactly as it was: every key of this server's prefix is
-// compared before and after each request.
+// compared before and after each request (and the ticket buyer ids, which live in MongoDB).
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2_500);
@@ -31,7 +31,7 @@ function generator(seed: number) {
 type Random = ReturnType<typeof generator>;
 
 const ODD_STRINGS = ['', ' ', 'A-1', 'GA1', 'booked', 'free', 'reservedByToken', '\ud800', '\u0000', 'é', '😀', '../..', '%00', 'x'.repeat(5_000), '{"a":1}', '-1', 'NaN', 'null'];
-const FIELD_NAMES = ['objects', 'status', 'holdToken', 'orderId', 'extraData', 'keepExtraData', 'channelKeys', 'ignoreChannels', 'name', 'key', 'eventKey', 'chartKey', 'objectId', 'quantity', 'ticketType', 'expiresInMinutes', 'events', 'statusChanges', 'type', 'allowedPreviousStatuses', 'rejectedPreviousStatuses', 'forSale', 'notForSale', 'categories', 'label', 'channels', 'date', 'tableBookingConfig', 'bestAvailable', 'isSupportEnabled', 'eventKeys', 'mode'];
+const FIELD_NAMES = ['objects', 'status', 'holdToken', 'orderId', 'extraData', 'keepExtraData', 'channelKeys', 'ignoreChannels', 'name', 'key', 'eventKey', 'chartKey', 'objectId', 'quantity', 'ticketType', 'expiresInMinutes', 'events', 'statusChanges', 'type', 'allowedPreviousStatuses', 'rejectedPreviousStatuses', 'forSale', 'notForSale', 'categories', 'label', 'channels', 'date', 'tableBookingConfig', 'bestAvailable', 'isSupportEnabled', 'eventKeys', 'mode', 'ids'];
 
 function randomValue(r: Random, depth = 0): unknown {
   switch (r.int(depth > 3 ? 6 : 9)) {
@@ -143,6 +143,9 @@ async function snapshot(): Promise<Map<string, string>> {
       if (dumped) state.set(key, dumped.toString('base64'));
     }),
   );
+  // The ticket buyer ids live in MongoDB (src/metadata/ticketBuyers.ts): compared the same way.
+  const buyers = await server.app.parts.db.collection('ticketBuyers').find({}).sort({ _id: 1 }).toArray();
+  state.set('mongo:ticketBuyers', JSON.stringify(buyers));
   return state;
 }
 
@@ -208,6 +211,7 @@ describe(`fuzz (FUZZ_SEED=${SEED}, ${REQUESTS} requests)`, () => {
     expect(routes.length).toBeGreaterThan(50);
     const salesFlow = routes.filter((route) => route.method === 'POST' && /^\/(events\/.*actions|hold-tokens|api\/)/.test(route.path));
     expect(salesFlow.length).toBeGreaterThan(5);
+    for (const method of ['GET', 'POST', 'DELETE']) expect(routes).toContainEqual({ method, path: '/ticket-buyers' });
 
     const keys = { workspace: clients.company.workspace.secretKey, admin: clients.company.adminKey };
     const failures: string[] = [];

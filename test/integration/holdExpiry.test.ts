@@ -7,7 +7,7 @@ import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done, objectInfo } from '../support/events.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
-import { call, createCompanyClients, eventually, startTestServer, testEnv, testRedis, type CompanyClients, type TestServer } from '../support/harness.js';
+import { call, client, createCompanyClients, eventually, startTestServer, testEnv, testRedis, type CompanyClients, type TestServer } from '../support/harness.js';
 import { eventKeys, seasonUseKeyOfTag, type EventRef } from '../../src/inventory/eventKeys.js';
 import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/jobQueues.js';
 
@@ -139,6 +139,56 @@ describe('hold expiry', () => {
     expect(Date.now() - changed).toBeLessThanOrEqual(1_000);
     await eventually(async () => !(await jobExists(app, env, token)), 2_000);
     expect(await redis.hget(keys.objects, 'B-1')).toBe('booked');
+  });
+
+  // An expiry change reaches the token's job whenever it comes: right after the hold (before
+  // the job is added, FLUSH_MS later) as well as once the job waits. The HOLD_EXPIRED record
+  // is then in the history within seconds, long before the sweep (30 s past an expiry) or
+  // the old expiry (10 minutes away) could have written it.
+  it.each([
+    ['right after the hold', async () => undefined],
+    ['once its job waits', (app: TestServer, env: Record<string, string>, token: string) => eventually(() => jobExists(app, env, token), 1_000, 5)],
+  ])('records HOLD_EXPIRED at once when the expiry is changed to now %s', async (_, before) => {
+    const env = testEnv();
+    const app = await server(env);
+    const setup = await setUp(app);
+    const api = setup.clients.api;
+    const token = (await api.post('/hold-tokens', { expiresInMinutes: 10 })).body.holdToken as string;
+    await done(api, setup.eventKey, 'hold', { objects: ['G-1', 'G-2'], holdToken: token });
+    await before(app, env, token);
+    expect((await api.post(`/hold-tokens/${token}`, { expiresInMinutes: 0 })).status).toBe(200);
+
+    let expired: any[] = [];
+    await eventually(async () => {
+      const page = await api.get(`/events/${setup.eventKey}/status-changes?sort=objectLabel`);
+      expired = page.body.items.filter((i: any) => i.origin.type === 'HOLD_EXPIRED');
+      return expired.length === 2;
+    }, 5_000, 50);
+    expect(expired.map((i) => [i.objectLabel, i.status, i.holdToken])).toEqual([
+      ['G-1', 'free', token],
+      ['G-2', 'free', token],
+    ]);
+    await eventually(async () => !(await jobExists(app, env, token)), 2_000);
+  });
+
+  it('records HOLD_EXPIRED at once when another server changes the expiry to now right after the hold', async () => {
+    const env = testEnv();
+    const holding = await server(env);
+    // The same Redis and database: the hold's job is this one's to add, the change the other's.
+    const changing = await server({ ...env, BACKGROUND_JOBS: 'off' });
+    const setup = await setUp(holding);
+    const api = setup.clients.api;
+    const other = client(changing.url, setup.clients.company.workspace.secretKey);
+    const token = (await api.post('/hold-tokens', { expiresInMinutes: 10 })).body.holdToken as string;
+    // A first call through the other server, so the change below is not its first.
+    expect((await other.get(`/hold-tokens/${token}`)).status).toBe(200);
+    await done(api, setup.eventKey, 'hold', { objects: ['H-1'], holdToken: token });
+    expect((await other.post(`/hold-tokens/${token}`, { expiresInMinutes: 0 })).status).toBe(200);
+
+    await eventually(async () => {
+      const page = await api.get(`/events/${setup.eventKey}/status-changes`);
+      return page.body.items.some((i: any) => i.origin.type === 'HOLD_EXPIRED' && i.objectLabel === 'H-1');
+    }, 5_000, 50);
   });
 
   it('makes no job for a hold given back before its job would be added (a checkout that books at once)', async () => {

@@ -17,6 +17,8 @@ const SAMPLES: Record<string, unknown> = {
   'POST /workspaces/:key': { name: 'Renamed' },
   'POST /workspaces/:key/actions/remove-secret-key': { secretKey: 'some-key' },
   'POST /hold-tokens': { expiresInMinutes: 5 },
+  'POST /ticket-buyers': { ids: ['0ef73fd9-693c-5073-98ac-d1dd8cd86536', null] },
+  'DELETE /ticket-buyers': { ids: ['0ef73fd9-693c-5073-98ac-d1dd8cd86536'] },
   'POST /hold-tokens/:token': { expiresInMinutes: 5 },
   'POST /system/public/charts/:chartKey': rowsWithoutSections,
   'POST /charts': { name: 'Described chart', categories: [{ key: 1, label: 'One', color: '#000000' }] },
