@@ -1,8 +1,13 @@
 // Errors that reach the client. Domain code throws them; the HTTP layer turns them into
 // the error body of docs/seatsio-behaviour.md, "Errors": {status, messages, errors: [{code, message, data?}], warnings, requestId}.
 
+import { ERROR_CODES, type ErrorCode } from './errorCodes.js';
+
+export type { ErrorCode } from './errorCodes.js';
+
 export interface ErrorDetail {
-  code: string;
+  /** One of the registry's (src/domain/errorCodes.ts). */
+  code: ErrorCode;
   message: string;
   data?: unknown;
 }
@@ -15,7 +20,7 @@ export class ApiError extends Error {
 
   constructor(
     readonly status: number,
-    code: string,
+    code: ErrorCode,
     message: string,
     options: { data?: unknown; more?: ErrorDetail[]; warnings?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
@@ -27,8 +32,17 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (code: string, message: string, data?: unknown) => new ApiError(400, code, message, { data });
-export const notFound = (code: string, message: string) => new ApiError(404, code, message);
+/**
+ * The error of a registered code (src/domain/errorCodes.ts) with the registry's status, and
+ * its message unless the site words one for its case.
+ */
+export function apiError(code: keyof typeof ERROR_CODES, message?: string, options?: ConstructorParameters<typeof ApiError>[3]): ApiError {
+  const kind = ERROR_CODES[code];
+  return new ApiError(kind.status, code, message ?? kind.message, options);
+}
+
+export const badRequest = (code: ErrorCode, message: string, data?: unknown) => new ApiError(400, code, message, { data });
+export const notFound = (code: ErrorCode, message: string) => new ApiError(404, code, message);
 
 /**
  * 429 RATE_LIMIT_EXCEEDED ("Rate limit exceeded", as seats.io words it) with `Retry-After` in
@@ -38,5 +52,5 @@ export const notFound = (code: string, message: string) => new ApiError(404, cod
  */
 export function rateLimitExceeded(retryAfterSeconds: number): ApiError {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { headers: { 'Retry-After': String(seconds) } });
+  return apiError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded', { headers: { 'Retry-After': String(seconds) } });
 }

@@ -1,5 +1,5 @@
 import type { EventDoc } from './event.js';
-import { badRequest } from './errors.js';
+import { badRequest, type ErrorCode } from './errors.js';
 import { bookableObject } from './eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from './objectIndex.js';
 import { HELD } from './objectStates.js';
@@ -82,7 +82,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
  * UTF-16 (a lone surrogate cannot be encoded as UTF-8, and the script's JSON decoder
  * refuses it).
  */
-function checkText(code: string, what: string, value: string | undefined): void {
+function checkText(code: ErrorCode, what: string, value: string | undefined): void {
   if (value === undefined) return;
   if (CONTROL_CHARACTERS.test(value)) throw badRequest(code, `${what} must not contain control characters`);
   if (!(value as string & { isWellFormed(): boolean }).isWellFormed()) {

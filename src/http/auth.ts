@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, type ErrorCode } from '../domain/errors.js';
 import type { Principal, ResolvedKey, Tenant, TenantCache } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { AuthKind, RequestHeaders } from './route.js';
@@ -16,7 +16,7 @@ export interface Caller {
 }
 
 const unauthorized = (message: string) => new ApiError(401, 'UNAUTHORIZED', message);
-const forbidden = (code: string, message: string) => new ApiError(403, code, message);
+const forbidden = (code: ErrorCode, message: string) => new ApiError(403, code, message);
 
 /** The user name of a Basic authorization header, or undefined. */
 export function basicUser(authorization: string): string | undefined {

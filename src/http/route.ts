@@ -151,8 +151,8 @@ export function compile(schema: TSchema): Validator {
  */
 export function checkAgainst(validator: Validator, value: unknown): void {
   if (validator.check(value)) return;
-  const details = schemaMessages(validator.errors(value), value).map((message) => ({ code: 'GENERAL_ERROR', message }));
-  const [first, ...more] = details.length > 0 ? details : [{ code: 'GENERAL_ERROR', message: '#: invalid body' }];
+  const details = schemaMessages(validator.errors(value), value).map((message) => ({ code: 'GENERAL_ERROR' as const, message }));
+  const [first, ...more] = details.length > 0 ? details : [{ code: 'GENERAL_ERROR' as const, message: '#: invalid body' }];
   throw new ApiError(400, first!.code, first!.message, { more });
 }
 

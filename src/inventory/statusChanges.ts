@@ -1,4 +1,5 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError, apiError } from '../domain/errors.js';
+import { isScriptRefusal, SCRIPT_REFUSALS, SCRIPT_SIGNALS, type ScriptRefusal } from '../domain/errorCodes.js';
 import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
@@ -57,29 +58,14 @@ function holdingsOf(raw: unknown, events: EventRef[]): HoldingChange[] {
   return changes;
 }
 
-const MESSAGES: Record<string, (labels: string, detail: string) => string> = {
-  OBJECT_NOT_FREE: (labels, status) => `Objects are not free: ${labels} (status ${status})`,
-  HOLD_TOKEN_MISMATCH: (labels) => `The hold token does not match the hold of: ${labels}`,
-  HOLD_TOKEN_EXPIRED: (labels) => `The hold token expired; cannot hold ${labels}`,
-  OBJECT_NOT_FOR_SALE: (labels) => `Objects are not for sale: ${labels}`,
-  OBJECT_IN_CHANNEL: (labels, channel) =>
-    `Objects are in channel ${channel}: ${labels}; pass the channel in channelKeys, or set ignoreChannels`,
-  OBJECT_NOT_IN_CHANNEL: (labels) => `Objects have no channel: ${labels}; add NO_CHANNEL to channelKeys`,
-  NOT_ENOUGH_FREE_PLACES: (labels, free) => `Not enough free places in ${labels} (${free} free)`,
-  OBJECT_NOT_RELEASABLE: (labels) => `Objects cannot be released (nothing to release): ${labels}`,
-  ILLEGAL_STATUS_CHANGE: (labels, status) => `Illegal status change: ${labels} (current status ${status})`,
-};
-
-const SEASON_CHANGED = 'SEASON_CHANGED';
-const HOLD_NOT_EXPIRED = 'HOLD_NOT_EXPIRED';
-const SEASON_UNITS_NEEDED = 'SEASON_UNITS_NEEDED';
+// The script's answers to the server rather than refusals (src/domain/errorCodes.ts, SCRIPT_SIGNALS).
+const [SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED] = SCRIPT_SIGNALS;
 
 /**
  * The script refused a change planned on an old make-up of its season (a unit added or
  * marked as past meanwhile): the caller reloads the season and plans again.
  */
-export const seasonChanged = () =>
-  new ApiError(409, SEASON_CHANGED, 'The season changed while this request was being planned; try again');
+export const seasonChanged = () => apiError('SEASON_CHANGED', 'The season changed while this request was being planned; try again');
 export const isSeasonChanged = (error: unknown) => error instanceof ApiError && error.errors[0]?.code === SEASON_CHANGED;
 
 /**
@@ -92,17 +78,22 @@ export function refusedObjects(error: unknown): string[] | null {
   return labels.length > 0 ? labels : null;
 }
 
-/** One error per code, naming every object that failed for that reason. */
+/**
+ * One error per code, naming every object that failed for that reason, worded by the
+ * registry (src/domain/errorCodes.ts, SCRIPT_REFUSALS). A code the registry lacks is a
+ * script and server out of step: an internal error, not a message made up for the client.
+ */
 function failure(raw: [string, string, string][]): ApiError {
-  const byCode = new Map<string, { labels: string[]; detail: string }>();
+  const byCode = new Map<ScriptRefusal, { labels: string[]; detail: string }>();
   for (const [code, label, detail] of raw) {
+    if (!isScriptRefusal(code)) throw new Error(`the status script refused with a code the server does not know: ${code}`);
     const entry = byCode.get(code) ?? { labels: [], detail };
     entry.labels.push(label);
     byCode.set(code, entry);
   }
   const details = [...byCode].map(([code, { labels, detail }]) => ({
     code,
-    message: (MESSAGES[code] ?? ((l: string) => `${code}: ${l}`))(labels.join(', '), detail),
+    message: SCRIPT_REFUSALS[code](labels.join(', '), detail),
     data: { objects: labels },
   }));
   const [first, ...more] = details;

@@ -31,7 +31,7 @@ export function publishFailure(chartKey: string, result: { errors: ChartValidato
   const warnings =
     result.warnings.length === 0
       ? []
-      : [{ code: 'DRAWING_VALIDATION_FAILED', message: 'Invalid draft drawing', data: { failedValidations: result.warnings } }];
+      : [{ code: 'DRAWING_VALIDATION_FAILED' as const, message: 'Invalid draft drawing', data: { failedValidations: result.warnings } }];
   return new ApiError(400, 'DRAWING_VALIDATION_FAILED', `Failed to publish chart [key: ${chartKey}]: invalid draft drawing`, {
     data: { failedValidations: result.errors },
     warnings,
