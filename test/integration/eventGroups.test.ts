@@ -1,8 +1,8 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { uploadDrawing } from '../support/charts.js';
 import { createEvent, done, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // Event groups and batches that change several events in one request, all or nothing, on
@@ -10,24 +10,15 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // (docs/operations.md, "Redis Cluster"): test/cluster/eventGroups.test.ts. The same routes on one
 // event: objectStatus.test.ts.
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
-
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 describe('event groups', () => {
   const group = (body: Record<string, unknown>, expand = true) =>
     ctx.api.post(`/events/groups/actions/change-object-status${expand ? '?expand=objects' : ''}`, body);
 
   it('changes the objects in every event: 200 with the objects keyed by label', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     const response = await group({ events: [event, other], type: 'CHANGE_STATUS_TO', status: 'booked', objects: [{ objectId: 'A-1' }, 'A-2'], orderId: 'g1' });
     expect(response.status, response.text).toBe(200);
     expect(Object.keys(response.body.objects).sort()).toEqual(['A-1', 'A-2']);
@@ -38,7 +29,7 @@ describe('event groups', () => {
   });
 
   it('answers 204 without expand; type defaults to CHANGE_STATUS_TO; RELEASE frees', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     expect((await group({ events: [event, other], status: 'sold', objects: ['A-1'] }, false)).status).toBe(204);
     expect((await objectInfo(ctx.api, other, 'A-1')).status).toBe('sold');
     const released = await group({ events: [event, other], type: 'RELEASE', objects: ['A-1'] });
@@ -49,7 +40,7 @@ describe('event groups', () => {
   });
 
   it('is all or nothing across events: one event refusing leaves both unchanged', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     await done(ctx.api, other, 'book', { objects: ['A-2'], orderId: 'before' });
     const response = await group({ events: [event, other], type: 'CHANGE_STATUS_TO', status: 'booked', objects: ['A-1', 'A-2'], orderId: 'group' });
     expectError(response, 400, 'OBJECT_NOT_FREE');
@@ -63,7 +54,7 @@ describe('batch', () => {
     ctx.api.post(`/events/actions/change-object-status${expand ? '?expand=objects' : ''}`, { statusChanges });
 
   it('answers the results in request order', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     const response = await batch([
       { event, type: 'CHANGE_STATUS_TO', status: 'booked', objects: ['A-1'], orderId: 'b1' },
       { event: other, status: 'lounge', objects: ['B-1', 'B-2'] },
@@ -79,7 +70,7 @@ describe('batch', () => {
   });
 
   it('a failing change on another event leaves the first event unchanged', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     const response = await batch([
       { event, status: 'booked', objects: ['A-1'] },
       { event: other, type: 'RELEASE', objects: ['A-1'] },
@@ -91,7 +82,7 @@ describe('batch', () => {
 
 describe('resale listing ids', () => {
   it('change-object-status carries it on one event, on event groups and in batches', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     await done(ctx.api, event, 'change-object-status', { objects: ['B-1'], status: 'resale', resaleListingId: 'single' });
     expect((await ctx.api.post('/events/groups/actions/change-object-status', { events: [event, other], status: 'resale', objects: ['B-2'], resaleListingId: 'group' })).status).toBe(204);
     const batch = await ctx.api.post('/events/actions/change-object-status?expand=objects', {
@@ -106,7 +97,7 @@ describe('resale listing ids', () => {
 
 describe('across seasons', () => {
   it('a group over two seasons is all or nothing; a batch books on each', async () => {
-    const [a, b] = [await createSeason(ctx.api, chartKey, { numberOfEvents: 1 }), await createSeason(ctx.api, chartKey, { numberOfEvents: 1 })];
+    const [a, b] = [await createSeason(ctx.api, ctx.chartKey, { numberOfEvents: 1 }), await createSeason(ctx.api, ctx.chartKey, { numberOfEvents: 1 })];
     const token = await holdToken(ctx.api);
     await done(ctx.api, a.key, 'hold', { objects: ['A-1'], holdToken: token });
     await done(ctx.api, a.key, 'book', { objects: ['A-1'], holdToken: token });

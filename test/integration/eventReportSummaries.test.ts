@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { done, holdToken, newEvent } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // Summary and deep summary event reports (docs/reports.md, "Summaries"): places per group
@@ -11,12 +12,8 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // in each group the split by every other dimension; the groups always shown; deep
 // summaries one level further.
 
-const ctx = useServerWithCompany();
 let event: string;
-
-beforeEach(async () => {
-  event = (await newEvent(ctx.api, rowsWithoutSections)).key;
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 type Node = { count: number; [dimension: string]: any };
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import { createChart, uploadDrawing } from '../support/charts.js';
 import { done, holdToken, newEvent, objectInfos } from '../support/events.js';
-import { basic, expectError, useServerWithCompany } from '../support/harness.js';
+import { basic, expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 
 // Detailed event reports (docs/reports.md): every bookable object of the event grouped by
@@ -14,12 +15,8 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // report shows even when empty; the filtered variant; the flat list and its CSV; gzip
 // always; bad report types and events. Summaries: eventReportSummaries.test.ts.
 
-const ctx = useServerWithCompany();
 let event: string;
-
-beforeEach(async () => {
-  event = (await newEvent(ctx.api, rowsWithoutSections)).key;
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 type Report = Record<string, { label: string; status: string; [field: string]: unknown }[]>;
 

@@ -1,24 +1,15 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, objectInfo, objectInfos } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // GA areas on the priority lane (docs/seatsio-behaviour.md, "Object statuses":
 // one counter of non-free places): quantities, repeated labels, capacity, custom statuses sharing the
 // counter, the status of a full area, release with a quantity. GA holds: holds.test.ts.
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
-
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 const ga = (quantity: number, objectId = 'GA1') => ({ objectId, quantity });
 
@@ -185,7 +176,7 @@ describe('releasing places', () => {
 
 describe('channels and for sale config on areas', () => {
   it('an area in a channel needs channelKeys naming it, or ignoreChannels', async () => {
-    const channelled = await createEvent(ctx.api, chartKey, { channels: [{ key: 'ga', name: 'GA channel', objects: ['GA1'] }] });
+    const channelled = await createEvent(ctx.api, ctx.chartKey, { channels: [{ key: 'ga', name: 'GA channel', objects: ['GA1'] }] });
     expectError(await action(ctx.api, channelled, 'book', { objects: [ga(2)] }), 400, 'OBJECT_IN_CHANNEL');
     expect((await objectInfo(ctx.api, channelled, 'GA1')).numBooked).toBe(0);
     await done(ctx.api, channelled, 'book', { objects: [ga(2)], channelKeys: ['ga'] });
@@ -194,7 +185,7 @@ describe('channels and for sale config on areas', () => {
   });
 
   it('places of an area assigned to a channel (areaPlaces) are only for that channel', async () => {
-    const channelled = await createEvent(ctx.api, chartKey, { channels: [{ key: 'vip', name: 'VIP', areaPlaces: { GA2: 10 } }] });
+    const channelled = await createEvent(ctx.api, ctx.chartKey, { channels: [{ key: 'vip', name: 'VIP', areaPlaces: { GA2: 10 } }] });
     // 90 places have no channel: 91 without channel keys is too many.
     const response = await action(ctx.api, channelled, 'book', { objects: [ga(91, 'GA2')] });
     expect(response.status, response.text).toBe(400);
@@ -205,7 +196,7 @@ describe('channels and for sale config on areas', () => {
   });
 
   it('places not for sale are not bookable', async () => {
-    const partly = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, areaPlaces: { GA1: 90 } } });
+    const partly = await createEvent(ctx.api, ctx.chartKey, { forSaleConfig: { forSale: false, areaPlaces: { GA1: 90 } } });
     expect(await objectInfo(ctx.api, partly, 'GA1')).toMatchObject({ numNotForSale: 90, numFree: 10, forSale: true });
     expectError(await action(ctx.api, partly, 'book', { objects: [ga(11)] }), 400, 'NOT_ENOUGH_FREE_PLACES');
     await done(ctx.api, partly, 'book', { objects: [ga(10)] });
@@ -213,7 +204,7 @@ describe('channels and for sale config on areas', () => {
   });
 
   it('an area wholly not for sale cannot be booked', async () => {
-    const closed = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['GA1'] } });
+    const closed = await createEvent(ctx.api, ctx.chartKey, { forSaleConfig: { forSale: false, objects: ['GA1'] } });
     expect(await objectInfo(ctx.api, closed, 'GA1')).toMatchObject({ numNotForSale: 100, numFree: 0, forSale: false, availabilityReason: 'not_for_sale' });
     const response = await action(ctx.api, closed, 'book', { objects: [ga(1)] });
     expect(response.status, response.text).toBe(400);

@@ -1,25 +1,16 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenStore.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, done, expireIn, holdToken, objectInfos } from '../support/events.js';
-import { expectError, isBackgroundKey, useServerWithCompany } from '../support/harness.js';
+import { action, done, expireIn, holdToken, objectInfos } from '../support/events.js';
+import { expectError, isBackgroundKey } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // A hold token is usable only in its own workspace and only until it expires: every call
 // that carries one (hold, book, release, change-object-status) is refused otherwise, and a
 // refused call writes nothing to Redis (docs/api.md, "Hold tokens").
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
-
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 /** Every key of this test server's namespace in the Redis the tests share. */
 async function keyCount(): Promise<number> {

@@ -1,27 +1,21 @@
 import { tokenEntryExpiry } from '../../src/domain/objectStates.js';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
-import { uploadDrawing } from '../support/charts.js';
 import { storedEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done, expireIn, holdMemberOf, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // Holds (docs/seatsio-behaviour.md, "Object statuses", "Hold tokens"): a hold needs a live token of the
 // workspace; only that token confirms or releases the hold; the token's expiry, changed at
 // any time, decides exactly when held objects are free again, for seats and GA areas.
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 let token: string;
 
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
 beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
   token = await holdToken(ctx.api);
 });
 
@@ -220,7 +214,7 @@ describe('hold token expiry', () => {
   });
 
   it('expiry reaches every event the token holds something in', async () => {
-    const other = await createEvent(ctx.api, chartKey);
+    const other = await createEvent(ctx.api, ctx.chartKey);
     await done(ctx.api, event, 'hold', { objects: ['A-1'], holdToken: token });
     await done(ctx.api, other, 'hold', { objects: ['B-1', { objectId: 'GA2', quantity: 4 }], holdToken: token });
     await expireIn(ctx.api, token, 0);

@@ -1,24 +1,15 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, objectInfos } from '../support/events.js';
-import { call, expectError, useServerWithCompany } from '../support/harness.js';
+import { action, objectInfos } from '../support/events.js';
+import { call, expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // Input built to break the server, not just wrong input: strings the Lua JSON decoder
 // cannot take, extra data nested past any sane depth, bodies that are not UTF-8. Each gets
 // a 400 with the error body and changes nothing (docs/api.md, "Keys, errors, general rules").
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
-
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 async function expectUntouched(): Promise<void> {
   const infos = await objectInfos(ctx.api, event, ['A-1', 'GA1']);

@@ -1,28 +1,20 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEvent, done, objectInfos, statuses } from '../support/events.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
-import { basic, call, createCompanyClients, expectError, testEnv, useServerWithCompany, type CompanyClients, type Response } from '../support/harness.js';
+import { basic, call, createCompanyClients, expectError, testEnv, type CompanyClients, type Response } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // The legacy V1 interface (docs/api.md, "Legacy V1 interface"): the key in the body (or path),
 // events as eventKey / eventKeys, each call the current interface's call underneath. Every
 // refusal is checked to have changed nothing.
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
-
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 /** A legacy call: no Authorization header, the key goes where the call wants it. */
 const legacy = (path: string, body?: unknown, extra: { method?: string; headers?: Record<string, string>; raw?: string } = {}): Promise<Response> =>
@@ -91,7 +83,7 @@ describe('POST /api/book', () => {
   });
 
   it('refuses objects and bestAvailable together, and bestAvailable on several events: nothing booked', async () => {
-    const second = await createEvent(ctx.api, chartKey);
+    const second = await createEvent(ctx.api, ctx.chartKey);
     expectError(await legacy('/book', { secretKey: secretKey(), eventKey: event, objects: ['A-1'], bestAvailable: { number: 1 } }), 400, 'OBJECTS_AND_BEST_AVAILABLE');
     expectError(await legacy('/book', { secretKey: secretKey(), eventKeys: [event, second], bestAvailable: { number: 1 } }), 400, 'BEST_AVAILABLE_NOT_SUPPORTED');
     expect(await statuses(ctx.api, event, ['A-1', 'A-2', 'A-3'])).toEqual(FREE_A);
@@ -169,7 +161,7 @@ describe('bad input with a good key: 400 with the error body, nothing changed', 
   });
 
   it('no event, both eventKey and eventKeys, or an empty eventKeys → 400', async () => {
-    const second = await createEvent(ctx.api, chartKey);
+    const second = await createEvent(ctx.api, ctx.chartKey);
     expectError(await legacy('/book', { secretKey: secretKey(), objects: ['A-1'] }), 400, 'GENERAL_ERROR');
     expectError(await legacy('/book', { secretKey: secretKey(), eventKey: event, eventKeys: [second], objects: ['A-1'] }), 400, 'GENERAL_ERROR');
     expectError(await legacy('/changeStatus', { secretKey: secretKey(), eventKeys: [], objects: ['A-1'], status: 'x' }), 400, 'GENERAL_ERROR');
@@ -216,7 +208,7 @@ describe('POST /api/changeStatus', () => {
   });
 
   it('changes every event of eventKeys', async () => {
-    const second = await createEvent(ctx.api, chartKey);
+    const second = await createEvent(ctx.api, ctx.chartKey);
     const response = await legacy('/changeStatus', { secretKey: secretKey(), eventKeys: [event, second], objects: ['A-1', 'A-2'], status: 'booked' });
     expect(response.status, response.text).toBe(204);
     expect(await statuses(ctx.api, event, ['A-1', 'A-2'])).toEqual({ 'A-1': 'booked', 'A-2': 'booked' });
@@ -224,8 +216,8 @@ describe('POST /api/changeStatus', () => {
   });
 
   it('all or nothing across events: one event refuses, no event changes', async () => {
-    const second = await createEvent(ctx.api, chartKey);
-    const third = await createEvent(ctx.api, chartKey);
+    const second = await createEvent(ctx.api, ctx.chartKey);
+    const third = await createEvent(ctx.api, ctx.chartKey);
     await done(ctx.api, second, 'book', { objects: ['A-2'] });
     const response = await legacy('/changeStatus', { secretKey: secretKey(), eventKeys: [event, second, third], objects: ['A-1', 'A-2'], status: 'booked' });
     expectError(response, 400, 'OBJECT_NOT_FREE');
@@ -240,7 +232,7 @@ describe('POST /api/changeStatus', () => {
 
 describe('seasons through the legacy calls', () => {
   it("books on a season (its events show it); an event's booking makes the season refuse the seat: nothing changes", async () => {
-    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const season = await createSeason(ctx.api, ctx.chartKey, { numberOfEvents: 2 });
     const [first, second] = eventKeysOf(season);
     expect((await legacy('/book', { secretKey: secretKey(), eventKey: season.key, objects: ['A-1'] })).status).toBe(204);
     expect(await statuses(ctx.api, first!, ['A-1'])).toEqual({ 'A-1': 'booked' });

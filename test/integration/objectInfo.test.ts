@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
 import { done, eventPath, expireIn, holdToken, newEvent, objectInfo, objectInfos } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // Reading an event's objects (docs/seatsio-behaviour.md, "Object info"), their
 // extra data ("Changing object status") and the objects of an order ("Object info").
 
-const ctx = useServerWithCompany();
 let event: string;
-
-beforeEach(async () => {
-  event = (await newEvent(ctx.api, rowsWithoutSections)).key;
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 const ACCESSIBILITY_FALSE = {
   isAccessible: false,

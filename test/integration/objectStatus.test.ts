@@ -2,7 +2,8 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, codes, createEvent, done, objectInfo, objectInfos, statuses } from '../support/events.js';
-import { expectError, useServerWithCompany } from '../support/harness.js';
+import { expectError } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 
 // The priority lane on seats, tables and booths (docs/seatsio-behaviour.md,
 // "Object statuses"): book, release, custom statuses, put-up-for-resale, table booking
@@ -10,18 +11,12 @@ import { expectError, useServerWithCompany } from '../support/harness.js';
 // events in one request: eventGroups.test.ts. Holds: holds.test.ts; GA areas:
 // generalAdmission.test.ts; bad input: statusBadInput.test.ts.
 
-const ctx = useServerWithCompany();
-let chartKey: string;
-let tablesChartKey: string;
 let event: string;
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+let tablesChartKey: string;
 
 beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
   tablesChartKey = (await uploadDrawing(ctx.api, withTables)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
 });
 
 describe('book', () => {
@@ -306,7 +301,7 @@ describe('table booking modes', () => {
 describe('channels', () => {
   let channelEvent: string;
   beforeEach(async () => {
-    channelEvent = await createEvent(ctx.api, chartKey, {
+    channelEvent = await createEvent(ctx.api, ctx.chartKey, {
       channels: [
         { key: 'ch1', name: 'Channel 1', color: '#FF0000', index: 1, objects: ['A-1', 'A-2'] },
         { key: 'ch2', name: 'Channel 2', color: '#00FF00', index: 2, objects: ['A-3'] },
@@ -392,7 +387,7 @@ describe('sale settings changed after the event was created', () => {
 
 describe('event changes seen by the sales flow', () => {
   it('an event key with spaces, slashes and non-ASCII characters works URI-encoded', async () => {
-    const key = await createEvent(ctx.api, chartKey, { eventKey: 'Gala 2026/Ümlaut & co' });
+    const key = await createEvent(ctx.api, ctx.chartKey, { eventKey: 'Gala 2026/Ümlaut & co' });
     expect(key).toBe('Gala 2026/Ümlaut & co');
     await done(ctx.api, key, 'book', { objects: ['A-1'] });
     expect((await objectInfo(ctx.api, key, 'A-1')).status).toBe('booked');
@@ -423,14 +418,14 @@ describe('event changes seen by the sales flow', () => {
     expect(deleted.status, deleted.text).toBe(204);
     expectError(await action(ctx.api, event, 'book', { objects: ['A-2'] }), 404, 'EVENT_NOT_FOUND');
     // A new event with the same key starts with every object free.
-    const again = await createEvent(ctx.api, chartKey, { eventKey: event });
+    const again = await createEvent(ctx.api, ctx.chartKey, { eventKey: event });
     expect(await statuses(ctx.api, again, ['A-1', 'A-2'])).toEqual({ 'A-1': 'free', 'A-2': 'free' });
   });
 });
 
 describe('for sale config', () => {
   it('an object not for sale cannot be booked: 400 OBJECT_NOT_FOR_SALE, nothing booked', async () => {
-    const notForSale = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: false, objects: ['A-1'] } });
+    const notForSale = await createEvent(ctx.api, ctx.chartKey, { forSaleConfig: { forSale: false, objects: ['A-1'] } });
     const response = await action(ctx.api, notForSale, 'book', { objects: ['A-2', 'A-1'] });
     expectError(response, 400, 'OBJECT_NOT_FOR_SALE');
     expect(response.body.errors[0].data.objects).toEqual(['A-1']);
@@ -442,7 +437,7 @@ describe('for sale config', () => {
   });
 
   it('forSale: true lists the only objects for sale', async () => {
-    const onlyB1 = await createEvent(ctx.api, chartKey, { forSaleConfig: { forSale: true, objects: ['B-1'] } });
+    const onlyB1 = await createEvent(ctx.api, ctx.chartKey, { forSaleConfig: { forSale: true, objects: ['B-1'] } });
     await done(ctx.api, onlyB1, 'book', { objects: ['B-1'] });
     expectError(await action(ctx.api, onlyB1, 'book', { objects: ['B-2'] }), 400, 'OBJECT_NOT_FOR_SALE');
   });

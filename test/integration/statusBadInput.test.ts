@@ -1,25 +1,17 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generatedDrawing, rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, objectInfos, type Action } from '../support/events.js';
-import { call, expectError, useServerWithCompany, type Response } from '../support/harness.js';
+import { call, expectError, type Response } from '../support/harness.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 
 // Bad input on the priority lane: every refusal has its own code (src/domain/
 // statusChangeRequest.ts, src/inventory/statusChanges.ts, schema checks → GENERAL_ERROR)
 // and changes nothing.
 
-const ctx = useServerWithCompany();
-let chartKey: string;
 let event: string;
-
-beforeAll(async () => {
-  chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
-});
-
-beforeEach(async () => {
-  event = await createEvent(ctx.api, chartKey);
-});
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
 
 const WATCHED = ['A-1', 'A-2', 'B-1', 'GA1'];
 
