@@ -91,7 +91,7 @@ export function statusChangeItem(record: StatusChangeRecord, notPresent: NotBook
   return item;
 }
 
-/** The order of a history list: by one field of the changes, ties newest first. */
+/** The order of a history list: by one field of the changes; ties as compareChanges says. */
 export interface HistoryOrder {
   field: 'label' | 'status' | 'date' | 'id';
   ascending: boolean;
@@ -102,7 +102,7 @@ const SORT_FIELDS: Record<string, HistoryOrder['field']> = { objectLabel: 'label
 
 /**
  * `sort=<field>[:asc|:desc]`: by date newest first when absent; a field without a direction
- * sorts ascending. Ties go newest first.
+ * sorts ascending.
  */
 export function historyOrder(sort: string | undefined): HistoryOrder {
   if (sort === undefined || sort === '') return { field: 'date', ascending: false };
@@ -114,12 +114,18 @@ export function historyOrder(sort: string | undefined): HistoryOrder {
   return { field, ascending: direction !== 'desc' };
 }
 
-/** Compares two changes in a list's order (ties newest first). */
+/**
+ * Compares two changes in a list's order. The changes of one call share a date: by date,
+ * ties go by id in the sort's direction, so they come in the order the call applied them
+ * (ascending) or its reverse (descending), as ids are given in that order (docs/history.md).
+ * By label or status, ties go newest first.
+ */
 export function compareChanges(order: HistoryOrder): (a: StatusChangeRecord, b: StatusChangeRecord) => number {
   const direction = order.ascending ? 1 : -1;
+  const tie = order.field === 'date' ? direction : -1;
   return (a, b) => {
     const x = a[order.field];
     const y = b[order.field];
-    return x < y ? -direction : x > y ? direction : b.id - a.id;
+    return x < y ? -direction : x > y ? direction : tie * (a.id - b.id);
   };
 }

@@ -54,7 +54,7 @@ export class StatusChangeHistory {
 
   /**
    * A page of an event's changes, optionally of one object or of labels containing `filter`
-   * (case-insensitively), in `order` with ties newest first.
+   * (case-insensitively), in `order` (compareChanges says how ties go).
    */
   async page(eventId: number, request: PageRequest, order: HistoryOrder, options: { label?: string; filter?: string }): Promise<Page<StatusChangeRecord>> {
     const batches = await this.collection

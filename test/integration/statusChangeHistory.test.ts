@@ -110,6 +110,19 @@ describe('status change history', () => {
     expect(items.map((i) => i.id)).toEqual([4, 3, 2, 1]);
   });
 
+  it('by date, lists the changes of one call in the order it applied them, or its reverse', async () => {
+    const event = await createEvent(ctx.api, chartKey);
+    await done(ctx.api, event, 'book', { objects: ['A-3', 'A-1', 'B-2', 'A-2'] });
+    await done(ctx.api, event, 'release', { objects: ['B-2', 'A-3'] });
+    const items = await storedHistory(event, 6);
+    // One timestamp per call: only the ids can keep the order within it.
+    expect(new Set(items.filter((i) => i.status === 'booked').map((i) => i.date)).size).toBe(1);
+    const list = async (query: string) => (await history(ctx.api, event, query)).items.map((i) => `${i.objectLabel}:${i.status}`);
+    expect(await list('sort=date:asc')).toEqual(['A-3:booked', 'A-1:booked', 'B-2:booked', 'A-2:booked', 'B-2:free', 'A-3:free']);
+    expect(await list('sort=date:desc')).toEqual(['A-3:free', 'B-2:free', 'A-2:booked', 'B-2:booked', 'A-1:booked', 'A-3:booked']);
+    expect(await list('')).toEqual(await list('sort=date:desc'));
+  });
+
   it('lists the changes of one object', async () => {
     const event = await createEvent(ctx.api, chartKey);
     await done(ctx.api, event, 'book', { objects: ['A-1', 'A-2'] });

@@ -73,13 +73,13 @@ describe('status change history', () => {
     for (const bad of ['label', 'date:up', 'status:asc:x', ':asc']) expect(() => historyOrder(bad), bad).toThrow(/sort must be/);
   });
 
-  it('compares changes by the order field, ties newest first', () => {
+  it('compares changes by the order field: by date, ties in the order applied (ids) or its reverse; otherwise newest first', () => {
     const change = (id: number, label: string, time: number) => decodeHistoryEntry(1, id, entry(time, label, 'booked', 1, '', '', '', '', ''));
     const changes = [change(1, 'B', 5), change(2, 'A', 5), change(3, 'B', 4), change(4, 'A', 6)];
     const ids = (order: Parameters<typeof compareChanges>[0]) => [...changes].sort(compareChanges(order)).map((c) => c.id);
     expect(ids({ field: 'label', ascending: true })).toEqual([4, 2, 3, 1]);
     expect(ids({ field: 'label', ascending: false })).toEqual([3, 1, 4, 2]);
-    expect(ids({ field: 'date', ascending: true })).toEqual([3, 2, 1, 4]);
+    expect(ids({ field: 'date', ascending: true })).toEqual([3, 1, 2, 4]);
     expect(ids({ field: 'date', ascending: false })).toEqual([4, 2, 1, 3]);
   });
 
