@@ -38,8 +38,8 @@ local function changeObject(state, change, item)
     if object.status == FREE then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
     nextObject.status = object.previous ~= '' and object.previous or FREE
     nextObject.ticketType = ''
-    -- Released objects leave their order, whatever order id the release carries.
-    nextObject.orderId = ''
+    -- A released object leaves the order it was booked in; the release's own order id (a
+    -- refund, say) is stored in its place, so that order lists it (nextObject.orderId).
   elseif heldByOther then
     return fail('HOLD_TOKEN_MISMATCH', label, object.status)
   elseif op == 'book' and held then

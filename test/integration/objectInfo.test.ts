@@ -363,17 +363,24 @@ describe('objects of an order', () => {
     expect(await order('o3')).toEqual(['A-7']);
   });
 
-  it('a release carrying an order id removes the objects from every order, that one included', async () => {
-    await done(ctx.api, event, 'book', { objects: ['B-6', 'B-7'], orderId: 'o4' });
+  it('a release carrying an order id takes the objects out of their order and into its own', async () => {
+    await done(ctx.api, event, 'book', { objects: ['B-6', 'B-7', 'B-8'], orderId: 'o4' });
     await done(ctx.api, event, 'release', { objects: ['B-6'], orderId: 'o4' });
     await done(ctx.api, event, 'release', { objects: ['B-7'], orderId: 'o5' });
-    expect(await order('o4')).toEqual([]);
+    expect(await order('o4')).toEqual(['B-6', 'B-8']);
+    expect(await order('o5')).toEqual(['B-7']);
+    const infos = await objectInfos(ctx.api, event, ['B-6', 'B-7', 'B-8']);
+    expect(infos['B-6']).toMatchObject({ status: 'free', orderId: 'o4' });
+    expect(infos['B-7']).toMatchObject({ status: 'free', orderId: 'o5' });
+    expect(infos['B-8']).toMatchObject({ status: 'booked', orderId: 'o4' });
+    // Free with an order id: booked again under another order, it leaves the release's.
+    await done(ctx.api, event, 'book', { objects: ['B-7'], orderId: 'o6' });
     expect(await order('o5')).toEqual([]);
-    const infos = await objectInfos(ctx.api, event, ['B-6', 'B-7']);
-    for (const label of ['B-6', 'B-7']) {
-      expect(infos[label]!.status).toBe('free');
-      expect(infos[label]).not.toHaveProperty('orderId');
-    }
+    expect(await order('o6')).toEqual(['B-7']);
+    // A release without an order id leaves the object in no order.
+    await done(ctx.api, event, 'release', { objects: ['B-7'] });
+    expect(await order('o6')).toEqual([]);
+    expect(await objectInfo(ctx.api, event, 'B-7')).not.toHaveProperty('orderId');
   });
 
   it('an order id no object has → []', async () => {

@@ -146,12 +146,14 @@ describe('release', () => {
     expect((await objectInfo(ctx.api, event, 'A-1')).status).toBe('free');
   });
 
-  it('takes the object out of its order on release, even when the release carries an order id', async () => {
+  it('takes the object out of its order on release, and stores the order id the release carries', async () => {
     await done(ctx.api, event, 'book', { objects: ['A-1'], orderId: 'o1' });
     await done(ctx.api, event, 'release', { objects: ['A-1'], orderId: 'refund-1' });
     const info = await objectInfo(ctx.api, event, 'A-1');
     expect(info.status).toBe('free');
-    expect(info).not.toHaveProperty('orderId');
+    expect(info.orderId).toBe('refund-1');
+    expect((await ctx.api.get(`/events/${event}/orders/o1`)).body).toEqual([]);
+    expect((await ctx.api.get(`/events/${event}/orders/refund-1`)).body).toEqual(['A-1']);
   });
 
   it('gives a resale seat back to resale: resale → booked → release', async () => {
