@@ -211,8 +211,12 @@ export function compose(
   );
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig, repos.eventLog);
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
-  const statusChanges = new StatusChangeService(catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry, isCluster(statusRedis));
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
+  const statusChanges = new StatusChangeService(
+    catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry,
+    (workspace, eventKey, labels) => objectInfo.describe(workspace, eventKey, labels),
+    isCluster(statusRedis),
+  );
   const holdTokenService = new HoldTokenService(holdTokens, holdExpiry);
   const bestAvailable = new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges);
   const reportLane = new ReportLane(() => status.inFlight);

@@ -78,12 +78,12 @@ export class ObjectInfoService {
   ) {}
 
   /** The object info of each label, by label; 404 OBJECT_NOT_FOUND for a label the chart lacks. */
-  async describe(workspace: WorkspaceDoc, eventKey: string, labels: string[]): Promise<Record<string, unknown>> {
+  async describe(workspace: WorkspaceDoc, eventKey: string, labels: string[]): Promise<Record<string, Record<string, unknown>>> {
     const loaded = await this.catalog.get(workspace, eventKey);
     const objects = labels.map((label) => objectOf(loaded, label));
     const snapshots = await this.snapshots(loaded, labels, Date.now());
     const settings = settingsOf(loaded);
-    const result: Record<string, unknown> = {};
+    const result: Record<string, Record<string, unknown>> = {};
     for (const object of objects) {
       result[object.label] = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!);
     }

@@ -62,6 +62,11 @@ export class StatusChangeService {
     private readonly objects: EventObjectStore,
     private readonly history: HistoryStreams,
     private readonly holdExpiry: HoldExpiry,
+    /**
+     * Object info as a client of the event sees it (ObjectInfoService.describe): what a
+     * USE_SEASON_STATUS change answers with, since the season's status is not the event's record.
+     */
+    private readonly describe: (workspace: WorkspaceDoc, eventKey: string, labels: string[]) => Promise<ObjectInfos>,
     /** True on Redis Cluster: the events of one request must share a slot (requireOneSlot). */
     private readonly oneSlotPerRequest = false,
   ) {}
@@ -112,7 +117,7 @@ export class StatusChangeService {
     }
     if (!applied.objects) return [];
     const holds = await this.areaHolds(changes, now);
-    return applied.objects.map((objects, i) => {
+    const results = applied.objects.map((objects, i) => {
       const { event, index } = loaded[i]!;
       const infos: ObjectInfos = {};
       changes[i]!.change.objects.forEach((planned, j) => {
@@ -126,6 +131,13 @@ export class StatusChangeService {
       });
       return infos;
     });
+    // Given back to the season, an object shows the season's status: object info reads it
+    // (after the whole request, on the regular lane these changes take).
+    for (const [i, { change }] of changes.entries()) {
+      if (change.op !== 'useSeason') continue;
+      Object.assign(results[i]!, await this.describe(workspace, inputs[i]!.eventKey, change.objects.map((o) => o.label)));
+    }
+    return results;
   }
 
   /**

@@ -276,6 +276,26 @@ describe('overriding the season status', () => {
     expectError(await book(e1, ['C-5']), 400, 'OBJECT_TAKEN_IN_SEASON');
   });
 
+  it("USE_SEASON_STATUS answers with the season's status, on its own route and in a batch", async () => {
+    const s = await season(1);
+    const [e1] = s.events as [string];
+    await done(ctx.api, s.key, 'book', { objects: ['D-1', 'D-2'], orderId: 'season-order' });
+    for (const label of ['D-1', 'D-2']) {
+      expect((await ctx.api.post(eventPath(e1, '/actions/override-season-status'), { objects: [label] })).status).toBe(204);
+    }
+    const single = await ctx.api.post(eventPath(e1, '/actions/use-season-status?expand=objects'), { objects: ['D-1'] });
+    expect(single.status, single.text).toBe(200);
+    expect(single.body.objects['D-1']).toMatchObject({ status: 'booked' });
+    const batch = await ctx.api.post('/events/actions/change-object-status?expand=objects', {
+      statusChanges: [{ type: 'USE_SEASON_STATUS', event: e1, objects: ['D-2'] }],
+    });
+    expect(batch.status, batch.text).toBe(200);
+    expect(batch.body.results[0].objects['D-2']).toMatchObject({ status: 'booked' });
+    // What object info says, the answers said.
+    const info = await objectInfo(ctx.api, e1, 'D-2');
+    expect(batch.body.results[0].objects['D-2']).toMatchObject({ status: info.status, orderId: info.orderId });
+  });
+
   it('is refused on a season, on an event outside any season, and for GA areas', async () => {
     const s = await season(1);
     expectError(await ctx.api.post(eventPath(s.key, '/actions/override-season-status'), { objects: ['A-1'] }), 400, 'NOT_AN_EVENT_IN_A_SEASON');
