@@ -145,19 +145,24 @@ export class ChartService {
    * Edits the drawing: the draft if there is one, else the published version in place when
    * no event uses the chart or the company turned draft drawings off (`drafts` false: its
    * events sell the edited drawing at once), else a new draft made from the published version.
+   * An edit made in place is a publication, and the event log says so, as seats.io's does.
    */
-  editDrawing(workspace: WorkspaceDoc, key: string, edit: (drawing: Drawing) => void, drafts = true): Promise<ChartDoc> {
-    return untilWritten(`Chart ${key}`, async () => {
+  async editDrawing(workspace: WorkspaceDoc, key: string, edit: (drawing: Drawing) => void, drafts = true): Promise<ChartDoc> {
+    let inPlace = false;
+    const edited = await untilWritten(`Chart ${key}`, async () => {
       const read = await this.read(workspace, key, (doc) => doc.draft ?? doc.published);
       const { doc } = read;
       // A fresh parse, not the shared cached one: this copy gets changed.
       const drawing = JSON.parse(read.json) as Drawing;
       edit(drawing);
       const version = await this.storeVersion(drawing);
+      inPlace = !doc.draft && !(doc.hasEvents && drafts);
       if (doc.draft) return this.swap(doc, { draft: version }, [version.drawingId], [doc.draft.drawingId]);
-      if (doc.hasEvents && drafts) return this.swap(doc, { draft: version }, [version.drawingId], []);
+      if (!inPlace) return this.swap(doc, { draft: version }, [version.drawingId], []);
       return this.swap(doc, { published: version, name: version.name }, [version.drawingId], [doc.published.drawingId]);
     });
+    if (inPlace) await this.log.record(workspace._id, 'chart.published', key);
+    return edited;
   }
 
   /** Changes fields of the chart record (tags, archived) with the same conditional write. */

@@ -45,6 +45,25 @@ describe('event log', () => {
     await expectCursorWalk(page, '/event-log', ids, 2);
   });
 
+  it('logs an edit made in place on a chart no event uses as a publication: created, then published', async () => {
+    const { api } = await ctx.freshCompany();
+    const chart = await uploadDrawing(api, rowsWithoutSections);
+    expect((await api.post(`/charts/${chart.key}`, { name: 'Renamed' })).status).toBe(204);
+    const types = async () => ((await api.get('/event-log')).body.items as { type: string; data: { key: string } }[]).map((i) => [i.type, i.data.key]);
+    expect(await types()).toEqual([
+      ['chart.created', chart.key],
+      ['chart.published', chart.key],
+    ]);
+    // Once an event uses it, an edit makes a draft: not logged until it is published.
+    const event = await createEvent(api, chart.key);
+    expect((await api.post(`/charts/${chart.key}`, { name: 'Draft' })).status).toBe(204);
+    expect(await types()).toEqual([
+      ['chart.created', chart.key],
+      ['chart.published', chart.key],
+      ['event.created', event],
+    ]);
+  });
+
   it('keeps each workspace to its own log; a new workspace starts with its creation', async () => {
     const mine = await ctx.freshCompany();
     await uploadDrawing(mine.api, rowsWithoutSections);
