@@ -9,7 +9,7 @@ import type { ChartObject, IndexedCategory, ObjectIndex } from './objectIndex.js
 // group), summaries (places counted by group and, inside each group, by every other
 // dimension) and deep summaries (one level further).
 //
-// Summaries count places: a seat or booth is 1, a table its seats, a GA area its capacity,
+// Summaries count places: a seat, table or booth is 1, a GA area its capacity,
 // split by what its places are (booked, held, free, off sale). They are built from tallies:
 // the distinct combinations of every dimension's value with their places, so a 100,000-seat
 // event is reduced to a few hundred combinations once and every summary is read from those.
@@ -177,6 +177,16 @@ export interface SummaryNode {
   [dimension: string]: number | Record<string, number | SummaryNode>;
 }
 
+/**
+ * The dimensions a summary by `group` leaves out: its own, and for a category's key or label
+ * the other one too (the same split under another name), as seats.io's summaries do.
+ */
+function leftOutBy<D extends string>(group: D): D[] {
+  if (group === 'byCategoryKey') return [group, 'byCategoryLabel' as D];
+  if (group === 'byCategoryLabel') return [group, 'byCategoryKey' as D];
+  return [group];
+}
+
 function node<D extends string>(rows: TallyRow[], dimensions: readonly D[], leaveOut: D[], depth: number): SummaryNode {
   const result: SummaryNode = { count: rows.reduce((n, row) => n + row.places, 0) };
   dimensions.forEach((dimension, i) => {
@@ -190,7 +200,7 @@ function node<D extends string>(rows: TallyRow[], dimensions: readonly D[], leav
     }
     const sub: Record<string, number | SummaryNode> = {};
     for (const [value, list] of byValue) {
-      sub[value] = depth > 0 ? node(list, dimensions, [...leaveOut, dimension], depth - 1) : list.reduce((n, row) => n + row.places, 0);
+      sub[value] = depth > 0 ? node(list, dimensions, [...leaveOut, ...leftOutBy(dimension)], depth - 1) : list.reduce((n, row) => n + row.places, 0);
     }
     result[dimension] = sub;
   });
@@ -211,12 +221,13 @@ export function summaryReport<D extends string>(tally: Tally<D>, group: D, alway
     else byGroup.set(value, [row]);
   }
   const report: Record<string, SummaryNode> = {};
-  for (const [value, rows] of byGroup) report[value] = node(rows, tally.dimensions, [group], deep ? 1 : 0);
+  const leaveOut = leftOutBy(group);
+  for (const [value, rows] of byGroup) report[value] = node(rows, tally.dimensions, leaveOut, deep ? 1 : 0);
   return report;
 }
 
-/** A seat or booth is 1 place, a table its seats, a GA area its capacity. */
-export const placesOf = (object: ChartObject): number => (object.objectType === 'generalAdmission' || object.objectType === 'table' ? object.capacity : 1);
+/** What a summary counts of an object: a seat, table or booth is 1 (a table is one object, not its seats), a GA area its capacity. */
+export const placesOf = (object: ChartObject): number => (object.objectType === 'generalAdmission' ? object.capacity : 1);
 
 /**
  * What an event's summaries need of each of its bookable objects that does not change with

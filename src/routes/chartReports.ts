@@ -11,15 +11,22 @@ import type { BookWholeTables, ChartReportService } from '../services/chartRepor
 // Gzipped whatever the client sent in Accept-Encoding, like every report.
 
 const ChartReportQuery = Type.Object({
-  bookWholeTables: Type.Optional(Type.String({ description: 'true: tables, not their seats; false: seats, not tables; chart (default): as the chart says' })),
+  bookWholeTables: Type.Optional(Type.String({ description: 'true: tables, not their seats; false: seats, not tables; chart: as the chart says; absent: every table and every table seat' })),
   version: Type.Optional(Type.String({ description: 'published (default) or draft' })),
 });
 
 const BOOK_WHOLE_TABLES: readonly BookWholeTables[] = ['true', 'false', 'chart'];
 
+/** Without bookWholeTables, every table and every table seat (docs/reports.md, "Chart reports"). */
+function tablesOf(query: Query): BookWholeTables {
+  const given = query.one('bookWholeTables');
+  if (given === undefined) return 'all';
+  if (!isOneOf(BOOK_WHOLE_TABLES, given)) throw badRequest('GENERAL_ERROR', `bookWholeTables must be true, false or chart, got "${given}"`);
+  return given;
+}
+
 function options(query: Query): { tables: BookWholeTables; which: VersionName } {
-  const tables = query.one('bookWholeTables') ?? 'chart';
-  if (!isOneOf(BOOK_WHOLE_TABLES, tables)) throw badRequest('GENERAL_ERROR', `bookWholeTables must be true, false or chart, got "${tables}"`);
+  const tables = tablesOf(query);
   const which = query.one('version') ?? 'published';
   if (!isOneOf(VERSION_NAMES, which)) throw badRequest('GENERAL_ERROR', `version must be published or draft, got "${which}"`);
   return { tables, which };

@@ -23,8 +23,11 @@ import type { ReportLane } from './reportLane.js';
 // chart object info (object info without status or booking), grouped or counted, with its
 // tables booked as a whole, by seat, or as the chart says.
 
-/** How the report takes tables: `true` the tables, `false` their seats, `chart` each as the chart says. */
-export type BookWholeTables = 'true' | 'false' | 'chart';
+/**
+ * How the report takes tables: `true` the tables, `false` their seats, `chart` each as the
+ * chart says, `all` (no bookWholeTables given) every table and every table seat.
+ */
+export type BookWholeTables = 'true' | 'false' | 'chart' | 'all';
 
 const TABLE_MODES = { true: 'ALL_BY_TABLE', false: 'ALL_BY_SEAT', chart: 'INHERIT' } as const;
 
@@ -59,6 +62,7 @@ export class ChartReportService {
   private async objectsOf(workspace: WorkspaceDoc, chartKey: string, tables: BookWholeTables, which: VersionName): Promise<{ index: ObjectIndex; objects: ChartObject[]; drawingId: string }> {
     const { doc, version } = await this.charts.findVersion(workspace, chartKey, which);
     const index = await this.indexes.of(doc.key, version);
-    return { index, drawingId: version.drawingId, objects: bookableObjects({ tableBookingConfig: { mode: TABLE_MODES[tables] } }, index) };
+    const objects = tables === 'all' ? index.objects : bookableObjects({ tableBookingConfig: { mode: TABLE_MODES[tables] } }, index);
+    return { index, drawingId: version.drawingId, objects };
   }
 }

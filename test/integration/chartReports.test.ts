@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { rowsWithoutSections, withSections, withTables, withZones } from '../fixtures/drawings.js';
+import { mixedVenue, rowsWithoutSections, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEvent } from '../support/events.js';
 import { expectError, useServerWithCompany } from '../support/harness.js';
@@ -64,16 +64,50 @@ describe('chart reports', () => {
     expect(Object.keys(await report(zoned.key, 'byZone')).sort()).toEqual(['NO_ZONE', 'north', 'south']);
   });
 
-  it('bookWholeTables: true the tables, false their seats, chart (the default) as the chart says', async () => {
+  it('bookWholeTables: true the tables, false their seats, chart as the chart says, absent every table and table seat', async () => {
     const chart = await uploadDrawing(ctx.api, withTables);
     const types = async (query: string) => sizes(await report(chart.key, 'byObjectType', query));
     expect(await types('?bookWholeTables=true')).toEqual({ seat: 0, table: 2, booth: 0, generalAdmission: 0 });
     expect(await types('?bookWholeTables=false')).toEqual({ seat: 12, table: 0, booth: 0, generalAdmission: 0 });
     expect(await types('?bookWholeTables=chart')).toEqual({ seat: 6, table: 1, booth: 0, generalAdmission: 0 });
-    expect(await types('')).toEqual({ seat: 6, table: 1, booth: 0, generalAdmission: 0 });
+    expect(await types('')).toEqual({ seat: 12, table: 2, booth: 0, generalAdmission: 0 });
     const summary = await report<Record<string, Node>>(chart.key, 'byObjectType/summary', '?bookWholeTables=true');
-    // A table counts its seats.
-    expect(counts(summary)).toEqual({ seat: 0, table: 12, booth: 0, generalAdmission: 0 });
+    // A table is one object, not the places at it.
+    expect(counts(summary)).toEqual({ seat: 0, table: 2, booth: 0, generalAdmission: 0 });
+  });
+
+  it('a chart with sections, tables by seat and whole, booths and GA areas: what each bookWholeTables lists and counts', async () => {
+    const chart = await uploadDrawing(ctx.api, mixedVenue);
+    const sectionSeats = ['Section A-A-1', 'Section A-A-2', 'Section A-A-3', 'Section A-B-1', 'Section A-B-2', 'Section A-B-3', 'Section B-A-1', 'Section B-A-2', 'Section B-A-3', 'Section B-A-4'];
+    const tableSeats = (table: string) => Array.from({ length: 6 }, (_, i) => `${table}-${i + 1}`);
+    const labels = async (query: string) => Object.keys(await report(chart.key, 'byLabel', query)).sort();
+    const others = ['B1', 'B2', 'Floor', 'Section B-Standing'];
+    expect(await labels('')).toEqual([...sectionSeats, ...tableSeats('T1'), ...tableSeats('T2'), 'T1', 'T2', ...others].sort());
+    expect(await labels('?bookWholeTables=true')).toEqual([...sectionSeats, 'T1', 'T2', ...others].sort());
+    expect(await labels('?bookWholeTables=false')).toEqual([...sectionSeats, ...tableSeats('T1'), ...tableSeats('T2'), ...others].sort());
+    expect(await labels('?bookWholeTables=chart')).toEqual([...sectionSeats, ...tableSeats('T1'), 'T2', ...others].sort());
+
+    // Summaries count objects (a table is one), GA areas by their capacity, in every grouping.
+    const byType = async (query: string) => counts(await report<Record<string, Node>>(chart.key, 'byObjectType/summary', query));
+    expect(await byType('')).toEqual({ seat: 22, table: 2, booth: 2, generalAdmission: 70 });
+    expect(await byType('?bookWholeTables=true')).toEqual({ seat: 10, table: 2, booth: 2, generalAdmission: 70 });
+    expect(await byType('?bookWholeTables=false')).toEqual({ seat: 22, table: 0, booth: 2, generalAdmission: 70 });
+    expect(await byType('?bookWholeTables=chart')).toEqual({ seat: 16, table: 1, booth: 2, generalAdmission: 70 });
+    const bySection = await report<Record<string, Node>>(chart.key, 'bySection/summary', '?bookWholeTables=true');
+    expect(bySection.NO_SECTION).toEqual({
+      count: 24,
+      byObjectType: { table: 2, booth: 2, generalAdmission: 20 },
+      byCategoryKey: { '1': 20, '3': 2, '4': 2 },
+      byCategoryLabel: { Stalls: 20, Tables: 2, Booths: 2 },
+      byZone: { NO_ZONE: 24 },
+    });
+    expect(counts(bySection)).toEqual({ NO_SECTION: 24, 'Section A': 6, 'Section B': 54 });
+
+    // By category key, no by-category-label split, and the other way round; the rest stay.
+    const byKey = await report<Record<string, Node>>(chart.key, 'byCategoryKey/summary', '?bookWholeTables=true');
+    expect(byKey['3']).toEqual({ count: 2, bySection: { NO_SECTION: 2 }, byObjectType: { table: 2 }, byZone: { NO_ZONE: 2 } });
+    const byLabel = await report<Record<string, Node>>(chart.key, 'byCategoryLabel/summary', '?bookWholeTables=true');
+    expect(byLabel.Balcony).toEqual({ count: 55, bySection: { 'Section A': 1, 'Section B': 54 }, byObjectType: { seat: 5, generalAdmission: 50 }, byZone: { NO_ZONE: 1, upper: 54 } });
   });
 
   it('summaries: places per group, split by the other chart dimensions', async () => {
@@ -84,7 +118,6 @@ describe('chart reports', () => {
       count: 116,
       bySection: { NO_SECTION: 116 },
       byObjectType: { seat: 16, generalAdmission: 100 },
-      byCategoryLabel: { Cat1: 116 },
       byZone: { NO_ZONE: 116 },
     });
     expect(counts(await report(chart.key, 'byObjectType/summary'))).toEqual({ seat: 32, table: 0, booth: 0, generalAdmission: 200 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { rowsWithoutSections, withSections, withTables, withZones } from '../fixtures/drawings.js';
+import { mixedVenue, rowsWithoutSections, withSections, withTables, withZones } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { done, holdToken, newEvent } from '../support/events.js';
 import { expectError } from '../support/harness.js';
@@ -67,13 +67,13 @@ describe('summaries', () => {
     expect(detailed.free.filter((item: { label: string }) => item.label === 'GA1')).toHaveLength(1);
   });
 
-  it('byObjectType always has the four types; a table counts its seats', async () => {
+  it('byObjectType always has the four types; a table counts as one object', async () => {
     expect(counts(await summary(event, 'byObjectType'))).toEqual({ seat: 32, table: 0, booth: 0, generalAdmission: 200 });
     const key = (await newEvent(ctx.api, withTables, { tableBookingConfig: { mode: 'ALL_BY_TABLE' } })).key;
     await done(ctx.api, key, 'book', { objects: ['T1'] });
     const report = await summary(key, 'byObjectType');
-    expect(counts(report)).toEqual({ seat: 0, table: 12, booth: 0, generalAdmission: 0 });
-    expect(report.table!.byStatus).toEqual({ booked: 6, free: 6 });
+    expect(counts(report)).toEqual({ seat: 0, table: 2, booth: 0, generalAdmission: 0 });
+    expect(report.table!.byStatus).toEqual({ booked: 1, free: 1 });
     expect(report.seat).toEqual({
       count: 0,
       bySection: {},
@@ -88,14 +88,36 @@ describe('summaries', () => {
     });
   });
 
+  it('a chart with sections, tables by seat and whole, booths and GA areas: objects counted, GA areas by places', async () => {
+    const key = (await newEvent(ctx.api, mixedVenue)).key;
+    await done(ctx.api, key, 'book', { objects: ['T2', 'T1-1', 'B1', 'Section A-A-1', { objectId: 'Floor', quantity: 5 }] });
+    const byType = await summary(key, 'byObjectType');
+    expect(counts(byType)).toEqual({ seat: 16, table: 1, booth: 2, generalAdmission: 70 });
+    expect(byType.table!.byStatus).toEqual({ booked: 1 });
+    expect(byType.seat!.byStatus).toEqual({ booked: 2, free: 14 });
+    expect(counts(await summary(key, 'byStatus'))).toEqual({ booked: 9, free: 80 });
+    const bySection = await summary(key, 'bySection');
+    expect(counts(bySection)).toEqual({ NO_SECTION: 29, 'Section A': 6, 'Section B': 54 });
+    expect(bySection.NO_SECTION!.byObjectType).toEqual({ seat: 6, table: 1, booth: 2, generalAdmission: 20 });
+    const byKey = await summary(key, 'byCategoryKey');
+    expect(byKey['3']).not.toHaveProperty('byCategoryLabel');
+    expect(byKey['3']!.byObjectType).toEqual({ seat: 6, table: 1 });
+  });
+
   it('byCategoryKey and byCategoryLabel: every category and NO_CATEGORY', async () => {
     await done(ctx.api, event, 'change-object-status', { objects: ['C-1', 'C-2'], status: 'sold-at-door' });
     const byKey = await summary(event, 'byCategoryKey');
     expect(counts(byKey)).toEqual({ '9': 116, '10': 116, string11: 0, NO_CATEGORY: 0 });
     expect(byKey['10']!.byStatus).toEqual({ 'sold-at-door': 2, free: 114 });
+    // By key, no by-label split (the same split under another name), and the other way round.
     expect(byKey['10']).not.toHaveProperty('byCategoryKey');
-    expect(byKey['10']!.byCategoryLabel).toEqual({ Cat2: 116 });
-    expect(counts(await summary(event, 'byCategoryLabel'))).toEqual({ Cat1: 116, Cat2: 116, Cat3: 0, NO_CATEGORY: 0 });
+    expect(byKey['10']).not.toHaveProperty('byCategoryLabel');
+    expect(byKey['10']!.bySection).toEqual({ NO_SECTION: 116 });
+    const byLabel = await summary(event, 'byCategoryLabel');
+    expect(counts(byLabel)).toEqual({ Cat1: 116, Cat2: 116, Cat3: 0, NO_CATEGORY: 0 });
+    expect(byLabel.Cat2).not.toHaveProperty('byCategoryKey');
+    expect(byLabel.Cat2).not.toHaveProperty('byCategoryLabel');
+    expect(byLabel.Cat2!.byStatus).toEqual({ 'sold-at-door': 2, free: 114 });
   });
 
   it('bySection, byZone (every zone and NO_ZONE, without a byZone split)', async () => {
@@ -140,7 +162,7 @@ describe('summaries', () => {
 });
 
 describe('deep summaries', () => {
-  it('each split is a summary node without the two dimensions above it', async () => {
+  it('each split is a summary node without the two dimensions above it (a category key or label without the other too)', async () => {
     await done(ctx.api, event, 'book', { objects: ['A-1', 'C-1'] });
     const report = await summary(event, 'byStatus', true);
     expect(report.booked!.count).toBe(2);
@@ -148,7 +170,6 @@ describe('deep summaries', () => {
       count: 1,
       bySection: { NO_SECTION: 1 },
       byObjectType: { seat: 1 },
-      byCategoryLabel: { Cat1: 1 },
       bySelectability: { not_selectable: 1 },
       byAvailability: { not_available: 1 },
       byAvailabilityReason: { booked: 1 },

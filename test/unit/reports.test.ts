@@ -70,11 +70,13 @@ describe('tallies and summaries', () => {
   };
   const countsOf = (report: Record<string, { count: number }>) => Object.fromEntries(Object.entries(report).map(([k, v]) => [k, v.count]));
 
-  it('counts untouched objects per combination; a summary leaves its own dimension out', () => {
+  it('counts untouched objects per combination; a summary leaves its own dimension out (by category key, the label too)', () => {
     const tally = eventTally({ 'A-2': { state: { ...FREE_OBJECT, status: 'booked' } } });
     const report = summaryReport(tally, 'byCategoryKey', ['9', '10', 'NO_CATEGORY'], false);
-    expect(report['9']).toMatchObject({ count: 116, byStatus: { free: 115, booked: 1 }, byCategoryLabel: { Cat1: 116 } });
+    expect(report['9']).toMatchObject({ count: 116, byStatus: { free: 115, booked: 1 }, bySection: { NO_SECTION: 116 } });
     expect(report['9']).not.toHaveProperty('byCategoryKey');
+    expect(report['9']).not.toHaveProperty('byCategoryLabel');
+    expect(summaryReport(tally, 'byCategoryLabel', [], false).Cat1).not.toHaveProperty('byCategoryKey');
     expect(report.NO_CATEGORY).toMatchObject({ count: 0, byStatus: {} });
     // Combinations: (Cat1 seats, Cat2 seats, GA1, GA2) free, and A-2 booked.
     expect(tally.entries()).toHaveLength(5);
@@ -116,11 +118,11 @@ describe('tallies and summaries', () => {
     expect(available).not.toHaveProperty('byAvailability');
   });
 
-  it('chart tallies: a table counts its seats, sections and zones', () => {
+  it('chart tallies: a table counts as one object, sections and zones', () => {
     const tables = buildObjectIndex(withTables);
     const tally = new Tally(CHART_DIMENSIONS);
     for (const object of tables.objects.filter((o) => o.objectType === 'table')) tallyChartObject(tally, object);
-    expect(summaryReport(tally, 'byObjectType', ['seat', 'table'], false).table!.count).toBe(12);
+    expect(summaryReport(tally, 'byObjectType', ['seat', 'table'], false).table!.count).toBe(2);
     const sections = buildObjectIndex(withSections);
     const bySection = new Tally(CHART_DIMENSIONS);
     for (const object of sections.objects) tallyChartObject(bySection, object);
