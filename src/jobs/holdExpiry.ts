@@ -89,7 +89,10 @@ export class HoldExpiry {
     // A hold of this process not flushed yet gets its job at the new expiry too.
     if (this.started.has(token)) this.started.set(token, expiresAt);
     let job = await this.queue.getJob(token);
-    if (!job && (await this.tokens.holdsAnything(token))) {
+    // Any event the token is entered in (not holdsAnything, which drops the entries of events
+    // it holds nothing in: a hold checked before this change and applied after must still
+    // find the entry this change retimed). A job that finds nothing held does nothing.
+    if (!job && (await this.tokens.eventsHeldIn(token)).length > 0) {
       await this.schedule(token, expiresAt);
       job = await this.queue.getJob(token);
     }
