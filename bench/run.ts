@@ -26,6 +26,7 @@ import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
+import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster]`
@@ -33,7 +34,10 @@ import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scena
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
 // and duration as the ceiling. Every rps is reported as a ratio to the ceiling of the same
-// run; figures go to stdout and bench/results/latest.json.
+// run; figures go to stdout and bench/results/latest.json. A lean reference server on the
+// same stack and the same Redis (bench/reference/server.ts) is driven like book2 and /health
+// in every run; book2, holdThenBook, releaseChurn, seasonEventBook and health are reported as
+// multiples of it too (docs/performance.md, "The lean reference").
 // `--cluster`: book2 and seasonBook (or the --only list) on one Redis, then again on a
 // 3-master Redis Cluster started on this machine (docs/operations.md, "Redis Cluster"), side by side.
 
@@ -59,9 +63,11 @@ const settings: LoadSettings = { connections: Number(option('--connections') ?? 
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
-/** In the order they run; the ceiling first, so later ones are compared with it. */
+/** In the order they run; the ceiling and the reference first, so later ones are compared with them. */
 const SCENARIOS: Record<string, Scenario> = {
   ceiling,
+  referenceBook2,
+  referenceHealth,
   book2: bookTwo,
   holdThenBook,
   hotSeats,
@@ -112,6 +118,24 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
   return { server, ceilingServer };
 }
 
+/** Scenarios that run whatever --only says: the ones the others are divided by. */
+const ALWAYS = new Set(['ceiling', 'referenceBook2', 'referenceHealth']);
+const REFERENCE_SCENARIOS = new Set(['referenceBook2', 'referenceHealth']);
+
+/** The lean reference on the server's Redis (one Redis only: on a cluster run there is none). */
+function startReference(redisUrl: string): Promise<ChildServer> {
+  return freePort().then((port) =>
+    startChildServer({
+      name: 'reference',
+      command: process.execPath,
+      // The server's V8 flags, so both pay the same young-generation size.
+      args: [...SERVER_NODE_FLAGS, 'dist/bench/reference/server.js', String(port), redisUrl],
+      readyLine: /reference ready/,
+      url: `http://127.0.0.1:${port}`,
+    }),
+  );
+}
+
 /** What Redis spent per call of the status script the priority lane runs (FCALL; EVALSHA before it was a function), in µs. */
 function scriptCost(before: CommandStats, after: CommandStats) {
   const command = after.has('fcall') ? 'fcall' : 'evalsha';
@@ -135,6 +159,11 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   if (s.book2) {
     targets.push({ what: 'book2 rps / ceiling', value: s.book2.ratioToCeiling ?? 0, limit: '≥ 0.6', met: (s.book2.ratioToCeiling ?? 0) >= 0.6 });
     targets.push({ what: 'book2 p99 ms at 100 connections', value: s.book2.p99Ms, limit: '≤ 10', met: s.book2.p99Ms <= 10 });
+  }
+  if (s.book2?.serverUsToReference !== undefined) {
+    // The priority lane's aim: a booking within 1.6 times the lean reference's CPU, per process (docs/performance.md).
+    targets.push({ what: 'book2 server CPU µs per request / reference', value: s.book2.serverUsToReference, limit: '≤ 1.6', met: s.book2.serverUsToReference <= 1.6 });
+    targets.push({ what: 'book2 Redis CPU µs per request / reference', value: s.book2.redisUsToReference!, limit: '≤ 1.6', met: (s.book2.redisUsToReference ?? Infinity) <= 1.6 });
   }
   if (s.book2 && s.seasonEventBook) {
     // A booking in an event of a 100-event season against one in a standalone event (docs/seasons.md, "Cost").
@@ -185,6 +214,22 @@ function printBestAvailable(report: BenchReport): void {
   console.log(`\nbestAvailable4: ${best.rps} rps, p99 ${best.p99Ms} ms at 200 connections${beside}\n  p99 ms by share sold: ${tenths.join(', ')}`);
 }
 
+/** The scenarios measured against the lean reference, as multiples of it. */
+function printAgainstReference(report: BenchReport): void {
+  const s = report.scenarios;
+  const rows = Object.entries(AGAINST_REFERENCE).filter(([name, reference]) => s[name] && s[reference]);
+  if (rows.length === 0) return;
+  console.log('\nagainst the lean reference of this run (ours / reference): rps, p99, server CPU µs/request, Redis CPU µs/request');
+  for (const [name, reference] of rows) {
+    const f = s[name]!;
+    const r = s[reference]!;
+    console.log(
+      `  ${name.padEnd(16)} ${f.rpsToReference ?? '-'} (${f.rps} / ${r.rps}), ${f.p99ToReference ?? '-'} (${f.p99Ms} / ${r.p99Ms} ms), ` +
+        `${f.serverUsToReference ?? '-'} (${f.serverUsPerRequest ?? '-'} / ${r.serverUsPerRequest ?? '-'}), ${f.redisUsToReference ?? '-'} (${f.redisUsPerRequest ?? '-'} / ${r.redisUsPerRequest ?? '-'})`,
+    );
+  }
+}
+
 /** One run of the selected scenarios: on the private Redis of `npm run dev`, or on a cluster of `masters`. */
 async function runBench(masters: number | undefined): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
@@ -193,7 +238,9 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const adminKey = /Company admin key\s+(\S+)/.exec(server.output())![1]!;
   const workspaceKey = /Default workspace secret key\s+(\S+)/.exec(server.output())![1]!;
   const admin = new Admin(server.url, adminKey);
-  const state = cluster ? new FinalState(cluster.servers.map((s) => s.url), true) : new FinalState([/Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!]);
+  const redisUrl = cluster ? undefined : /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
+  const state = cluster ? new FinalState(cluster.servers.map((s) => s.url), true) : new FinalState([redisUrl!]);
+  const reference = redisUrl ? await startReference(redisUrl) : undefined;
   const redisPids = await state.processIds();
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
@@ -212,6 +259,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       settings,
       serverUrl: server.url,
       ceilingUrl: ceilingServer.url,
+      referenceUrl: reference?.url,
       admin,
       workspaceHeaders: { authorization: basicAuth(workspaceKey), 'content-type': 'application/json' },
       state,
@@ -228,8 +276,10 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
     if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
-      if (only && name !== 'ceiling' && !only.includes(name)) continue;
-      const cpu = cpuMeter(server.pid, redisPids);
+      if (only && !ALWAYS.has(name) && !only.includes(name)) continue;
+      if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
+      // A reference scenario's "server" is the reference process.
+      const cpu = cpuMeter(REFERENCE_SCENARIOS.has(name) ? reference!.pid : server.pid, redisPids);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
@@ -243,12 +293,14 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   } finally {
     await state.close();
     await ceilingServer.stop();
+    await reference?.stop();
     await server.stop();
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
   addRatios(scenarios);
+  addReferenceRatios(scenarios);
   const report: BenchReport = {
     date: new Date().toISOString(),
     commit: gitCommit(),
@@ -289,6 +341,7 @@ async function main(): Promise<void> {
   }
   const report = await runBench(undefined);
   printTable(report);
+  printAgainstReference(report);
   console.log('\nevents and memory:', JSON.stringify(report.eventsAndMemory), '\nserver memory:', JSON.stringify(report.server));
   printBestAvailable(report);
   printTargets(report.targets as Target[]);

@@ -32,6 +32,8 @@ export interface BenchContext {
   /** The server under test (base URL) and the no-op ceiling server. */
   serverUrl: string;
   ceilingUrl: string;
+  /** The lean reference (bench/reference/server.ts), on the same Redis; none on a cluster run. */
+  referenceUrl?: string;
   admin: Admin;
   /** Priority-lane calls use a workspace secret key, as ticketing platforms do. */
   workspaceHeaders: Record<string, string>;

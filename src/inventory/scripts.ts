@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
@@ -13,17 +14,41 @@ import { projectDir } from '../util/projectDir.js';
 
 /**
  * The priority lane's script runs as a Redis function (FUNCTION LOAD, FCALL): its file
- * defines `run`, and the library made from it registers that as STATUS_FUNCTION. Its many
- * rule functions are then made once per load instead of on every call.
+ * defines `run`, and the library made from it registers that as the status function. Its
+ * many rule functions are then made once per load instead of on every call.
+ *
+ * Redis functions are server-wide (REDIS_KEY_PREFIX does not apply to them), so the library
+ * and the function are named by version, a hash of the assembled source, as BullMQ names
+ * its scripts `name:version`: during a rolling deploy, or with two deployments sharing a
+ * Redis, each server loads and calls its own version, and none overwrites another's
+ * (docs/redis-layout.md, "The status function").
  */
 const STATUS_FILE = 'change-object-status.lua';
 const STATUS_LIBRARY = 'seatsio_status';
 const STATUS_FUNCTION = 'change_object_status';
 
-/** The function library made from STATUS_FILE: its `run` registered as STATUS_FUNCTION. */
-export function statusLibrary(dir = luaDir()): string {
-  return `#!lua name=${STATUS_LIBRARY}\n${scriptSource(STATUS_FILE, dir)}\nredis.register_function('${STATUS_FUNCTION}', run)\n`;
+export interface StatusLibrary {
+  /** The first 12 hex digits of the SHA-1 of the assembled source (includes resolved). */
+  version: string;
+  /** `seatsio_status_<version>` */
+  name: string;
+  /** `change_object_status_<version>` */
+  functionName: string;
+  /** What FUNCTION LOAD is given: the library header, the source, the registration. */
+  source: string;
 }
+
+/** The function library made from STATUS_FILE: its `run` registered under a versioned name. */
+export function statusLibrary(dir = luaDir()): StatusLibrary {
+  const body = scriptSource(STATUS_FILE, dir);
+  const version = createHash('sha1').update(body).digest('hex').slice(0, 12);
+  const name = `${STATUS_LIBRARY}_${version}`;
+  const functionName = `${STATUS_FUNCTION}_${version}`;
+  return { version, name, functionName, source: `#!lua name=${name}\n${body}\nredis.register_function('${functionName}', run)\n` };
+}
+
+/** FUNCTION LOAD's answer when a library of that name is there: the same source, as the name is its hash. */
+const ALREADY_LOADED = /already exists/i;
 
 const SCRIPT_FILES = {
   createHoldToken: 'create-hold-token-2.lua',
@@ -64,8 +89,11 @@ export class Scripts {
   private readonly statusCall: (keys: Arg[], args: Arg[]) => Promise<unknown>;
   private readonly loadStatusLibrary: () => Promise<unknown>;
 
-  constructor(redis: RedisClient, statusRedis: RedisClient = redis) {
-    const dir = luaDir();
+  /** The status function's library this server loads and calls. */
+  readonly statusLibrary: StatusLibrary;
+
+  /** `dir`: the Lua sources (lua/ of the project; a test loads another version from a copy). */
+  constructor(redis: RedisClient, statusRedis: RedisClient = redis, dir = luaDir()) {
     const declared = new Set<string>([STATUS_FILE, ...Object.values(SCRIPT_FILES)]);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
       if (!declared.has(file)) throw new Error(`lua/${file} has no typed function in src/inventory/scripts.ts`);
@@ -74,18 +102,23 @@ export class Scripts {
       redis.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
       this.calls.set(name, batched(redis, (pipeline, args) => pipeline[name]!(...args), name, keyCount(file)));
     }
-    const library = statusLibrary(dir);
+    const library = (this.statusLibrary = statusLibrary(dir));
     // Loaded whenever the connection is (re)made, and again if Redis lost it meanwhile (a
-    // restart without persistence): FUNCTION LOAD REPLACE is the same library every time.
+    // restart without persistence). Without REPLACE: a library of this name is this very
+    // source, and other versions' libraries stay for the servers that call them.
     // On a cluster every master gets it (a replica gets it from its master), and so does a
     // node the cluster gains (a replica among them refuses it, harmlessly).
-    const loadOn = (node: RedisClient) => node.call('FUNCTION', 'LOAD', 'REPLACE', library);
+    const loadOn = (node: RedisClient) =>
+      node.call('FUNCTION', 'LOAD', library.source).catch((error: unknown) => {
+        if (!(error instanceof Error && ALREADY_LOADED.test(error.message))) throw error;
+      });
     this.loadStatusLibrary = () => Promise.all(mastersOf(statusRedis).map(loadOn));
     const load = () => void this.loadStatusLibrary().catch(() => undefined);
     statusRedis.on('ready', load);
     if (isCluster(statusRedis)) statusRedis.on('+node', (node: RedisClient) => void loadOn(node).catch(() => undefined));
     load();
-    this.statusCall = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(STATUS_FUNCTION, ...args), STATUS_FUNCTION, undefined);
+    const functionName = library.functionName;
+    this.statusCall = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), functionName, undefined);
   }
 
   /**

@@ -1,3 +1,6 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
@@ -10,7 +13,7 @@ import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventR
 import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
-import { Scripts } from '../../src/inventory/scripts.js';
+import { luaDir, Scripts } from '../../src/inventory/scripts.js';
 import { applyStatusChanges, expireHolds } from '../../src/inventory/statusChanges.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
@@ -294,13 +297,64 @@ describe('hold tokens: what each holds per event, and giving back what an expire
 });
 
 describe('change-object-status.lua runs as a Redis function', () => {
+  /** The names of the function libraries Redis holds (server-wide: every test's and run's). */
+  const libraryNames = async () => {
+    const libraries = (await redis.call('FUNCTION', 'LIST')) as unknown[][];
+    return libraries.map((fields) => String(fields[fields.indexOf('library_name') + 1]));
+  };
+
   it('is loaded again when Redis lost it (a restart without persistence), and the call goes through', async () => {
     const event = newEvent();
-    await redis.call('FUNCTION', 'DELETE', 'seatsio_status');
+    const { name } = scripts.statusLibrary;
+    await redis.call('FUNCTION', 'DELETE', name);
     await change(event, 'book', 'booked', ['D-7']);
     expect(await recordOf(event, 'D-7')).toBe('booked');
-    const libraries = (await redis.call('FUNCTION', 'LIST', 'LIBRARYNAME', 'seatsio_status')) as unknown[];
-    expect(libraries).toHaveLength(1);
+    expect(await libraryNames()).toContain(name);
+  });
+
+  it('is named by a hash of its source, and two versions loaded on one Redis each serve their own server', async () => {
+    // Another version: a copy of lua/ whose history entries carry another origin, so the
+    // entries show which version ran a call.
+    const dir = mkdtempSync(join(tmpdir(), 'lua-other-version-'));
+    const other = new Redis(inject('redisUrl'), { keyPrefix: redis.options.keyPrefix });
+    try {
+      cpSync(luaDir(), dir, { recursive: true });
+      const history = readFileSync(join(dir, 'includes', 'history.lua'), 'utf8');
+      expect(history).toContain("request.origin or 'API_CALL'");
+      writeFileSync(join(dir, 'includes', 'history.lua'), history.replace("request.origin or 'API_CALL'", "'OTHER_VERSION'"));
+      const otherScripts = new Scripts(other, other, dir);
+      const otherClock = new RedisClock(other);
+      const otherCalls = new AtMostOnceCalls(otherScripts, other, otherClock, { timeoutMs: 5_000, maxOutstanding: 100 });
+      try {
+        const ours = scripts.statusLibrary;
+        const theirs = otherScripts.statusLibrary;
+        expect(ours.name).toMatch(/^seatsio_status_[0-9a-f]{12}$/);
+        expect(ours.functionName).toBe(`change_object_status_${ours.version}`);
+        expect(theirs.version).not.toBe(ours.version);
+        // The same source gives the same name: a third server of our version shares our library.
+        expect(new Scripts(redis).statusLibrary).toEqual(ours);
+
+        const event = newEvent();
+        const book = (through: AtMostOnceCalls, label: string) =>
+          applyStatusChanges(through, [{ event, change: planChange(event, index, 'book', 'booked', [label], {}) }], Date.now(), false, { type: 'API_CALL' });
+        await book(calls, 'B-1');
+        await book(otherCalls, 'B-2');
+        // Our version still runs after the other one was loaded (no REPLACE of a shared name).
+        await book(calls, 'B-3');
+        const origins = (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => fields[1]!.split(SEP).slice(1, 7).filter((_, i) => i === 0 || i === 5));
+        expect(origins).toEqual([
+          ['B-1', 'API_CALL'],
+          ['B-2', 'OTHER_VERSION'],
+          ['B-3', 'API_CALL'],
+        ]);
+        expect(await libraryNames()).toEqual(expect.arrayContaining([ours.name, theirs.name]));
+      } finally {
+        otherClock.stop();
+      }
+    } finally {
+      await other.quit();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps nothing of one call for the next: a refused call leaves no error, entry or state behind', async () => {
