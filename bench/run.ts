@@ -161,9 +161,10 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     targets.push({ what: 'book2 p99 ms at 100 connections', value: s.book2.p99Ms, limit: '≤ 10', met: s.book2.p99Ms <= 10 });
   }
   if (s.book2?.serverUsToReference !== undefined) {
-    // The priority lane's aim: a booking within 1.6 times the lean reference's CPU, per process (docs/performance.md).
+    // The priority lane's aim: a booking within 1.6 times the lean reference's server CPU and
+    // 2 times its Redis CPU, per process (docs/performance.md, "Priority lane v2: the design").
     targets.push({ what: 'book2 server CPU µs per request / reference', value: s.book2.serverUsToReference, limit: '≤ 1.6', met: s.book2.serverUsToReference <= 1.6 });
-    targets.push({ what: 'book2 Redis CPU µs per request / reference', value: s.book2.redisUsToReference!, limit: '≤ 1.6', met: (s.book2.redisUsToReference ?? Infinity) <= 1.6 });
+    targets.push({ what: 'book2 Redis CPU µs per request / reference', value: s.book2.redisUsToReference!, limit: '≤ 2', met: (s.book2.redisUsToReference ?? Infinity) <= 2 });
   }
   if (s.book2 && s.seasonEventBook) {
     // A booking in an event of a 100-event season against one in a standalone event (docs/seasons.md, "Cost").
