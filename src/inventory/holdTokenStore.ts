@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { scanKeys, type RedisClient } from './redis.js';
 import { badRequest, notFound } from '../domain/errors.js';
-import { tokenEntryExpiry } from '../domain/objectStates.js';
+import { tokenEntryExpiry, tokenEntryLabels } from '../domain/objectStates.js';
 import { eventKeys, holdTokensKeyEvent, type EventRef } from './eventKeys.js';
 import type { Scripts } from './scripts.js';
 
@@ -149,6 +149,17 @@ export class HoldTokenStore {
         if (expired.length > 0) yield expired.map((token) => ({ event, token }));
       }
     }
+  }
+
+  /**
+   * Whether the token holds anything in any event it is entered in, read only: an entry that
+   * holds nothing yet may be the one an expiry change just retimed for a hold checked before
+   * it and applied after, which must find it (holdsAnything would drop it).
+   */
+  async holdsSomething(token: string): Promise<boolean> {
+    const events = await this.eventsHeldIn(token);
+    const entries = await Promise.all(events.map((event) => this.redis.hget(eventKeys(event).holdTokens, token)));
+    return entries.some((entry) => tokenEntryLabels(entry ?? undefined).length > 0);
   }
 
   /** Whether the token holds anything in any event it held in; entries holding nothing are dropped on the way. */

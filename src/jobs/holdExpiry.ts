@@ -89,10 +89,9 @@ export class HoldExpiry {
     // A hold of this process not flushed yet gets its job at the new expiry too.
     if (this.started.has(token)) this.started.set(token, expiresAt);
     let job = await this.queue.getJob(token);
-    // Any event the token is entered in (not holdsAnything, which drops the entries of events
-    // it holds nothing in: a hold checked before this change and applied after must still
-    // find the entry this change retimed). A job that finds nothing held does nothing.
-    if (!job && (await this.tokens.eventsHeldIn(token)).length > 0) {
+    // Only when it holds something: a job due now would drop the entries that hold nothing,
+    // among them the one this change retimed for a hold checked before it and applied after.
+    if (!job && (await this.tokens.holdsSomething(token))) {
       await this.schedule(token, expiresAt);
       job = await this.queue.getJob(token);
     }
