@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two projects: every test file against one redis-server, and the suites of the priority
-// lane, seasons, hold tokens and the history once more against a 3-master Redis Cluster
+// lane, seasons, hold tokens, the history and the status stream once more against a 3-master Redis Cluster
 // (docs/operations.md, "Redis Cluster"; test/support/globalSetup.ts starts whichever the project needs).
 const ON_CLUSTER = [
   'objectStatus',
@@ -16,6 +16,7 @@ const ON_CLUSTER = [
   'statusChangeHistory',
   'historyDrain',
   'bestAvailable',
+  'statusStream',
 ].map((name) => `test/integration/${name}.test.ts`);
 
 export default defineConfig({

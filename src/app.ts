@@ -62,6 +62,7 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
     parts,
     async close() {
       parts.redisClock.stop();
+      await settleWithin(parts.statusStream.close(), CLOSE_TIMEOUT_MS);
       // The last changes' streams reach the drain's list (the sweep would find them too, later),
       // and tokens that stopped holding lose their expiry jobs (else those find nothing).
       await settleWithin(Promise.all([parts.historyStreams.flush(), parts.holdExpiry.close()]), CLOSE_TIMEOUT_MS);
@@ -91,6 +92,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     maxBodyBytes: config.maxBodyBytes,
     systemApiSecret: config.systemApiSecret,
     outageAnswer: redisOutageAnswer,
+    webSockets: parts.webSockets,
   });
   const port = await http.listen(config.host, config.port);
 
@@ -104,6 +106,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       logger.info({ inFlight: http.inFlightRequests }, 'stopped accepting connections; finishing in-flight requests');
       const drained = await http.waitForIdle(Math.max(0, timeoutMs - (Date.now() - started)));
       if (!drained) logger.warn({ inFlight: http.inFlightRequests }, 'shutdown timeout: closing with requests in flight');
+      // Subscribers are told the server is going (1001), so they resume elsewhere with `since`.
+      await parts.statusStream.close();
       http.closeConnections();
       if (jobs) await jobs.stop(CLOSE_TIMEOUT_MS * 2);
       await close();

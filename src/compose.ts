@@ -1,4 +1,4 @@
-import { isCluster, type RedisClient } from './inventory/redis.js';
+import { blockingConnection, isCluster, redisOutageAnswer, type RedisClient } from './inventory/redis.js';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -64,6 +64,10 @@ import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
 import { UsageService } from './services/usageService.js';
 import { WorkspaceService } from './services/workspaceService.js';
+import { StatusStreamHub } from './services/statusStreamHub.js';
+import { HistoryFollower, historyRange } from './inventory/historyFollower.js';
+import { serveStatusStream } from './http/statusStreamRoute.js';
+import type { TemplatedApp } from 'uWebSockets.js';
 
 // The composition root: every store, cache, service and route of the server is built here,
 // once, and handed what it uses through its constructor. To find where a request goes,
@@ -105,6 +109,10 @@ export interface AppParts extends Connections {
   historyDrain: HistoryDrain;
   /** Every route, by resource. */
   routes: RouteDef[];
+  /** The live status stream's subscribers and followers (docs/status-stream.md). */
+  statusStream: StatusStreamHub;
+  /** Registers the WebSocket routes on the HTTP server's app. */
+  webSockets: (app: TemplatedApp) => void;
 }
 
 /** What the route modules are built from. */
@@ -164,7 +172,7 @@ export function routesOf(s: RouteServices, config: Pick<Config, 'publicUrl' | 'l
 
 export function compose(
   connections: Connections,
-  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix' | 'concurrencyLimits'>,
+  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix' | 'concurrencyLimits' | 'statusStream'>,
   logger?: Logger,
 ): AppParts {
   const { redis, statusRedis, db, bus, jobsRedis } = connections;
@@ -233,5 +241,25 @@ export function compose(
     config,
   );
 
-  return { ...connections, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
+  // The live status stream: each followed event reads its history on a connection of its own.
+  const statusStream = new StatusStreamHub(
+    {
+      objects: eventObjects,
+      follow: (loaded) =>
+        new HistoryFollower((timeoutMs) => {
+          const connection = blockingConnection(redis, timeoutMs);
+          connection.on('error', (error: Error) => logger?.warn({ connection: 'status-stream', err: error.message }, 'redis connection error'));
+          return connection;
+        }, loaded.event),
+      range: historyRange(redis, repos.statusChanges),
+      logger,
+    },
+    config.statusStream,
+  );
+  const webSockets = (app: TemplatedApp) => {
+    statusStream.publishWith((topic, message) => app.publish(topic, message, false));
+    serveStatusStream(app, { hub: statusStream, tenants, catalog, maxMessageBytes: config.statusStream.maxMessageBytes, outageAnswer: redisOutageAnswer });
+  };
+
+  return { ...connections, statusStream, webSockets, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
 }

@@ -1,3 +1,4 @@
+import type { StreamLimits } from './services/statusStreamHub.js';
 import type { RedisTarget } from './inventory/redis.js';
 
 // Environment -> typed config. Every variable is checked once at start-up; a bad value
@@ -39,6 +40,11 @@ export interface Config {
    * limits"); 0: no limit. seats.io allows 100 in the priority lane and 10 in the regular one.
    */
   concurrencyLimits: { priority: number; regular: number };
+  /** The status stream's limits (docs/status-stream.md, "Limits"). */
+  statusStream: StreamLimits & {
+    /** Largest frame a client may send; a bigger one closes its socket (1009). */
+    maxMessageBytes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -169,6 +175,13 @@ export function loadConfig(env: Env = process.env): Config {
     concurrencyLimits: {
       priority: integer(env, 'PRIORITY_LANE_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
       regular: integer(env, 'REGULAR_LANE_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
+    },
+    statusStream: {
+      maxSubscribers: integer(env, 'STREAM_MAX_SUBSCRIBERS', 20_000, 1, 1_000_000),
+      maxEventSubscribers: integer(env, 'STREAM_MAX_EVENT_SUBSCRIBERS', 10_000, 1, 1_000_000),
+      maxBackpressureBytes: integer(env, 'STREAM_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+      retainedChanges: integer(env, 'STREAM_RETAINED_CHANGES', 10_000, 0, 10_000_000),
+      maxMessageBytes: integer(env, 'STREAM_MAX_MESSAGE_BYTES', 1024, 16, 1024 * 1024),
     },
   };
 }

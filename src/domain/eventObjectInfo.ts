@@ -52,6 +52,12 @@ export function seatStanding(status: string, notForSale: number): ObjectStanding
   };
 }
 
+/** The status a GA area shows: free until it is full, then the last status set on it (held if only holds fill it). */
+export function areaStatus(state: AreaState, capacity: number): string {
+  if (state.nonFree + state.held < capacity) return 'free';
+  return state.nonFree > 0 ? state.status : HELD;
+}
+
 /** The status and availability of an object, given its snapshot and how many of its places are off sale. */
 export function objectStanding(object: ChartObject, snapshot: ObjectSnapshot, notForSale: number): ObjectStanding {
   const { state } = snapshot;
@@ -59,8 +65,7 @@ export function objectStanding(object: ChartObject, snapshot: ObjectSnapshot, no
   if (isArea(state)) {
     const held = state.held;
     const free = Math.max(0, object.capacity - state.nonFree - held - notForSale - (snapshot.seasonTakenPlaces ?? 0));
-    const full = state.nonFree + held >= object.capacity;
-    const status = full ? (state.nonFree > 0 ? state.status : HELD) : 'free';
+    const status = areaStatus(state, object.capacity);
     standing = {
       status,
       forSale: notForSale < object.capacity,

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 import { authenticate } from './auth.js';
+import { errorBodyJson } from './errorBody.js';
 import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
@@ -38,6 +39,8 @@ export interface HttpServerOptions {
   logger: Logger;
   maxBodyBytes: number;
   systemApiSecret: string | undefined;
+  /** Registers the WebSocket routes (the status stream) on the app. */
+  webSockets?: (app: TemplatedApp) => void;
   /** The answer for an error a store raised when it could not be reached (503), if it is one. */
   outageAnswer?: (error: unknown) => ApiError | undefined;
 }
@@ -78,6 +81,8 @@ export class HttpServer {
   constructor(private readonly options: HttpServerOptions) {
     this.logsRequests = options.logger.isLevelEnabled('info');
     this.app = options.uws.App();
+    // WebSocket routes first: uWS hands a request that is no upgrade on to the routes below.
+    options.webSockets?.(this.app);
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
 
@@ -305,14 +310,7 @@ export class HttpServer {
 
   private sendError(ex: Exchange, error: unknown, closeConnection = false): void {
     const apiError = this.apiErrorOf(ex, error);
-    const body = {
-      status: apiError.status,
-      messages: [...apiError.errors, ...apiError.warnings].map((e) => e.message),
-      errors: apiError.errors,
-      warnings: apiError.warnings,
-      requestId: ex.requestId,
-    };
-    this.write(ex, apiError.status, 'application/json', Buffer.from(JSON.stringify(body)), apiError.headers, closeConnection);
+    this.write(ex, apiError.status, 'application/json', Buffer.from(errorBodyJson(apiError, ex.requestId)), apiError.headers, closeConnection);
   }
 
   private write(

@@ -3,6 +3,7 @@ import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
 import type { BulkCommand, BulkReads } from './bulkReader.js';
+import { entryNumber } from '../domain/statusChangeHistory.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -163,6 +164,39 @@ export class EventObjectStore {
     };
   }
 
+  /**
+   * The event's objects that have a record (GA areas: every one with places taken or held),
+   * decoded at `now`, and the number of the last history entry written with them, from one
+   * transaction: the state as of that entry exactly (the status stream's snapshot,
+   * docs/status-stream.md). No history stream yet: entry 0.
+   */
+  async readWithPosition(event: EventRef, index: ObjectIndex, now: number): Promise<{ seq: number; snapshots: Map<string, ObjectSnapshot> }> {
+    const keys = eventKeys(event);
+    const replies = await this.redis
+      .multi()
+      .hgetall(keys.objects)
+      .hgetall(keys.holdTokens)
+      .zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf')
+      .hgetall(keys.gaHolds)
+      // ioredis does not put its key prefix on XINFO's key: it is put here.
+      .call('XINFO', 'STREAM', `${this.redis.options.keyPrefix ?? ''}${keys.history}`)
+      .exec();
+    if (!replies) throw new Error('Redis aborted the transaction of a stream snapshot');
+    for (const [error] of replies.slice(0, 4)) if (error) throw error;
+    const [records, tokens, unexpired, entries] = replies.slice(0, 4).map(([, value]) => value) as [Record<string, string>, Record<string, string>, string[], Record<string, string>];
+    const [streamError, info] = replies[4]!;
+    // XINFO fails on a stream never written: no change yet.
+    if (streamError && !/no such key/i.test(streamError.message)) throw streamError;
+    const seq = streamError ? 0 : lastGeneratedEntry(info as unknown[]);
+    const holdsByArea = areaHoldsOf(unexpired, entries);
+    const { decode } = decoder((token) => tokens[token], holdsByArea, now);
+    const snapshots = new Map<string, ObjectSnapshot>();
+    for (const label of new Set([...Object.keys(records), ...holdsByArea.keys()])) {
+      snapshots.set(label, decode(index.byLabel.get(label), label, records[label] ?? null, null));
+    }
+    return { seq, snapshots };
+  }
+
   /** Which of the labels (null: of all objects) the event overrides its season's status of. */
   async readOverrides(event: EventRef, labels: string[] | null): Promise<Set<string>> {
     if (labels === null) return new Set(await this.redis.hkeys(seasonOverridesKey(event)));
@@ -216,4 +250,10 @@ export class EventObjectStore {
   async setExtraData(event: EventRef, fields: Map<string, string>): Promise<void> {
     if (fields.size > 0) await this.redis.hset(eventKeys(event).extraData, fields);
   }
+}
+
+/** The number of the last entry ever added to a stream, from XINFO STREAM's reply (field, value, ...). */
+function lastGeneratedEntry(info: unknown[]): number {
+  const at = info.indexOf('last-generated-id');
+  return at === -1 ? 0 : entryNumber(String(info[at + 1]));
 }

@@ -66,4 +66,17 @@ export class StatusChangeHistory {
       .filter((change) => (options.label === undefined || change.label === options.label) && (!needle || change.label.toLowerCase().includes(needle)));
     return pageOf(changes.sort(compareChanges(order)), request);
   }
+
+  /**
+   * The stored changes numbered after `after` and before `before`, in order (the status
+   * stream's catch-up: docs/status-stream.md, "Resume"). Reads only the batches that hold them.
+   */
+  async between(eventId: number, after: number, before: number): Promise<StatusChangeRecord[]> {
+    if (before <= after + 1) return [];
+    const batches = await this.collection
+      .find({ eventId, last: { $gt: after }, first: { $lt: before } }, { projection: { first: 1, entries: 1 } })
+      .sort({ first: 1 })
+      .toArray();
+    return batches.flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries)).filter((change) => change.id > after && change.id < before);
+  }
 }

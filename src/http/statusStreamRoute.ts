@@ -1,0 +1,116 @@
+import { STATUS_CODES } from 'node:http';
+import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
+import { ApiError, badRequest } from '../domain/errors.js';
+import { parseSince } from '../domain/statusStreamView.js';
+import type { TenantCache } from '../metadata/tenantCache.js';
+import type { EventCatalog } from '../services/eventCatalog.js';
+import type { StatusStreamHub, Subscriber } from '../services/statusStreamHub.js';
+import { authenticate, workspaceOfPublicKey } from './auth.js';
+import { errorBodyJson } from './errorBody.js';
+
+// GET /events/{eventKey}/status-stream: the WebSocket upgrade and what a subscriber may send
+// (docs/status-stream.md). Everything is checked before the upgrade, so a refusal is an
+// HTTP answer with the usual error body; after it, the hub sends and the client listens.
+
+export const STATUS_STREAM_PATH = '/events/:eventKey/status-stream';
+/** Close codes for what a client sends: data it may not send (binary), and text that is no message of the protocol. */
+export const CLOSE_UNSUPPORTED = 1003;
+export const CLOSE_POLICY = 1008;
+/**
+ * uWS drops a subscriber this far past the limit at once; the hub closes it gracefully, with
+ * CLOSE_TOO_SLOW, on its next check after the limit (every 100 ms), well before.
+ */
+const HARD_BACKPRESSURE_EXTRA = 8 * 1024 * 1024;
+const HARD_PAYLOAD_BYTES = 64 * 1024;
+export const CLOSE_TOO_BIG = 1009;
+
+export interface StatusStreamRouteParts {
+  hub: StatusStreamHub;
+  tenants: TenantCache;
+  catalog: EventCatalog;
+  maxMessageBytes: number;
+  /** The answer for a store that could not be reached (503), as the HTTP server gives it. */
+  outageAnswer?: (error: unknown) => ApiError | undefined;
+}
+
+let refusals = 0;
+
+export function serveStatusStream(app: TemplatedApp, parts: StatusStreamRouteParts): void {
+  const { hub } = parts;
+  app.ws<Subscriber>(STATUS_STREAM_PATH, {
+    // uWS drops a connection whose frame passes maxPayloadLength without a close frame
+    // (the client sees 1006); frames up to this are read and closed with 1009 below.
+    maxPayloadLength: Math.max(parts.maxMessageBytes * 16, HARD_PAYLOAD_BYTES),
+    maxBackpressure: Math.max(hub.limits.maxBackpressureBytes * 4, hub.limits.maxBackpressureBytes + HARD_BACKPRESSURE_EXTRA),
+    // Past the hard limit a message would be dropped: the socket is closed instead, so no
+    // subscriber ever misses a change without knowing.
+    closeOnBackpressureLimit: 1 as unknown as number,
+    idleTimeout: 120,
+    sendPingsAutomatically: true,
+    upgrade: (res, req, context) => {
+      // The request object is gone after this handler returns: read it all now.
+      const eventKey = decodeURIComponent(req.getParameter(0) ?? '');
+      const query = new URLSearchParams(req.getQuery() ?? '');
+      const headers = { authorization: req.getHeader('authorization'), workspaceKey: req.getHeader('x-workspace-key'), contentType: '', acceptEncoding: '', host: '', ifNoneMatch: '' };
+      const secKey = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      let aborted = false;
+      res.onAborted(() => (aborted = true));
+      subscriberOf(parts, eventKey, query, headers).then(
+        (subscriber) => {
+          if (aborted) return hub.release(subscriber.loaded.event._id);
+          res.cork(() => res.upgrade(subscriber, secKey, protocol, extensions, context));
+        },
+        (error: unknown) => {
+          if (!aborted) refuse(res, parts, error);
+        },
+      );
+    },
+    open: (ws) => void hub.join(ws),
+    message: (ws, message, isBinary) => {
+      if (message.byteLength > parts.maxMessageBytes) return ws.end(CLOSE_TOO_BIG, `Messages are at most ${parts.maxMessageBytes} bytes`);
+      answer(ws, message, isBinary);
+    },
+    close: (ws) => hub.leave(ws),
+  });
+}
+
+/** Who subscribes to what, checked: 400 for a bad `since`, 401 for a key, 404 for the event, 429 past the limits. */
+async function subscriberOf(parts: StatusStreamRouteParts, eventKey: string, query: URLSearchParams, headers: Parameters<typeof authenticate>[1]): Promise<Subscriber> {
+  const since = parseSince(query.get('since') ?? undefined);
+  if (since === null) throw badRequest('GENERAL_ERROR', '`since` must be a change number (a whole number) from an earlier message');
+  const publicKey = query.get('publicKey');
+  const { workspace } =
+    publicKey !== null ? await workspaceOfPublicKey(publicKey, parts.tenants) : await authenticate('workspace', headers, parts.tenants, undefined);
+  const loaded = await parts.catalog.get(workspace!, eventKey);
+  parts.hub.admit(loaded.event._id);
+  return { loaded, audience: publicKey !== null ? 'public' : 'secret', since, closed: false };
+}
+
+function refuse(res: HttpResponse, parts: StatusStreamRouteParts, error: unknown): void {
+  const apiError = error instanceof ApiError ? error : (parts.outageAnswer?.(error) ?? new ApiError(500, 'INTERNAL_ERROR', 'Internal server error'));
+  const requestId = `stream-${++refusals}`;
+  res.cork(() => {
+    res.writeStatus(`${apiError.status} ${STATUS_CODES[apiError.status] ?? ''}`);
+    res.writeHeader('Content-Type', 'application/json');
+    res.writeHeader('X-Request-Id', requestId);
+    res.end(errorBodyJson(apiError, requestId));
+  });
+}
+
+/** A client may ping (`{"type":"ping"}` gets `{"type":"pong"}`); anything else closes its socket. */
+function answer(ws: WebSocket<Subscriber>, message: ArrayBuffer, isBinary: boolean): void {
+  if (isBinary) return ws.end(CLOSE_UNSUPPORTED, 'Binary frames are not accepted');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(message).toString('utf8'));
+  } catch {
+    return ws.end(CLOSE_POLICY, 'Messages must be JSON');
+  }
+  if ((parsed as { type?: unknown } | null)?.type === 'ping') {
+    ws.send('{"type":"pong"}', false);
+    return;
+  }
+  ws.end(CLOSE_POLICY, 'Unknown message type; a client may only send {"type":"ping"}');
+}

@@ -1,0 +1,374 @@
+import type { Logger } from 'pino';
+import type { WebSocket } from 'uWebSockets.js';
+import { ApiError } from '../domain/errors.js';
+import { areaStatus } from '../domain/eventObjectInfo.js';
+import { HELD } from '../domain/objectStates.js';
+import type { AreaState, ObjectState } from '../domain/objectStates.js';
+import type { StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import {
+  AUDIENCES,
+  changeOf,
+  changesMessage,
+  objectAfter,
+  snapshotMessage,
+  type Audience,
+  type StreamChange,
+  type StreamObject,
+} from '../domain/statusStreamView.js';
+import type { EventObjectStore } from '../inventory/eventObjectStore.js';
+import type { HistoryFollower, HistoryRange } from '../inventory/historyFollower.js';
+import type { LoadedEvent } from './eventCatalog.js';
+
+// The live status stream's fan-out (docs/status-stream.md): per process, one follower per
+// event that has subscribers here. A follower reads the event's history stream once
+// (src/inventory/historyFollower.ts), keeps the event's view (every object not free) and
+// its recent changes, and publishes each batch of changes to the event's topics with uWS:
+// nothing is read or built per subscriber. A subscriber joins synchronously between two
+// batches, so it gets the view (or the changes since its `since`) and then every batch,
+// with nothing missed or repeated.
+
+export interface StreamLimits {
+  /** Subscribers of this process, all events together. */
+  maxSubscribers: number;
+  /** Subscribers of one event in this process. */
+  maxEventSubscribers: number;
+  /** Bytes a subscriber may leave unread before it is closed with CLOSE_TOO_SLOW. */
+  maxBackpressureBytes: number;
+  /** How many changes behind a `since` may be and still be resumed; further back gets a reset snapshot. */
+  retainedChanges: number;
+}
+
+/** Close code for a subscriber that fell too far behind: it resumes with `since`. */
+export const CLOSE_TOO_SLOW = 4008;
+/** Close code when the server stops or the event's stream cannot be followed: resume with `since`. */
+export const CLOSE_GOING_AWAY = 1001;
+/** How long a follower waits for a `since` ahead of it to be written, before answering with a reset snapshot. */
+const SINCE_AHEAD_WAIT_MS = 2_000;
+/** A follower without subscribers stays this long, so a page reloading does not read the event anew. */
+const IDLE_FOLLOWER_MS = 5_000;
+/** How often subscribers are checked for unread bytes. */
+const SLOW_CHECK_MS = 100;
+/** Recent changes each follower keeps for subscribers resuming from just behind. */
+const RECENT_CHANGES = 2_000;
+/** After a failed read, the follower tries again this much later. */
+const RETRY_MS = 200;
+
+/** What a subscriber's socket carries (uWS user data). */
+export interface Subscriber {
+  loaded: LoadedEvent;
+  audience: Audience;
+  since: number | undefined;
+  /** The socket is gone: nothing more is sent or counted. */
+  closed: boolean;
+  /** Its place in a follower, once joined. */
+  follower?: Follower;
+}
+
+type Socket = WebSocket<Subscriber>;
+
+interface Recent {
+  seq: number;
+  change: StreamChange;
+}
+
+class Follower {
+  seq = 0;
+  readonly view = new Map<string, StreamObject>();
+  /** The last RECENT_CHANGES changes, oldest first. */
+  readonly recent: Recent[] = [];
+  readonly sockets = new Set<Socket>();
+  readonly topics: Record<Audience, string>;
+  /** Snapshot texts of the view at `seq`, made for the first subscriber that asks. */
+  snapshots: { seq: number; text: Partial<Record<Audience, string>> } = { seq: -1, text: {} };
+  stopped = false;
+  idleTimer: NodeJS.Timeout | undefined;
+  /** Subscribers waiting for the follower to reach a seq. */
+  waiters: { seq: number; wake: () => void }[] = [];
+  ready: Promise<void>;
+
+  constructor(
+    readonly eventId: number,
+    public loaded: LoadedEvent,
+    readonly reader: HistoryFollower,
+    start: (follower: Follower) => Promise<void>,
+  ) {
+    this.topics = { public: `status:${eventId}:public`, secret: `status:${eventId}:secret` };
+    this.ready = start(this);
+  }
+
+  /** The seq of the oldest change kept, minus one: a `since` from here on resumes from memory. */
+  get recentFrom(): number {
+    return this.recent.length === 0 ? this.seq : this.recent[0]!.seq - 1;
+  }
+
+  snapshot(audience: Audience, reset: boolean): string {
+    if (reset) return snapshotMessage(this.seq, this.view, audience, true);
+    if (this.snapshots.seq !== this.seq) this.snapshots = { seq: this.seq, text: {} };
+    return (this.snapshots.text[audience] ??= snapshotMessage(this.seq, this.view, audience, false));
+  }
+}
+
+export interface HubParts {
+  objects: EventObjectStore;
+  /** A follower of one event's history stream, on a connection of its own. */
+  follow: (loaded: LoadedEvent) => HistoryFollower;
+  /** Reads the changes after `after` up to `upTo` from the stream and the stored history. */
+  range: HistoryRange;
+  logger?: Logger;
+}
+
+export class StatusStreamHub {
+  private readonly followers = new Map<number, Follower>();
+  private subscribers = 0;
+  /** Subscribers admitted but not yet joined or closed, per event, so limits hold while upgrades are in flight. */
+  private readonly perEvent = new Map<number, number>();
+  private publish: ((topic: string, message: string) => void) | undefined;
+  private slowCheck: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(
+    private readonly parts: HubParts,
+    readonly limits: StreamLimits,
+  ) {}
+
+  /** Where batches go: the uWS app's publish. Set once the HTTP server exists. */
+  publishWith(publish: (topic: string, message: string) => void): void {
+    this.publish = publish;
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers;
+  }
+
+  /** Counts a subscriber in before its upgrade; 429 past a limit. `release` gives the place back. */
+  admit(eventId: number): void {
+    if (this.closing) throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The server is shutting down; connect again');
+    if (this.subscribers >= this.limits.maxSubscribers) {
+      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `This server has ${this.limits.maxSubscribers} status stream subscribers, its limit`);
+    }
+    const forEvent = this.perEvent.get(eventId) ?? 0;
+    if (forEvent >= this.limits.maxEventSubscribers) {
+      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', `This event has ${this.limits.maxEventSubscribers} status stream subscribers on this server, its limit`);
+    }
+    this.subscribers++;
+    this.perEvent.set(eventId, forEvent + 1);
+  }
+
+  release(eventId: number): void {
+    this.subscribers--;
+    const left = (this.perEvent.get(eventId) ?? 1) - 1;
+    if (left === 0) this.perEvent.delete(eventId);
+    else this.perEvent.set(eventId, left);
+  }
+
+  /** A subscriber's socket opened: it gets its first message, then every batch. */
+  async join(ws: Socket): Promise<void> {
+    const subscriber = ws.getUserData();
+    const follower = this.followerOf(subscriber.loaded);
+    follower.sockets.add(ws);
+    subscriber.follower = follower;
+    clearTimeout(follower.idleTimer);
+    this.slowCheck ??= setInterval(() => this.closeSlow(), SLOW_CHECK_MS);
+    try {
+      await follower.ready;
+      if (subscriber.closed) return;
+      const since = subscriber.since;
+      if (since === undefined) return this.attach(ws, follower, follower.snapshot(subscriber.audience, false));
+      if (since > follower.seq) await this.reach(follower, since);
+      if (subscriber.closed) return;
+      // Ahead of the event, or further behind than retained: the view anew.
+      if (since > follower.seq || follower.seq - since > this.limits.retainedChanges) {
+        return this.attach(ws, follower, follower.snapshot(subscriber.audience, true));
+      }
+      if (since >= follower.recentFrom) return this.attach(ws, follower, this.catchUp(follower, since, [], subscriber.audience));
+      // Further back than memory: the changes up to where the follower is now, then what it read meanwhile.
+      const upTo = follower.seq;
+      const older = await this.parts.range(subscriber.loaded.event, since, upTo);
+      if (subscriber.closed) return;
+      const complete = older !== null && follower.recentFrom <= upTo;
+      if (!complete) return this.attach(ws, follower, follower.snapshot(subscriber.audience, true));
+      this.attach(ws, follower, this.catchUp(follower, upTo, older.map(changeOf), subscriber.audience));
+    } catch (error) {
+      this.parts.logger?.warn({ err: (error as Error).message, eventId: follower.eventId }, 'status stream: a subscriber could not join');
+      if (!subscriber.closed) ws.end(CLOSE_GOING_AWAY, 'The event could not be read; connect again with since');
+    }
+  }
+
+  /** A subscriber's socket closed (uWS close handler): it holds nothing any more. */
+  leave(ws: Socket): void {
+    const subscriber = ws.getUserData();
+    if (subscriber.closed) return;
+    subscriber.closed = true;
+    this.release(subscriber.loaded.event._id);
+    const follower = subscriber.follower;
+    if (!follower) return;
+    follower.sockets.delete(ws);
+    if (follower.sockets.size > 0) return;
+    follower.idleTimer = setTimeout(() => this.stopFollower(follower), IDLE_FOLLOWER_MS);
+    if (this.subscribers === 0) {
+      clearInterval(this.slowCheck);
+      this.slowCheck = undefined;
+    }
+  }
+
+  /** Closes every subscriber (going away: they resume elsewhere with `since`) and stops the followers. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.slowCheck);
+    const followers = [...this.followers.values()];
+    for (const follower of followers) for (const ws of [...follower.sockets]) ws.end(CLOSE_GOING_AWAY, 'The server is shutting down; connect again with since');
+    await Promise.all(followers.map((follower) => this.stopFollower(follower)));
+  }
+
+  /** The view or changes first, then the topic: in one go, so no batch falls in between. */
+  private attach(ws: Socket, follower: Follower, first: string | undefined): void {
+    const subscriber = ws.getUserData();
+    if (subscriber.closed) return;
+    ws.cork(() => {
+      if (first !== undefined) ws.send(first, false);
+      ws.subscribe(follower.topics[subscriber.audience]);
+    });
+  }
+
+  /** The changes after `since` as one message: `older` (read from storage, up to recent's start) then the recent ones; undefined if none. */
+  private catchUp(follower: Follower, since: number, older: StreamChange[], audience: Audience): string | undefined {
+    const changes = [...older];
+    for (const recent of follower.recent) if (recent.seq > since) changes.push(recent.change);
+    return changes.length === 0 ? undefined : changesMessage(follower.seq, changes, audience);
+  }
+
+  /** Resolves when the follower has published `seq`, or after SINCE_AHEAD_WAIT_MS. */
+  private reach(follower: Follower, seq: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, SINCE_AHEAD_WAIT_MS);
+      follower.waiters.push({ seq, wake: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
+  private followerOf(loaded: LoadedEvent): Follower {
+    const eventId = loaded.event._id;
+    let follower = this.followers.get(eventId);
+    if (follower && !follower.stopped) {
+      follower.loaded = loaded;
+      return follower;
+    }
+    follower = new Follower(eventId, loaded, this.parts.follow(loaded), (f) => this.start(f));
+    this.followers.set(eventId, follower);
+    return follower;
+  }
+
+  /** Reads the event's view and where its history stands, then follows it from there. */
+  private async start(follower: Follower): Promise<void> {
+    await this.readView(follower);
+    void this.run(follower);
+  }
+
+  private async readView(follower: Follower): Promise<void> {
+    const { event, index } = follower.loaded;
+    const { seq, snapshots } = await this.parts.objects.readWithPosition(event, index, Date.now());
+    follower.view.clear();
+    for (const [label, snapshot] of snapshots) {
+      const object = streamObjectOf(snapshot.state, index.byLabel.get(label)?.capacity ?? 0);
+      if (object) follower.view.set(label, object);
+    }
+    follower.recent.length = 0;
+    follower.seq = seq;
+  }
+
+  private async run(follower: Follower): Promise<void> {
+    while (!follower.stopped) {
+      try {
+        let entries = await follower.reader.next(follower.seq);
+        if (follower.stopped || entries.length === 0) continue;
+        if (entries[0]!.id > follower.seq + 1) {
+          // The drain stored and trimmed them before this read: they come from the stored history.
+          const missed = await this.parts.range(follower.loaded.event, follower.seq, entries[0]!.id - 1);
+          if (missed === null) {
+            await this.resetAll(follower);
+            continue;
+          }
+          entries = [...missed, ...entries];
+        }
+        await this.apply(follower, entries);
+      } catch (error) {
+        if (follower.stopped) return;
+        this.parts.logger?.warn({ err: (error as Error).message, eventId: follower.eventId }, 'status stream: reading the history failed; trying again');
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      }
+    }
+  }
+
+  /** Applies a batch of entries to the view and publishes it: GA areas with their counts as they stand now. */
+  private async apply(follower: Follower, entries: StatusChangeRecord[]): Promise<void> {
+    const changes = entries.map(changeOf);
+    const { event, index } = follower.loaded;
+    const areas = [...new Set(changes.filter((c) => index.byLabel.get(c.objectLabel)?.objectType === 'generalAdmission').map((c) => c.objectLabel))];
+    if (areas.length > 0) {
+      const states = await this.parts.objects.readSnapshots(event, index, areas, Date.now());
+      for (const change of changes) {
+        const state = states.get(change.objectLabel)?.state as AreaState | undefined;
+        const area = index.byLabel.get(change.objectLabel);
+        if (state && area) Object.assign(change, { status: areaStatus(state, area.capacity), booked: state.nonFree, held: state.held });
+      }
+    }
+    if (follower.stopped) return;
+    entries.forEach((entry, i) => {
+      const change = changes[i]!;
+      const object = objectAfter(change);
+      if (object) follower.view.set(change.objectLabel, object);
+      else follower.view.delete(change.objectLabel);
+      follower.recent.push({ seq: entry.id, change });
+    });
+    if (follower.recent.length > RECENT_CHANGES) follower.recent.splice(0, follower.recent.length - RECENT_CHANGES);
+    follower.seq = entries[entries.length - 1]!.id;
+    for (const audience of AUDIENCES) this.publish?.(follower.topics[audience], changesMessage(follower.seq, changes, audience));
+    this.wakeWaiters(follower);
+  }
+
+  /** The history could not be followed without a gap: every subscriber gets the view anew. */
+  private async resetAll(follower: Follower): Promise<void> {
+    await this.readView(follower);
+    for (const audience of AUDIENCES) this.publish?.(follower.topics[audience], follower.snapshot(audience, true));
+    this.wakeWaiters(follower);
+  }
+
+  private wakeWaiters(follower: Follower): void {
+    if (follower.waiters.length === 0) return;
+    const due = follower.waiters.filter((waiter) => waiter.seq <= follower.seq);
+    follower.waiters = follower.waiters.filter((waiter) => waiter.seq > follower.seq);
+    for (const waiter of due) waiter.wake();
+  }
+
+  private async stopFollower(follower: Follower): Promise<void> {
+    if (follower.sockets.size > 0 && !this.closing) return;
+    follower.stopped = true;
+    clearTimeout(follower.idleTimer);
+    if (this.followers.get(follower.eventId) === follower) this.followers.delete(follower.eventId);
+    for (const waiter of follower.waiters) waiter.wake();
+    await follower.reader.close();
+  }
+
+  /** Closes, with CLOSE_TOO_SLOW, every subscriber that left more than the limit unread. */
+  private closeSlow(): void {
+    for (const follower of this.followers.values()) {
+      for (const ws of follower.sockets) {
+        if (ws.getBufferedAmount() > this.limits.maxBackpressureBytes) {
+          ws.end(CLOSE_TOO_SLOW, 'Too far behind: connect again with since');
+        }
+      }
+    }
+  }
+}
+
+/** An object of a snapshot read from Redis as the stream shows it; undefined when free. */
+function streamObjectOf(state: ObjectState | AreaState, capacity: number): StreamObject | undefined {
+  if ('nonFree' in state) {
+    if (state.nonFree === 0 && state.held === 0) return undefined;
+    return { status: areaStatus(state, capacity), booked: state.nonFree, held: state.held };
+  }
+  if (state.status === 'free') return undefined;
+  const object: StreamObject = { status: state.status };
+  if (state.status === HELD && state.holdToken) object.holdToken = state.holdToken;
+  if (state.orderId) object.orderId = state.orderId;
+  return object;
+}

@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { uploadDrawing } from '../support/charts.js';
+import { action, createEvent, done, expireIn, holdToken } from '../support/events.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
+import { client, createTestCompany, eventually, newDatabaseName, startTestServer, type Api, type TestServer } from '../support/harness.js';
+import { statusesOf, subscribe, viewStatuses, type Subscription } from '../support/statusStream.js';
+
+// The live status stream (docs/status-stream.md): a snapshot, then every change in the
+// order applied; resume with `since`; refusals before the upgrade; what a client may send;
+// a subscriber too slow to read is closed, the rest go on.
+
+const SEATS = ['A-1', 'A-2', 'A-3', 'A-4', 'A-5', 'A-6'];
+
+/** The view a subscriber built equals the event's state as the API reports it. */
+async function expectViewMatches(api: Api, eventKey: string, subscription: Subscription): Promise<void> {
+  const expected = await statusesOf(api, eventKey);
+  await eventually(async () => {
+    const seen = viewStatuses(subscription.view);
+    return JSON.stringify([...seen].sort()) === JSON.stringify([...expected].sort());
+  }, 5_000).catch(() => {
+    throw new Error(`view ${JSON.stringify([...subscription.view])} differs from the event's state ${JSON.stringify([...expected])}`);
+  });
+}
+
+describe('status stream', () => {
+  let event = '';
+  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_EVENT_SUBSCRIBERS: '3', STREAM_RETAINED_CHANGES: '20' });
+  const open: Subscription[] = [];
+  const secret = (options: { since?: number | string } = {}) => track(subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey, ...options }));
+  const publicOne = (options: { since?: number | string } = {}) => track(subscribe(ctx.server.url, event, { publicKey: ctx.company.workspace.key, ...options }));
+  async function track(opening: Promise<Subscription>): Promise<Subscription> {
+    const subscription = await opening;
+    open.push(subscription);
+    return subscription;
+  }
+  afterAll(() => open.forEach((s) => s.close()));
+  const closeAll = async () => {
+    const closing = open.splice(0).map((s) => (s.close(), s.closed));
+    await Promise.all(closing);
+  };
+
+  it('sends a snapshot of every object that is not free, then each change in the order applied', async () => {
+    await done(ctx.api, event, 'book', { objects: ['A-1'], orderId: 'order-1' });
+    const s = await secret();
+    const snapshot = await s.until((m) => m.type === 'snapshot');
+    expect(snapshot.objects).toEqual({ 'A-1': { status: 'booked', orderId: 'order-1' } });
+    expect(snapshot.seq).toBe(1);
+
+    await done(ctx.api, event, 'book', { objects: ['A-3', 'A-2'] });
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['A-4'], holdToken: token });
+    await done(ctx.api, event, 'release', { objects: ['A-1'] });
+    await done(ctx.api, event, 'change-object-status', { objects: ['A-5'], status: 'sold-at-door' });
+    await s.until((m) => m.seq === 6);
+    const changes = s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!);
+    expect(changes.map((c) => [c.objectLabel, c.status])).toEqual([
+      ['A-3', 'booked'],
+      ['A-2', 'booked'],
+      ['A-4', 'reservedByToken'],
+      ['A-1', 'free'],
+      ['A-5', 'sold-at-door'],
+    ]);
+    expect(changes[2]!.holdToken).toBe(token);
+    const seqs = s.messages.map((m) => m.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    await expectViewMatches(ctx.api, event, s);
+    await closeAll();
+  });
+
+  it('shows a public-key client statuses without hold tokens or order ids', async () => {
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['A-1'], holdToken: token, orderId: 'o-9' });
+    const p = await publicOne();
+    expect((await p.until((m) => m.type === 'snapshot')).objects).toEqual({ 'A-1': { status: 'reservedByToken' } });
+    await done(ctx.api, event, 'book', { objects: ['A-1'], holdToken: token, orderId: 'o-9' });
+    const message = await p.until((m) => m.type === 'changes');
+    expect(message.changes).toEqual([{ objectLabel: 'A-1', status: 'booked', quantity: 1 }]);
+    await closeAll();
+  });
+
+  it('shows a hold ending when its token expires, and GA areas with their counts', async () => {
+    const s = await secret();
+    await s.until((m) => m.type === 'snapshot');
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['A-6', { objectId: 'GA1', quantity: 3 }], holdToken: token });
+    await done(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 5 }] });
+    const ga = await s.until((m) => m.changes?.some((c) => c.objectLabel === 'GA1' && c.booked === 5) ?? false);
+    // A GA area shows free until it is full, with its counts.
+    // Changes of an area read in one batch all carry its counts after the batch.
+    expect(ga.changes!.filter((c) => c.objectLabel === 'GA1').at(-1)).toMatchObject({ status: 'free', quantity: 5, booked: 5, held: 3 });
+    await expireIn(ctx.api, token, 0);
+    await s.until((m) => m.changes?.some((c) => c.objectLabel === 'A-6' && c.status === 'free') ?? false);
+    await eventually(async () => s.view.get('GA1')?.held === 0, 5_000);
+    expect(s.view.get('GA1')).toMatchObject({ booked: 5, held: 0 });
+    await expectViewMatches(ctx.api, event, s);
+    await closeAll();
+  });
+
+  it('resumes after `since` with exactly the changes missed, and with a reset snapshot past what is retained', async () => {
+    const first = await secret();
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    await first.until((m) => m.seq === 1);
+    first.close();
+    await first.closed;
+    await done(ctx.api, event, 'book', { objects: ['A-2', 'A-3'] });
+    const resumed = await secret({ since: 1 });
+    const caughtUp = await resumed.until((m) => m.seq === 3);
+    expect(resumed.messages[0]!.type).toBe('changes');
+    expect(caughtUp.changes!.map((c) => c.objectLabel)).toEqual(['A-2', 'A-3']);
+    // Up to date: nothing to send until the next change.
+    const current = await secret({ since: 3 });
+    await done(ctx.api, event, 'release', { objects: ['A-2'] });
+    const next = await current.until((m) => m.type === 'changes');
+    expect(next).toEqual({ type: 'changes', seq: 4, changes: [{ objectLabel: 'A-2', status: 'free', quantity: 1 }] });
+    await closeAll();
+
+    // 25 changes later, more than STREAM_RETAINED_CHANGES (20) behind: a snapshot marked reset.
+    for (let i = 0; i < 5; i++) {
+      await done(ctx.api, event, 'book', { objects: SEATS.slice(3).concat('B-1', 'B-2') });
+      await done(ctx.api, event, 'release', { objects: SEATS.slice(3).concat('B-1', 'B-2') });
+    }
+    const late = await secret({ since: 1 });
+    const reset = await late.until(() => true);
+    expect(reset).toMatchObject({ type: 'snapshot', reset: true, seq: 54 });
+    await expectViewMatches(ctx.api, event, late);
+    await closeAll();
+  });
+
+  it('refuses before the upgrade: 404 for an unknown event, 401 for a wrong key, 400 for a malformed since, 429 past the limit', async () => {
+    const refusal = (promise: Promise<unknown>) => promise.then(() => expect.fail('upgraded'), (error: { status: number; body: any }) => error);
+    const unknown = await refusal(subscribe(ctx.server.url, 'no-such-event', { secretKey: ctx.company.workspace.secretKey }));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors[0].code).toBe('EVENT_NOT_FOUND');
+    const wrongKey = await refusal(subscribe(ctx.server.url, event, { secretKey: '00000000-0000-4000-8000-000000000000' }));
+    expect(wrongKey.status).toBe(401);
+    const wrongPublic = await refusal(subscribe(ctx.server.url, event, { publicKey: ctx.company.workspace.secretKey }));
+    expect(wrongPublic.status).toBe(401);
+    expect(wrongPublic.body.messages).toEqual(['Unknown public key']);
+    const none = await refusal(subscribe(ctx.server.url, event, {}));
+    expect(none.status).toBe(401);
+    for (const since of ['abc', '-1', '1.5', '']) {
+      const bad = await refusal(subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey, since }));
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors[0].code).toBe('GENERAL_ERROR');
+    }
+    // Another company's event is not found with this workspace's keys.
+    const other = await createTestCompany(ctx.server.url);
+    const foreignChart = await uploadDrawing(client(ctx.server.url, other.workspace.secretKey), rowsWithoutSections);
+    const foreignEvent = await createEvent(client(ctx.server.url, other.workspace.secretKey), foreignChart.key);
+    expect((await refusal(subscribe(ctx.server.url, foreignEvent, { publicKey: ctx.company.workspace.key }))).status).toBe(404);
+
+    await Promise.all([secret(), publicOne(), secret()]);
+    const over = await refusal(secret());
+    expect(over.status).toBe(429);
+    // A closed socket gives its place back.
+    await closeAll();
+    await eventually(async () => (await secret().then(() => true, () => false)), 2_000);
+    await closeAll();
+    // Plain GET without an upgrade is no route.
+    const plain = await ctx.api.get(`/events/${event}/status-stream`);
+    expect(plain.status).toBe(404);
+  });
+
+  it('closes on binary frames (1003), text that is not a message (1008) and oversized frames (1009), answers pings, and changes nothing', async () => {
+    const before = await statusesOf(ctx.api, event);
+    const cases: [string | Buffer, number][] = [
+      [Buffer.from([1, 2, 3]), 1003],
+      ['not json', 1008],
+      ['{"type":"book","objects":["A-1"]}', 1008],
+      ['x'.repeat(2000), 1009],
+    ];
+    for (const [data, code] of cases) {
+      const s = await secret();
+      await s.until((m) => m.type === 'snapshot');
+      s.socket.send(data, { binary: Buffer.isBuffer(data) });
+      expect((await s.closed).code).toBe(code);
+    }
+    const pinging = await secret();
+    pinging.socket.send('{"type":"ping"}');
+    await pinging.until((m) => m.type === 'pong');
+    expect(await statusesOf(ctx.api, event)).toEqual(before);
+    await closeAll();
+  });
+
+  it('gives every subscriber joining during concurrent bookings a view equal to the event', async () => {
+    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    const token = await holdToken(ctx.api);
+    const early = await secret();
+    const bookings = labels.map((label, i) => action(ctx.api, event, i % 5 === 0 ? 'hold' : 'book', i % 5 === 0 ? { objects: [label], holdToken: token } : { objects: [label] }));
+    const late = secret();
+    const answers = await Promise.all(bookings);
+    const lateOne = await late;
+    expect(answers.filter((a) => a.status === 204).length).toBeGreaterThan(20);
+    await expectViewMatches(ctx.api, event, early);
+    await expectViewMatches(ctx.api, event, lateOne);
+    await closeAll();
+  });
+});
+
+describe('status stream: slow subscribers', () => {
+  let event = '';
+  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: '1024' });
+
+  it('closes a subscriber that stops reading with 4008 while bookings and other subscribers go on', async () => {
+    const reader = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey });
+    const stalled = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey });
+    await stalled.until((m) => m.type === 'snapshot');
+    // Stop reading from the socket: the server's buffer for it fills up.
+    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    let rounds = 0;
+    // The server closes it (its subscriber count drops to the reader alone); the client
+    // sees the close once it reads again.
+    const hub = ctx.server.app.parts.statusStream;
+    const started = Date.now();
+    while (hub.subscriberCount > 1 && Date.now() - started < 20_000) {
+      await done(ctx.api, event, 'book', { objects: labels, orderId: 'x'.repeat(200) });
+      await done(ctx.api, event, 'release', { objects: labels, orderId: 'x'.repeat(200) });
+      rounds++;
+    }
+    (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    expect((await stalled.closed).code).toBe(4008);
+    expect(rounds).toBeGreaterThan(0);
+    await reader.until((m) => m.seq === rounds * 64, 10_000);
+    await expectViewMatches(ctx.api, event, reader);
+    reader.close();
+    await reader.closed;
+  });
+});
+
+describe('status stream across server processes', () => {
+  let a: TestServer;
+  let b: TestServer;
+  let onA: Api;
+  let onB: Api;
+  let secretKey = '';
+  let database = '';
+
+  beforeAll(async () => {
+    database = newDatabaseName();
+    a = await startTestServer({ MONGODB_DB: database });
+    b = await startTestServer({ MONGODB_DB: database });
+    const company = await createTestCompany(a.url);
+    secretKey = company.workspace.secretKey;
+    onA = client(a.url, secretKey);
+    onB = client(b.url, secretKey);
+  });
+  afterAll(async () => {
+    await Promise.allSettled([a?.stop(), b?.stop()]);
+  });
+
+  it('delivers changes made through either process to subscribers of both, and resumes on a third from stored history', async () => {
+    const chart = await uploadDrawing(onA, rowsWithoutSections);
+    const event = await createEvent(onA, chart.key);
+    const onProcessA = await subscribe(a.url, event, { secretKey });
+    const onProcessB = await subscribe(b.url, event, { secretKey });
+    await Promise.all([onProcessA.until((m) => m.type === 'snapshot'), onProcessB.until((m) => m.type === 'snapshot')]);
+    await done(onA, event, 'book', { objects: ['A-1'] });
+    await done(onB, event, 'book', { objects: ['A-2'] });
+    for (const s of [onProcessA, onProcessB]) {
+      await s.until((m) => m.seq === 2);
+      expect(s.messages.flatMap((m) => m.changes ?? []).map((c) => c.objectLabel)).toEqual(['A-1', 'A-2']);
+    }
+    onProcessA.close();
+    await onProcessA.closed;
+    // While no one on A listens, changes are stored in MongoDB and trimmed from Redis.
+    await done(onB, event, 'book', { objects: ['A-3', 'A-4'] });
+    await eventually(async () => (await onB.get(`/events/${event}/status-changes`)).body.items?.length === 4, 10_000);
+    // A process that follows nothing of the event yet reads what it missed from the stored history.
+    const fresh = await startTestServer({ MONGODB_DB: database });
+    const resumed = await subscribe(fresh.url, event, { secretKey, since: 2 });
+    const caughtUp = await resumed.until((m) => m.seq === 4);
+    expect(caughtUp.changes!.map((c) => c.objectLabel)).toEqual(['A-3', 'A-4']);
+    expect(resumed.messages).toHaveLength(1);
+    resumed.close();
+    onProcessB.close();
+    await Promise.all([resumed.closed, onProcessB.closed]);
+    await fresh.stop();
+  });
+
+  it('closes subscribers with 1001 when their server shuts down', async () => {
+    const chart = await uploadDrawing(onA, rowsWithoutSections);
+    const event = await createEvent(onA, chart.key);
+    const extra = await startTestServer({ MONGODB_DB: database });
+    const s = await subscribe(extra.url, event, { secretKey });
+    await s.until((m) => m.type === 'snapshot');
+    await extra.stop();
+    expect((await s.closed).code).toBe(1001);
+  });
+});
