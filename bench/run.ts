@@ -16,6 +16,7 @@ import { FinalState } from './lib/finalState.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
 import { addRatios, gitCommit, machine, printComparison, printTable, printTargets, writeReport, type BenchReport, type Target } from './lib/report.js';
 import { bookTwo, ceiling } from './scenarios/bookTwo.js';
+import { statusStream } from './scenarios/statusStream.js';
 import { chartUpload } from './scenarios/chartUpload.js';
 import type { BenchContext, Scale, SeededChart } from './scenarios/context.js';
 import { eventsAndMemory } from './scenarios/eventsAndMemory.js';
@@ -43,10 +44,10 @@ import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth 
 
 const args = process.argv.slice(2);
 const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number }> = {
-  full: { mode: 'full', durationSeconds: 15, connections: 100, bookEvents: 16, checkoutEvents: 4, eventsCreated: 50, hotSeatConnections: 1000, hotSeatRequests: 30_000, indexInOwnProcess: true },
-  quick: { mode: 'quick', durationSeconds: 4, connections: 100, bookEvents: 6, checkoutEvents: 2, eventsCreated: 10, hotSeatConnections: 1000, hotSeatRequests: 10_000, indexInOwnProcess: true },
+  full: { mode: 'full', durationSeconds: 15, connections: 100, bookEvents: 16, checkoutEvents: 4, eventsCreated: 50, hotSeatConnections: 1000, hotSeatRequests: 30_000, streamSubscribers: 5000, indexInOwnProcess: true },
+  quick: { mode: 'quick', durationSeconds: 4, connections: 100, bookEvents: 6, checkoutEvents: 2, eventsCreated: 10, hotSeatConnections: 1000, hotSeatRequests: 10_000, streamSubscribers: 5000, indexInOwnProcess: true },
   // What the test suite runs (test/integration/bench.test.ts): every scenario and check, briefly.
-  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, bookEvents: 2, checkoutEvents: 1, eventsCreated: 20, hotSeatConnections: 100, hotSeatRequests: 1000, indexInOwnProcess: false },
+  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, bookEvents: 2, checkoutEvents: 1, eventsCreated: 20, hotSeatConnections: 100, hotSeatRequests: 1000, streamSubscribers: 20, indexInOwnProcess: false },
 };
 const { durationSeconds, connections, ...scale } = SCALES[args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -69,6 +70,7 @@ const SCENARIOS: Record<string, Scenario> = {
   referenceBook2,
   referenceHealth,
   book2: bookTwo,
+  statusStream,
   holdThenBook,
   hotSeats,
   gaSellOut,
@@ -183,6 +185,17 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     const detailed = s.reportSummary100k.detailedP99Ms ?? Infinity;
     targets.push({ what: 'reportSummary100k detailed report p99 ms', value: detailed, limit: '≤ 1000', met: detailed <= 1000 });
   }
+  if (s.statusStream) {
+    // Subscribers on one event while book2 runs on it (docs/status-stream.md).
+    const f = s.statusStream;
+    targets.push({ what: `statusStream delivery p99 ms (${f.subscribers} subscribers)`, value: f.deliveryP99Ms!, limit: '≤ 50', met: f.deliveryP99Ms! >= 0 && f.deliveryP99Ms! <= 50 });
+    if (s.book2) {
+      const kept = Math.round((f.rps / s.book2.rps) * 1000) / 1000;
+      targets.push({ what: 'statusStream book2 rps / book2 alone', value: kept, limit: '≥ 0.9', met: kept >= 0.9 });
+    }
+    const wrong = (f.subscribersBehind ?? 0) + (f.streamGaps ?? 0) + (f.viewMismatches ?? 0) + (f.subscribersClosed ?? 0);
+    targets.push({ what: 'statusStream subscribers behind, gaps, closed, view mismatches', value: wrong, limit: '= 0', met: wrong === 0 });
+  }
   if (s.book2WhileReporting) {
     const kept = s.book2WhileReporting.ratioToBook2Alone ?? 0;
     targets.push({ what: 'book2 rps kept while 10 connections read reports', value: kept, limit: '≥ 0.8', met: kept >= 0.8 });
@@ -266,6 +279,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       state,
       charts,
       serverCpuSeconds: () => cpuSecondsOf(server.pid),
+      serverMemory: () => processMemory(server.pid),
       newEvents: (chart, count) => admin.createEvents(chart.key, count),
     };
     if (!only || only.includes('eventsAndMemory')) {

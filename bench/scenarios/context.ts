@@ -22,6 +22,8 @@ export interface Scale {
   eventsCreated: number;
   hotSeatConnections: number;
   hotSeatRequests: number;
+  /** WebSocket subscribers of the statusStream scenario. */
+  streamSubscribers: number;
   /** Whether to index the 100,000-seat chart in a process of its own (charts figures). */
   indexInOwnProcess: boolean;
 }
@@ -39,6 +41,8 @@ export interface BenchContext {
   workspaceHeaders: Record<string, string>;
   state: FinalState;
   charts: { seats10k: SeededChart; seats10kWithGa: SeededChart; seats100k: SeededChart };
+  /** The server process's resident memory now and at its peak. */
+  serverMemory(): { rssBytes: number; peakRssBytes: number };
   /** CPU seconds the server process used so far (its cost per request, whatever else the machine runs). */
   serverCpuSeconds(): number;
   /** Events made for one scenario on a chart (event creation writes nothing to Redis). */
