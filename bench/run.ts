@@ -29,7 +29,7 @@ import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
-// `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR]
+// `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
@@ -61,6 +61,8 @@ const output = option('--output') ?? 'bench/results/latest.json';
 const workers = Number(option('--workers') ?? 1);
 const clusterMode = args.includes('--cluster');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
+// `--subscribers N`: the statusStream scenario's WebSocket subscribers (5,000 unless said).
+if (option('--subscribers')) scale.streamSubscribers = Number(option('--subscribers'));
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 

@@ -1,4 +1,4 @@
-import { blockingConnection, isCluster, redisOutageAnswer, type RedisClient } from './inventory/redis.js';
+import { isCluster, redisOutageAnswer, type RedisClient } from './inventory/redis.js';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -241,23 +241,17 @@ export function compose(
     config,
   );
 
-  // The live status stream: each followed event reads its history on a connection of its own.
+  // The live status stream: each followed event's history is read as it is written.
   const statusStream = new StatusStreamHub(
     {
       objects: eventObjects,
-      follow: (loaded) =>
-        new HistoryFollower((timeoutMs) => {
-          const connection = blockingConnection(redis, timeoutMs);
-          connection.on('error', (error: Error) => logger?.warn({ connection: 'status-stream', err: error.message }, 'redis connection error'));
-          return connection;
-        }, loaded.event),
+      follow: (loaded) => new HistoryFollower(redis, scripts, loaded.event),
       range: historyRange(redis, repos.statusChanges),
       logger,
     },
     config.statusStream,
   );
   const webSockets = (app: TemplatedApp) => {
-    statusStream.publishWith((topic, message) => app.publish(topic, message, false));
     serveStatusStream(app, { hub: statusStream, tenants, catalog, maxMessageBytes: config.statusStream.maxMessageBytes, outageAnswer: redisOutageAnswer });
   };
 

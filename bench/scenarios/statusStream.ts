@@ -66,7 +66,14 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
     requests[0]!.onResponse = timed as unknown as typeof requests[0]['onResponse'];
     const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests });
 
-    const booked = await ctx.state.booked(watched);
+    // Requests still in flight when the load stopped are answered after: wait until the event stops changing.
+    let booked = await ctx.state.booked(watched);
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const again = await ctx.state.booked(watched);
+      if (again.size === booked.size) break;
+      booked = again;
+    }
     const finished = next<Finished>('finished');
     child.send({ type: 'finish', lastSeq: booked.size, timeoutMs: 30_000 });
     const result = await finished;

@@ -26,7 +26,6 @@ export interface StreamChange extends StreamObject {
 
 /** Which fields a subscriber may see: hold tokens and order ids only with the secret key. */
 export type Audience = 'public' | 'secret';
-export const AUDIENCES: readonly Audience[] = ['public', 'secret'];
 
 /** The change a history entry records, before GA counts are known. */
 export function changeOf(entry: StatusChangeRecord): StreamChange {

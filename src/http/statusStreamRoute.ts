@@ -42,9 +42,8 @@ export function serveStatusStream(app: TemplatedApp, parts: StatusStreamRoutePar
     // (the client sees 1006); frames up to this are read and closed with 1009 below.
     maxPayloadLength: Math.max(parts.maxMessageBytes * 16, HARD_PAYLOAD_BYTES),
     maxBackpressure: Math.max(hub.limits.maxBackpressureBytes * 4, hub.limits.maxBackpressureBytes + HARD_BACKPRESSURE_EXTRA),
-    // Past the hard limit a message would be dropped: the socket is closed instead, so no
+    // Past the hard limit uWS drops a message: the hub then closes the socket (4008), so no
     // subscriber ever misses a change without knowing.
-    closeOnBackpressureLimit: 1 as unknown as number,
     idleTimeout: 120,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {

@@ -3,7 +3,6 @@ import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
 import type { BulkCommand, BulkReads } from './bulkReader.js';
-import { entryNumber } from '../domain/statusChangeHistory.js';
 import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
@@ -172,22 +171,13 @@ export class EventObjectStore {
    */
   async readWithPosition(event: EventRef, index: ObjectIndex, now: number): Promise<{ seq: number; snapshots: Map<string, ObjectSnapshot> }> {
     const keys = eventKeys(event);
-    const replies = await this.redis
-      .multi()
-      .hgetall(keys.objects)
-      .hgetall(keys.holdTokens)
-      .zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf')
-      .hgetall(keys.gaHolds)
-      // ioredis does not put its key prefix on XINFO's key: it is put here.
-      .call('XINFO', 'STREAM', `${this.redis.options.keyPrefix ?? ''}${keys.history}`)
-      .exec();
+    const multi = this.redis.multi().hgetall(keys.objects).hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
+    // lua/stream-last-entry-1.lua, defined on this connection by src/inventory/scripts.ts.
+    (multi as unknown as { streamLastEntry(key: string): unknown }).streamLastEntry(keys.history);
+    const replies = await multi.exec();
     if (!replies) throw new Error('Redis aborted the transaction of a stream snapshot');
-    for (const [error] of replies.slice(0, 4)) if (error) throw error;
-    const [records, tokens, unexpired, entries] = replies.slice(0, 4).map(([, value]) => value) as [Record<string, string>, Record<string, string>, string[], Record<string, string>];
-    const [streamError, info] = replies[4]!;
-    // XINFO fails on a stream never written: no change yet.
-    if (streamError && !/no such key/i.test(streamError.message)) throw streamError;
-    const seq = streamError ? 0 : lastGeneratedEntry(info as unknown[]);
+    for (const [error] of replies) if (error) throw error;
+    const [records, tokens, unexpired, entries, seq] = replies.map(([, value]) => value) as [Record<string, string>, Record<string, string>, string[], Record<string, string>, number];
     const holdsByArea = areaHoldsOf(unexpired, entries);
     const { decode } = decoder((token) => tokens[token], holdsByArea, now);
     const snapshots = new Map<string, ObjectSnapshot>();
@@ -252,8 +242,3 @@ export class EventObjectStore {
   }
 }
 
-/** The number of the last entry ever added to a stream, from XINFO STREAM's reply (field, value, ...). */
-function lastGeneratedEntry(info: unknown[]): number {
-  const at = info.indexOf('last-generated-id');
-  return at === -1 ? 0 : entryNumber(String(info[at + 1]));
-}

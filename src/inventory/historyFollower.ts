@@ -2,53 +2,39 @@ import { decodeHistoryEntry, entryNumber, type StatusChangeRecord } from '../dom
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 import { historyKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
+import type { Scripts } from './scripts.js';
 
 // Reading an event's history as it is written, for the status stream (docs/status-stream.md):
-// a blocking read of the event's history stream on a connection of its own (a blocking
-// read holds its connection), and the changes between two numbers from wherever they are
-// now, the stream or, once the drain has stored and trimmed them, MongoDB.
+// the entries of the event's history stream after the last one read, and the changes between
+// two numbers from wherever they are now, the stream or, once the drain has stored and
+// trimmed them, MongoDB. A follower polls (src/services/statusStreamHub.ts says how often)
+// rather than blocking: a blocking read needs a connection of its own per followed event,
+// and one that timed out on the client stays in progress on the server, holding up the next.
 
-/** How long one blocking read waits for a new entry before it is sent again. */
-const BLOCK_MS = 5_000;
-/** A read that has not answered this long after its BLOCK_MS is taken for lost (a dead connection). */
-const READ_TIMEOUT_MARGIN_MS = 5_000;
 /** Entries one read takes at most. */
 const READ_COUNT = 1_000;
 
 export class HistoryFollower {
-  private closed = false;
-  private connection: RedisClient;
-
   constructor(
-    /** Makes the follower's own connection (blockingConnection), again after a failed read. */
-    private readonly connect: (timeoutMs: number) => RedisClient,
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
     private readonly event: EventRef,
-  ) {
-    this.connection = connect(BLOCK_MS + READ_TIMEOUT_MARGIN_MS);
-  }
+  ) {}
 
-  /** The entries after number `after` (waiting up to BLOCK_MS for one; none after that), oldest first. */
+  /** The entries after number `after` (none if none yet), oldest first. */
   async next(after: number): Promise<StatusChangeRecord[]> {
-    if (this.closed) return [];
-    let reply: [string, [string, string[]][]][] | null;
-    try {
-      reply = (await this.connection.xread('COUNT', READ_COUNT, 'BLOCK', BLOCK_MS, 'STREAMS', historyKey(this.event), `0-${after}`)) as typeof reply;
-    } catch (error) {
-      // A read that failed may still be in progress on the server: the next goes on a new connection.
-      if (!this.closed) {
-        this.connection.disconnect();
-        this.connection = this.connect(BLOCK_MS + READ_TIMEOUT_MARGIN_MS);
-      }
-      throw error;
-    }
+    const reply = (await this.redis.xread('COUNT', READ_COUNT, 'STREAMS', historyKey(this.event), `0-${after}`)) as [string, [string, string[]][]][] | null;
     if (!reply) return [];
     return reply[0]![1].map(([id, fields]) => decodeHistoryEntry(this.event._id, entryNumber(id), fields[1]!));
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
-    // A blocking read in flight is cut off with the connection.
-    this.connection.disconnect();
+  /**
+   * The number of the last entry ever written to the stream (0 if none): when the drain has
+   * stored and trimmed every entry before the follower read them, the stream is empty and
+   * only this tells that there were some.
+   */
+  lastWritten(): Promise<number> {
+    return this.scripts.streamLastEntry(historyKey(this.event));
   }
 }
 

@@ -122,13 +122,3 @@ export async function closeRedis(redis: RedisClient, ms: number): Promise<void> 
   redis.disconnect();
 }
 
-/**
- * A new connection like `redis` for blocking reads (the status stream's followers): its
- * commands may wait `timeoutMs`, longer than a blocking read does, where the original's
- * time out after REDIS_TIMEOUT_MS. A blocking read that timed out on the client would stay
- * in progress on the server and hold up the next command on the connection.
- */
-export function blockingConnection(redis: RedisClient, timeoutMs: number): RedisClient {
-  if (isCluster(redis)) return redis.duplicate(undefined, { redisOptions: { ...redis.options.redisOptions, commandTimeout: timeoutMs } });
-  return redis.duplicate({ commandTimeout: timeoutMs });
-}

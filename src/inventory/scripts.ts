@@ -57,6 +57,7 @@ const SCRIPT_FILES = {
   retimeHoldToken: 'retime-hold-token-2.lua',
   forgetSeasonUnit: 'forget-season-unit-3.lua',
   dropIdleHoldToken: 'drop-idle-hold-token-1.lua',
+  streamLastEntry: 'stream-last-entry-1.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -175,6 +176,11 @@ export class Scripts {
   /** lua/drop-idle-hold-token-1.lua: 1 when the token holds something in the event; else its entry there is dropped, 0. */
   dropIdleHoldToken(holdTokensKey: string, token: string): Promise<number> {
     return this.call('dropIdleHoldToken', [holdTokensKey], [token]) as Promise<number>;
+  }
+
+  /** lua/stream-last-entry-1.lua: the number of the last entry ever added to a history stream, 0 if none. */
+  streamLastEntry(historyKey: string): Promise<number> {
+    return this.call('streamLastEntry', [historyKey], []) as Promise<number>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

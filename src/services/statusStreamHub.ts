@@ -6,7 +6,6 @@ import { HELD } from '../domain/objectStates.js';
 import type { AreaState, ObjectState } from '../domain/objectStates.js';
 import type { StatusChangeRecord } from '../domain/statusChangeHistory.js';
 import {
-  AUDIENCES,
   changeOf,
   changesMessage,
   objectAfter,
@@ -22,10 +21,13 @@ import type { LoadedEvent } from './eventCatalog.js';
 // The live status stream's fan-out (docs/status-stream.md): per process, one follower per
 // event that has subscribers here. A follower reads the event's history stream once
 // (src/inventory/historyFollower.ts), keeps the event's view (every object not free) and
-// its recent changes, and publishes each batch of changes to the event's topics with uWS:
-// nothing is read or built per subscriber. A subscriber joins synchronously between two
-// batches, so it gets the view (or the changes since its `since`) and then every batch,
-// with nothing missed or repeated.
+// its recent changes, and sends each batch of changes to every subscriber, the message built
+// once per audience: nothing is read or built per subscriber. A subscriber joins
+// synchronously between two batches, so it gets the view (or the changes since its `since`)
+// and then every batch, with nothing missed or repeated. Sent socket by socket rather than
+// with uWS's topic publish: uWS sends a publish at the end of its own loop iteration, and
+// one made from a Redis reply (outside uWS's callbacks) could wait there until the next
+// HTTP request or timer woke uWS up.
 
 export interface StreamLimits {
   /** Subscribers of this process, all events together. */
@@ -36,10 +38,14 @@ export interface StreamLimits {
   maxBackpressureBytes: number;
   /** How many changes behind a `since` may be and still be resumed; further back gets a reset snapshot. */
   retainedChanges: number;
+  /** A follower reads (and publishes) at most once per this many milliseconds. */
+  batchMs: number;
 }
 
 /** Close code for a subscriber that fell too far behind: it resumes with `since`. */
 export const CLOSE_TOO_SLOW = 4008;
+/** What uWS's send answers for a message it dropped (past its hard backpressure limit). */
+const DROPPED = 2;
 /** Close code when the server stops or the event's stream cannot be followed: resume with `since`. */
 export const CLOSE_GOING_AWAY = 1001;
 /** How long a follower waits for a `since` ahead of it to be written, before answering with a reset snapshot. */
@@ -76,8 +82,10 @@ class Follower {
   readonly view = new Map<string, StreamObject>();
   /** The last RECENT_CHANGES changes, oldest first. */
   readonly recent: Recent[] = [];
+  /** Subscribers that joined, including those still being given their first message. */
   readonly sockets = new Set<Socket>();
-  readonly topics: Record<Audience, string>;
+  /** Subscribers that got their first message: each batch goes to them. */
+  readonly receivers = new Set<Socket>();
   /** Snapshot texts of the view at `seq`, made for the first subscriber that asks. */
   snapshots: { seq: number; text: Partial<Record<Audience, string>> } = { seq: -1, text: {} };
   stopped = false;
@@ -92,7 +100,6 @@ class Follower {
     readonly reader: HistoryFollower,
     start: (follower: Follower) => Promise<void>,
   ) {
-    this.topics = { public: `status:${eventId}:public`, secret: `status:${eventId}:secret` };
     this.ready = start(this);
   }
 
@@ -110,7 +117,7 @@ class Follower {
 
 export interface HubParts {
   objects: EventObjectStore;
-  /** A follower of one event's history stream, on a connection of its own. */
+  /** A reader of one event's history stream. */
   follow: (loaded: LoadedEvent) => HistoryFollower;
   /** Reads the changes after `after` up to `upTo` from the stream and the stored history. */
   range: HistoryRange;
@@ -122,7 +129,6 @@ export class StatusStreamHub {
   private subscribers = 0;
   /** Subscribers admitted but not yet joined or closed, per event, so limits hold while upgrades are in flight. */
   private readonly perEvent = new Map<number, number>();
-  private publish: ((topic: string, message: string) => void) | undefined;
   private slowCheck: NodeJS.Timeout | undefined;
   private closing = false;
 
@@ -130,11 +136,6 @@ export class StatusStreamHub {
     private readonly parts: HubParts,
     readonly limits: StreamLimits,
   ) {}
-
-  /** Where batches go: the uWS app's publish. Set once the HTTP server exists. */
-  publishWith(publish: (topic: string, message: string) => void): void {
-    this.publish = publish;
-  }
 
   get subscriberCount(): number {
     return this.subscribers;
@@ -203,6 +204,7 @@ export class StatusStreamHub {
     const follower = subscriber.follower;
     if (!follower) return;
     follower.sockets.delete(ws);
+    follower.receivers.delete(ws);
     if (follower.sockets.size > 0) return;
     follower.idleTimer = setTimeout(() => this.stopFollower(follower), IDLE_FOLLOWER_MS);
     if (this.subscribers === 0) {
@@ -220,14 +222,25 @@ export class StatusStreamHub {
     await Promise.all(followers.map((follower) => this.stopFollower(follower)));
   }
 
-  /** The view or changes first, then the topic: in one go, so no batch falls in between. */
+  /** The view or changes first, then every batch: in one go, so no batch falls in between. */
   private attach(ws: Socket, follower: Follower, first: string | undefined): void {
-    const subscriber = ws.getUserData();
-    if (subscriber.closed) return;
-    ws.cork(() => {
-      if (first !== undefined) ws.send(first, false);
-      ws.subscribe(follower.topics[subscriber.audience]);
-    });
+    if (ws.getUserData().closed) return;
+    follower.receivers.add(ws);
+    if (first !== undefined) this.send(ws, first);
+  }
+
+  /** Sends one message; a subscriber whose message uWS had to drop (far past the limit) is closed. */
+  private send(ws: Socket, message: string): void {
+    if (ws.send(message, false) === DROPPED) ws.end(CLOSE_TOO_SLOW, 'Too far behind: connect again with since');
+  }
+
+  /** A batch to every subscriber of the follower, the message made once per audience. */
+  private broadcast(follower: Follower, message: (audience: Audience) => string): void {
+    const texts: Partial<Record<Audience, string>> = {};
+    for (const ws of follower.receivers) {
+      const audience = ws.getUserData().audience;
+      this.send(ws, (texts[audience] ??= message(audience)));
+    }
   }
 
   /** The changes after `since` as one message: `older` (read from storage, up to recent's start) then the recent ones; undefined if none. */
@@ -276,13 +289,22 @@ export class StatusStreamHub {
   }
 
   private async run(follower: Follower): Promise<void> {
+    let readAt = 0;
     while (!follower.stopped) {
       try {
+        // One read (and one message to every subscriber) per batch interval: under load
+        // each read then carries many changes, and the fan-out costs per message.
+        const wait = readAt + this.limits.batchMs - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        readAt = performance.now();
         let entries = await follower.reader.next(follower.seq);
-        if (follower.stopped || entries.length === 0) continue;
-        if (entries[0]!.id > follower.seq + 1) {
-          // The drain stored and trimmed them before this read: they come from the stored history.
-          const missed = await this.parts.range(follower.loaded.event, follower.seq, entries[0]!.id - 1);
+        if (follower.stopped) continue;
+        // Entries the drain stored and trimmed before this read (all of them, when the
+        // stream is empty) come from the stored history.
+        const missedUpTo = entries.length > 0 ? entries[0]!.id - 1 : await follower.reader.lastWritten();
+        if (follower.stopped || (entries.length === 0 && missedUpTo <= follower.seq)) continue;
+        if (missedUpTo > follower.seq) {
+          const missed = await this.parts.range(follower.loaded.event, follower.seq, missedUpTo);
           if (missed === null) {
             await this.resetAll(follower);
             continue;
@@ -321,14 +343,15 @@ export class StatusStreamHub {
     });
     if (follower.recent.length > RECENT_CHANGES) follower.recent.splice(0, follower.recent.length - RECENT_CHANGES);
     follower.seq = entries[entries.length - 1]!.id;
-    for (const audience of AUDIENCES) this.publish?.(follower.topics[audience], changesMessage(follower.seq, changes, audience));
+    const seq = follower.seq;
+    this.broadcast(follower, (audience) => changesMessage(seq, changes, audience));
     this.wakeWaiters(follower);
   }
 
   /** The history could not be followed without a gap: every subscriber gets the view anew. */
   private async resetAll(follower: Follower): Promise<void> {
     await this.readView(follower);
-    for (const audience of AUDIENCES) this.publish?.(follower.topics[audience], follower.snapshot(audience, true));
+    this.broadcast(follower, (audience) => follower.snapshot(audience, true));
     this.wakeWaiters(follower);
   }
 
@@ -345,7 +368,6 @@ export class StatusStreamHub {
     clearTimeout(follower.idleTimer);
     if (this.followers.get(follower.eventId) === follower) this.followers.delete(follower.eventId);
     for (const waiter of follower.waiters) waiter.wake();
-    await follower.reader.close();
   }
 
   /** Closes, with CLOSE_TOO_SLOW, every subscriber that left more than the limit unread. */

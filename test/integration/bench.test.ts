@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 // report's shape and the correctness checks each scenario makes against the final state in
 // Redis; no timing (the figures are ratios for people to read, see docs/benchmarks.md).
 
-const SCENARIOS = ['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'bestAvailable4', 'reportSummary100k', 'book2WhileReporting', 'health', 'holdTokenCreate', 'workspaceList'];
+const SCENARIOS = ['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'statusStream', 'holdThenBook', 'hotSeats', 'gaSellOut', 'releaseChurn', 'seasonBook', 'seasonEventBook', 'bestAvailable4', 'reportSummary100k', 'book2WhileReporting', 'health', 'holdTokenCreate', 'workspaceList'];
 
 describe('npm run bench -- --smoke', () => {
   it('runs every scenario; no seat sold twice or lost (seasons included), no GA place oversold, exactly 100 hot seats sold', async () => {
@@ -38,6 +38,9 @@ describe('npm run bench -- --smoke', () => {
       expect(hotSeats).toMatchObject({ successes: 100, refused400: 900, otherAnswers: 0, seatsBookedInState: 100, strayBookings: 0 });
       expect(gaSellOut).toMatchObject({ placesSold: gaSellOut.capacity, placesBookedInState: gaSellOut.capacity, oversold: 0, lostPlaces: 0 });
       expect(releaseChurn.strayBookings).toBe(0);
+      // Every subscriber got every change, and the view built from them is the event's.
+      expect(report.scenarios.statusStream).toMatchObject({ subscribers: 20, streamGaps: 0, subscribersBehind: 0, subscribersClosed: 0, viewMismatches: 0, doubleBookings: 0, lostBookings: 0 });
+      expect(report.scenarios.statusStream.deliverySamples).toBeGreaterThan(0);
       const { seasonBook, seasonEventBook } = report.scenarios;
       for (const figures of [seasonBook, seasonEventBook]) {
         expect(figures.non2xx).toBe(0);
