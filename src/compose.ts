@@ -45,6 +45,7 @@ import { operationRoutes } from './routes/operations.js';
 import { seasonRoutes } from './routes/seasons.js';
 import { systemRoutes } from './routes/system.js';
 import { ticketBuyerRoutes } from './routes/ticketBuyers.js';
+import { boxOfficeRoutes } from './routes/boxOffice.js';
 import { usageRoutes } from './routes/usageReports.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { AccountService } from './services/accountService.js';
@@ -166,6 +167,7 @@ export function routesOf(s: RouteServices, config: Pick<Config, 'publicUrl' | 'l
     ...usageRoutes(s.usage),
     ...eventLogRoutes(s.eventLog),
     ...ticketBuyerRoutes(s.ticketBuyers),
+    ...boxOfficeRoutes(),
     ...legacyV1Routes(config.legacyV1Prefix, { tenants: s.tenants, statusChanges: s.statusChanges, bestAvailable: s.bestAvailable, holdTokens: s.holdTokens, objectInfo: s.objectInfo }),
   ]);
 }

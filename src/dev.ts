@@ -85,6 +85,7 @@ try {
             `  ${bookingCommand(base, secretKey)}`,
           ]
         : [`  Try: curl -u ${company.adminKey}: ${base}/workspaces`]),
+      `  Box office (a page to see and sell an event live; type the workspace secret key): ${base}/box-office`,
       '  Ctrl+C stops the server and the servers it started.',
     ].join('\n'),
   );

@@ -28,6 +28,14 @@ export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
 
     workspaceRoute({
       method: 'GET',
+      path: '/events/:key/layout',
+      summary: "Every object of the event's chart at its drawing position, with its category: what a page draws",
+      answers: { 200: '{publicKey, bounds, categories, objects: [{label, objectType, x, y, categoryKey, categoryLabel, color, capacity?, sectionLabel?}]}' },
+      handler: async (ctx) => ok(await objects.layout(ctx.workspace, ctx.params.key!)),
+    }),
+
+    workspaceRoute({
+      method: 'GET',
       path: '/events/:key/objects/:label',
       summary: 'Object info of one object',
       answers: { 200: 'the object info' },

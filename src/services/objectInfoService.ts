@@ -1,3 +1,4 @@
+import { eventLayout, type EventLayout } from '../domain/eventLayout.js';
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
@@ -76,6 +77,15 @@ export class ObjectInfoService {
     private readonly catalog: EventCatalog,
     private readonly objects: EventObjectStore,
   ) {}
+
+  /**
+   * What a page needs to draw the event (src/domain/eventLayout.ts), and the workspace's
+   * public key, with which a browser subscribes to the status stream.
+   */
+  async layout(workspace: WorkspaceDoc, eventKey: string): Promise<EventLayout & { publicKey: string }> {
+    const loaded = await this.catalog.get(workspace, eventKey);
+    return { publicKey: workspace.key, ...eventLayout(loaded.index) };
+  }
 
   /** The object info of each label, by label; 404 OBJECT_NOT_FOUND for a label the chart lacks. */
   async describe(workspace: WorkspaceDoc, eventKey: string, labels: string[]): Promise<Record<string, Record<string, unknown>>> {

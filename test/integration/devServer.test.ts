@@ -75,6 +75,13 @@ describe('npm run dev', () => {
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({ key: 'sample-event', chartKey: 'sample-chart' });
 
+    // The printed box-office address serves the page.
+    const boxOffice = /Box office .*: (\S+)$/m.exec(dev.banner)?.[1];
+    expect(boxOffice, dev.banner).toBe(`${dev.url}/box-office`);
+    const page = await fetch(boxOffice!);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>Box office</title>');
+
     // Run the printed command.
     const booked = await fetch(curl.url, { method: 'POST', headers: { authorization: basic(curl.key), 'content-type': 'application/json' }, body: curl.body });
     expect(booked.status).toBe(204);
