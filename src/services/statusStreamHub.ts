@@ -38,7 +38,7 @@ export interface StreamLimits {
   maxBackpressureBytes: number;
   /** How many changes behind a `since` may be and still be resumed; further back gets a reset snapshot. */
   retainedChanges: number;
-  /** A follower reads (and publishes) at most once per this many milliseconds. */
+  /** A follower reads (and sends what it read) once per this many milliseconds. */
   batchMs: number;
 }
 
@@ -250,7 +250,7 @@ export class StatusStreamHub {
     return changes.length === 0 ? undefined : changesMessage(follower.seq, changes, audience);
   }
 
-  /** Resolves when the follower has published `seq`, or after SINCE_AHEAD_WAIT_MS. */
+  /** Resolves when the follower has sent `seq`, or after SINCE_AHEAD_WAIT_MS. */
   private reach(follower: Follower, seq: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, SINCE_AHEAD_WAIT_MS);
@@ -320,7 +320,7 @@ export class StatusStreamHub {
     }
   }
 
-  /** Applies a batch of entries to the view and publishes it: GA areas with their counts as they stand now. */
+  /** Applies a batch of entries to the view and sends it: GA areas with their counts as they stand now. */
   private async apply(follower: Follower, entries: StatusChangeRecord[]): Promise<void> {
     const changes = entries.map(changeOf);
     const { event, index } = follower.loaded;
