@@ -247,7 +247,7 @@ export function compose(
   const statusStream = new StatusStreamHub(
     {
       objects: eventObjects,
-      follow: (loaded) => new HistoryFollower(redis, scripts, loaded.event),
+      follow: (loaded) => new HistoryFollower(scripts, loaded.event),
       range: historyRange(redis, repos.statusChanges),
       logger,
     },

@@ -241,4 +241,3 @@ export class EventObjectStore {
     if (fields.size > 0) await this.redis.hset(eventKeys(event).extraData, fields);
   }
 }
-

@@ -10,31 +10,32 @@ import type { Scripts } from './scripts.js';
 // trimmed them, MongoDB. A follower polls (src/services/statusStreamHub.ts says how often)
 // rather than blocking: a blocking read needs a connection of its own per followed event,
 // and one that timed out on the client stays in progress on the server, holding up the next.
+// A poll is a script (its key prefixed and routed by ioredis, even on a cluster) and one
+// round trip, whether it finds entries or not.
 
 /** Entries one read takes at most. */
 const READ_COUNT = 1_000;
 
+/** What one poll found: the entries after the follower's number, or how far the stream went. */
+export interface HistoryPoll {
+  entries: StatusChangeRecord[];
+  /**
+   * When there are no entries: the number of the last entry ever added (0 if none). Past
+   * the follower's, the drain stored and trimmed entries before they were read.
+   */
+  lastWritten: number;
+}
+
 export class HistoryFollower {
   constructor(
-    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     private readonly event: EventRef,
   ) {}
 
-  /** The entries after number `after` (none if none yet), oldest first. */
-  async next(after: number): Promise<StatusChangeRecord[]> {
-    const reply = (await this.redis.xread('COUNT', READ_COUNT, 'STREAMS', historyKey(this.event), `0-${after}`)) as [string, [string, string[]][]][] | null;
-    if (!reply) return [];
-    return reply[0]![1].map(([id, fields]) => decodeHistoryEntry(this.event._id, entryNumber(id), fields[1]!));
-  }
-
-  /**
-   * The number of the last entry ever written to the stream (0 if none): when the drain has
-   * stored and trimmed every entry before the follower read them, the stream is empty and
-   * only this tells that there were some.
-   */
-  lastWritten(): Promise<number> {
-    return this.scripts.streamLastEntry(historyKey(this.event));
+  /** The entries after number `after`, oldest first, in one round trip (lua/history-after-1.lua). */
+  async next(after: number): Promise<HistoryPoll> {
+    const [lastWritten, page] = await this.scripts.historyAfter(historyKey(this.event), after, READ_COUNT);
+    return { entries: page.map(([id, fields]) => decodeHistoryEntry(this.event._id, entryNumber(id), fields[1]!)), lastWritten };
   }
 }
 

@@ -156,16 +156,18 @@ export class HoldTokenStore {
    * holds nothing yet may be the one an expiry change just retimed for a hold checked before
    * it and applied after, which must find it (holdsAnything would drop it).
    */
-  async holdsSomething(token: string): Promise<boolean> {
-    const events = await this.eventsHeldIn(token);
-    const entries = await Promise.all(events.map((event) => this.redis.hget(eventKeys(event).holdTokens, token)));
-    return entries.some((entry) => tokenEntryLabels(entry ?? undefined).length > 0);
+  holdsSomething(token: string): Promise<boolean> {
+    return this.inAnyEvent(token, async (key) => tokenEntryLabels((await this.redis.hget(key, token)) ?? undefined).length > 0);
   }
 
   /** Whether the token holds anything in any event it held in; entries holding nothing are dropped on the way. */
-  async holdsAnything(token: string): Promise<boolean> {
+  holdsAnything(token: string): Promise<boolean> {
+    return this.inAnyEvent(token, async (key) => (await this.scripts.dropIdleHoldToken(key, token)) === 1);
+  }
+
+  /** Whether `check` holds for the token in some event it is entered in (each event's holdTokens key, all at once). */
+  private async inAnyEvent(token: string, check: (holdTokensKey: string) => Promise<boolean>): Promise<boolean> {
     const events = await this.eventsHeldIn(token);
-    const holds = await Promise.all(events.map((event) => this.scripts.dropIdleHoldToken(eventKeys(event).holdTokens, token)));
-    return holds.some((h) => h === 1);
+    return (await Promise.all(events.map((event) => check(eventKeys(event).holdTokens)))).some(Boolean);
   }
 }

@@ -121,4 +121,3 @@ export async function closeRedis(redis: RedisClient, ms: number): Promise<void> 
   await settleWithin(redis.quit(), ms);
   redis.disconnect();
 }
-

@@ -58,6 +58,7 @@ const SCRIPT_FILES = {
   forgetSeasonUnit: 'forget-season-unit-3.lua',
   dropIdleHoldToken: 'drop-idle-hold-token-1.lua',
   streamLastEntry: 'stream-last-entry-1.lua',
+  historyAfter: 'history-after-1.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -181,6 +182,14 @@ export class Scripts {
   /** lua/stream-last-entry-1.lua: the number of the last entry ever added to a history stream, 0 if none. */
   streamLastEntry(historyKey: string): Promise<number> {
     return this.call('streamLastEntry', [historyKey], []) as Promise<number>;
+  }
+
+  /**
+   * lua/history-after-1.lua: up to `count` entries after number `after` (raw, as XRANGE gives
+   * them), and, when there are none, the number of the last entry ever added.
+   */
+  historyAfter(historyKey: string, after: number, count: number): Promise<[number, [string, string[]][]]> {
+    return this.call('historyAfter', [historyKey], [after, count]) as Promise<[number, [string, string[]][]]>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

@@ -172,27 +172,32 @@ export class StatusStreamHub {
     this.slowCheck ??= setInterval(() => this.closeSlow(), SLOW_CHECK_MS);
     try {
       await follower.ready;
-      if (subscriber.closed) return;
-      const since = subscriber.since;
-      if (since === undefined) return this.attach(ws, follower, follower.snapshot(subscriber.audience, false));
-      if (since > follower.seq) await this.reach(follower, since);
-      if (subscriber.closed) return;
-      // Ahead of the event, or further behind than retained: the view anew.
-      if (since > follower.seq || follower.seq - since > this.limits.retainedChanges) {
-        return this.attach(ws, follower, follower.snapshot(subscriber.audience, true));
-      }
-      if (since >= follower.recentFrom) return this.attach(ws, follower, this.catchUp(follower, since, [], subscriber.audience));
-      // Further back than memory: the changes up to where the follower is now, then what it read meanwhile.
-      const upTo = follower.seq;
-      const older = await this.parts.range(subscriber.loaded.event, since, upTo);
-      if (subscriber.closed) return;
-      const complete = older !== null && follower.recentFrom <= upTo;
-      if (!complete) return this.attach(ws, follower, follower.snapshot(subscriber.audience, true));
-      this.attach(ws, follower, this.catchUp(follower, upTo, older.map(changeOf), subscriber.audience));
+      const first = subscriber.closed ? undefined : await this.firstMessage(follower, subscriber);
+      if (first !== undefined) this.attach(ws, follower, first.text);
     } catch (error) {
       this.parts.logger?.warn({ err: (error as Error).message, eventId: follower.eventId }, 'status stream: a subscriber could not join');
       if (!subscriber.closed) ws.end(CLOSE_GOING_AWAY, 'The event could not be read; connect again with since');
     }
+  }
+
+  /**
+   * What a joining subscriber gets first: the view, or the changes after its `since` (no
+   * text when there are none yet), or the view marked reset when `since` cannot be resumed.
+   * Undefined when it left while its changes were read.
+   */
+  private async firstMessage(follower: Follower, subscriber: Subscriber): Promise<{ text: string | undefined } | undefined> {
+    const { since, audience } = subscriber;
+    if (since === undefined) return { text: follower.snapshot(audience, false) };
+    if (since > follower.seq) await this.reach(follower, since);
+    // Ahead of the event, or further behind than retained: the view anew.
+    if (since > follower.seq || follower.seq - since > this.limits.retainedChanges) return { text: follower.snapshot(audience, true) };
+    if (since >= follower.recentFrom) return { text: this.catchUp(follower, since, [], audience) };
+    // Further back than memory: the changes up to where the follower is now, then what it read meanwhile.
+    const upTo = follower.seq;
+    const older = await this.parts.range(subscriber.loaded.event, since, upTo);
+    if (subscriber.closed) return undefined;
+    if (older === null || follower.recentFrom > upTo) return { text: follower.snapshot(audience, true) };
+    return { text: this.catchUp(follower, upTo, older.map(changeOf), audience) };
   }
 
   /** A subscriber's socket closed (uWS close handler): it holds nothing any more. */
@@ -297,11 +302,11 @@ export class StatusStreamHub {
         const wait = readAt + this.limits.batchMs - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         readAt = performance.now();
-        let entries = await follower.reader.next(follower.seq);
-        if (follower.stopped) continue;
+        const poll = await follower.reader.next(follower.seq);
+        let entries = poll.entries;
         // Entries the drain stored and trimmed before this read (all of them, when the
         // stream is empty) come from the stored history.
-        const missedUpTo = entries.length > 0 ? entries[0]!.id - 1 : await follower.reader.lastWritten();
+        const missedUpTo = entries.length > 0 ? entries[0]!.id - 1 : poll.lastWritten;
         if (follower.stopped || (entries.length === 0 && missedUpTo <= follower.seq)) continue;
         if (missedUpTo > follower.seq) {
           const missed = await this.parts.range(follower.loaded.event, follower.seq, missedUpTo);
