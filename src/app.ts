@@ -6,15 +6,14 @@ import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
 import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer } from './inventory/redis.js';
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
-import { startBackgroundThread } from './jobs/backgroundThread.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
 
 // Starts the server: connections, the parts composed in compose.ts, the background jobs
-// (unless BACKGROUND_JOBS=off; in a thread of their own), the HTTP listener; and stops it
-// again. main.ts, the dev launcher and the tests start it through startApp; src/worker.ts
-// and that thread start the background jobs alone through startWorker.
+// (unless BACKGROUND_JOBS=off), the HTTP listener; and stops it again. main.ts, the dev
+// launcher and the tests start it through startApp; src/worker.ts (`npm run worker`) starts
+// the background jobs alone through startWorker.
 
 export interface RunningApp {
   port: number;
@@ -79,8 +78,12 @@ const backgroundJobs = (parts: AppParts, config: Config, logger: Logger) =>
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();
   const { parts, close } = await connect(config, logger);
-  // The background jobs run in a thread of their own (src/jobs/backgroundThread.ts).
-  const jobs = config.backgroundJobs ? await startBackgroundThread(config, logger) : undefined;
+  // The background jobs run on this event loop, on the server's own connections: a worker
+  // thread of their own cost 70 MB idle and 100-150 MB under load (V8's flags size every
+  // isolate's heap alike) for no measurable gain in latency (docs/performance.md, "Step 5").
+  // A deployment that wants them away from the sales flow runs `npm run worker` instead.
+  const jobs = config.backgroundJobs ? backgroundJobs(parts, config, logger) : undefined;
+  await jobs?.start();
   const http = new HttpServer({
     uws,
     routes: routeTableOf(parts.routes),
@@ -94,7 +97,15 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     outageAnswer: redisOutageAnswer,
     webSockets: parts.webSockets,
   });
-  const port = await http.listen(config.host, config.port);
+  let port: number;
+  try {
+    port = await http.listen(config.host, config.port);
+  } catch (error) {
+    // Nothing may keep running: the jobs and connections are this server's.
+    if (jobs) await settleWithin(jobs.stop(), CLOSE_TIMEOUT_MS);
+    await close();
+    throw error;
+  }
 
   return {
     port,
@@ -109,7 +120,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
       // Subscribers are told the server is going (1001), so they resume elsewhere with `since`.
       await parts.statusStream.close();
       http.closeConnections();
-      if (jobs) await jobs.stop(CLOSE_TIMEOUT_MS * 2);
+      if (jobs) await settleWithin(jobs.stop(), CLOSE_TIMEOUT_MS * 2);
       await close();
       return drained;
     },

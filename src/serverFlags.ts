@@ -10,6 +10,7 @@
 // summary 95 -> 74 ms (its p99 stayed at 157 / 166 ms until reports read through
 // src/inventory/bulkReader.ts, which allocates a fifth as much); server CPU per request book2
 // 89 -> 80 µs, bestAvailable4 208 -> 168 µs. It costs memory: the young generation of a
-// busy process (and of its background jobs' thread) grows to 128 MB instead of 32; the
-// bench's peak server RSS went 659 -> 852 MB.
+// busy process grows to 128 MB instead of 32 (twice over while the background jobs had a
+// worker thread, until docs/performance.md "Step 5"); the bench's peak server RSS went
+// 659 -> 852 MB.
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64'];

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * The project's folder (the one with package.json), found from where this module runs: src/
  * under the tests, dist/src/ when built. For the files the code loads at run time (lua/, the
- * built background-jobs thread).
+ * box-office page).
  */
 export function projectDir(): string {
   const here = fileURLToPath(import.meta.url);
