@@ -50,32 +50,22 @@
 
 --
 -- Loaded as a Redis function (FUNCTION LOAD; src/inventory/scripts.ts adds the library
--- header and registers `run` below as `change_object_status`): the includes' functions are
--- made once when the library loads, not on every call. So every piece of state a call
--- keeps (the call's KEYS, ARGV, now and request, and each include's per-call tables) is a
--- local of this chunk that `run` sets afresh at the start of each call.
+-- header and registers `run` below as `change_object_status_<version>`): the includes'
+-- functions are made once when the library loads, not on every call. So what a call keeps
+-- is set afresh by `run` first thing: the five locals below, all at once, and every
+-- per-call table in `call` (includes/callState.lua). The includes come in the order they
+-- need each other (src/inventory/luaSource.ts), all below these locals.
 
 local KEYS, ARGV, now, nowText, request
 
 --#include requestRecord.lua
---#include constants.lua
---#include objectStates.lua
---#include calls.lua
 --#include usedObjects.lua
---#include failures.lua
---#include historyEntries.lua
---#include eventState.lua
---#include currentObject.lua
---#include channelRule.lua
---#include statusGuard.lua
---#include seasonRules.lua
 --#include seatRules.lua
 --#include areaRules.lua
 --#include expiredHolds.lua
 --#include history.lua
 
 -- With expand: each change's objects as they stand right after that change.
-local results
 local function snapshot(state, change)
   local objects = {}
   for j, item in ipairs(change.objects) do
@@ -85,19 +75,17 @@ local function snapshot(state, change)
 end
 
 local function run(keys, args)
-  KEYS, ARGV = keys, args
-  -- Every include's per-call state, new for this call.
-  events, holdingChanges, errors, notedKeys, noted, results = {}, {}, {}, {}, {}, {}
+  -- now as text for the history entries: one string for all of them.
+  KEYS, ARGV, now, nowText, request = keys, args, tonumber(args[1]), args[1], nil
+  call = newCall()
 
   -- A repeat of a request that already ran answers as the first run did.
   local earlier = earlierReply()
   if earlier then return earlier end
   if pastDeadline() then return { -1 } end
 
-  now = tonumber(ARGV[1])
-  -- As text for the history entries: one string for all of them.
-  nowText = ARGV[1]
   request = cjson.decode(ARGV[2])
+  local errors = call.errors
 
   for i, change in ipairs(request.changes) do
     local state = eventState(change.e)
@@ -121,7 +109,7 @@ local function run(keys, args)
       if item.x or not change.keep then setExtraData(state, item.l, item.x) end
       noteHistory(state, change, item)
     end
-    if request.expand and #errors == 0 then results[i] = snapshot(state, change) end
+    if request.expand and #errors == 0 then call.results[i] = snapshot(state, change) end
   end
 
   if #errors > 0 then
@@ -131,12 +119,12 @@ local function run(keys, args)
   end
 
   local firstUses = {}
-  for e, state in pairs(events) do
+  for e, state in pairs(call.events) do
     writeBack(state)
     local used = request.used[e]
     if used and #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
   end
   writeHistory()
 
-  return remember({ 1, firstUses, request.expand and cjson.encode(results) or false, holdingChanges })
+  return remember({ 1, firstUses, request.expand and cjson.encode(call.results) or false, call.holdingChanges })
 end

@@ -1,9 +1,14 @@
 -- The rules for a GA area (docs/seatsio-behaviour.md, "Object statuses"): booking, holding
 -- and releasing places, within the area's capacity, the places not for sale, and the
 -- places the event assigned to channels, which are separate pools inside the area.
--- Needs: now (ms), constants.lua, objectStates.lua (decodeArea, encodeArea, holdMember,
--- holdMemberLabel, holdMemberToken), eventState.lua, failures.lua, channelRule.lua
--- (allotments, usableParts), statusGuard.lua (guard), historyEntries.lua (noteEntry).
+-- Needs: now (ms).
+--#include constants.lua
+--#include objectStates.lua
+--#include eventState.lua
+--#include failures.lua
+--#include channelRule.lua
+--#include statusGuard.lua
+--#include historyEntries.lua
 
 local function channelUse(area, channel)
   local use = area.channels[channel]

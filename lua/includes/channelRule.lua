@@ -3,7 +3,9 @@
 -- `c:<label>`); a GA area may also have places assigned to channels (`a:<label>`, its
 -- allotments). A request may name channels (channelKeys, with NO_CHANNEL for what is in
 -- none) or ignore them.
--- Needs: objectStates.lua (split), eventState.lua (saleField), failures.lua (fail).
+--#include objectStates.lua
+--#include eventState.lua
+--#include failures.lua
 
 local function contains(list, value)
   if not list then return false end

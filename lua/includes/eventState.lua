@@ -10,21 +10,18 @@
 -- overwritten after its token expired is noted in the history as HOLD_EXPIRED
 -- (docs/hold-expiry.md).
 -- Needs: KEYS (KEYS_PER_EVENT per event, in the order of src/inventory/eventKeys.ts
--- EVENT_KEY_NAMES, then the event's used-objects count key), request, now, constants.lua,
--- objectStates.lua, calls.lua (callChunked), historyEntries.lua (noteEntry).
+-- EVENT_KEY_NAMES, then the event's used-objects count key), request, now.
+--#include callState.lua
+--#include constants.lua
+--#include objectStates.lua
+--#include calls.lua
+--#include historyEntries.lua
 
 local KEYS_PER_EVENT = 8
 
--- Per call (set afresh by `run` in change-object-status.lua, as is holdingChanges).
-local events = {}
-
--- Tokens that started (1) or stopped (0) holding something in an event in this call:
--- e, token, 1|0 repeated (the server schedules or drops the token's expiry job).
-local holdingChanges = {}
-
 -- The state of the event at position `e` (1-based) of KEYS.
 local function eventState(e)
-  local state = events[e]
+  local state = call.events[e]
   if state then return state end
   local base = (e - 1) * KEYS_PER_EVENT
   state = {
@@ -36,7 +33,7 @@ local function eventState(e)
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},
   }
-  events[e] = state
+  call.events[e] = state
   return state
 end
 
@@ -235,8 +232,9 @@ local function writeBack(state)
       redis.call('HDEL', state.holdTokens, token)
     end
     if (entry.held > 0) ~= (entry.count > 0) then
-      local n = #holdingChanges
-      holdingChanges[n + 1], holdingChanges[n + 2], holdingChanges[n + 3] = state.e, token, entry.count > 0 and 1 or 0
+      local changes = call.holdingChanges
+      local n = #changes
+      changes[n + 1], changes[n + 2], changes[n + 3] = state.e, token, entry.count > 0 and 1 or 0
     end
   end
   for member in pairs(state.gaHoldsChanged) do

@@ -6,8 +6,12 @@
 -- The sales flow has treated these objects as free since the instant the token expired
 -- (currentObject.lua); this makes the stored state, the history and the event's token
 -- entries catch up.
--- Needs: now, constants.lua, objectStates.lua, eventState.lua, failures.lua,
--- areaRules.lua (cleanExpiredAreaHolds).
+-- Needs: now (ms).
+--#include constants.lua
+--#include objectStates.lua
+--#include eventState.lua
+--#include failures.lua
+--#include areaRules.lua
 
 local function releaseExpiredHolds(state, token)
   local entry = tokenEntry(state, token)

@@ -2,8 +2,11 @@
 -- change changes gets one entry (historyEntries.lua), with the status it shows after the
 -- change. Holds that ended by expiring are noted where they are given back
 -- (eventState.lua, setRecord; areaRules.lua, cleanExpiredAreaHolds).
--- Needs: request (origin, ip), constants.lua, eventState.lua (eventState, extraData),
--- currentObject.lua, historyEntries.lua.
+-- Needs: request (origin, ip).
+--#include constants.lua
+--#include eventState.lua
+--#include currentObject.lua
+--#include historyEntries.lua
 
 -- The status an object shows in the event after the change just made.
 local function statusAfter(state, change, item)

@@ -6,18 +6,21 @@
 -- Its one field `c` is joined by SEP: time (ms), label, status, quantity, order id, hold
 -- token, origin type, origin ip, extra data JSON (fields the caller cannot fill with SEP:
 -- src/domain/statusChangeRequest.ts refuses control characters; JSON escapes them).
--- Needs: nowText (now as the caller sent it, ms), constants.lua (SEP).
+-- Needs: nowText (now as the caller sent it, ms).
+--#include callState.lua
+--#include constants.lua
 
--- Stream keys and entries, by position: two flat lists rather than a table per object; per
--- call (set afresh by `run` in change-object-status.lua).
-local notedKeys, noted = {}, {}
+-- Stream keys and entries are kept by position in call.notedKeys and call.noted: two flat
+-- lists rather than a table per object.
 
 local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra)
+  local noted = call.noted
   local n = #noted + 1
-  notedKeys[n] = stream
+  call.notedKeys[n] = stream
   noted[n] = nowText .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
 local function writeHistory()
-  for i, entry in ipairs(noted) do redis.call('XADD', notedKeys[i], '0-*', 'c', entry) end
+  local notedKeys = call.notedKeys
+  for i, entry in ipairs(call.noted) do redis.call('XADD', notedKeys[i], '0-*', 'c', entry) end
 end

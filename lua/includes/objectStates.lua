@@ -2,7 +2,6 @@
 -- decoded and encoded the same way by every script (src/domain/objectStates.ts reads the
 -- same format; docs/redis-layout.md describes it). Fields are joined by SEP, trailing empty
 -- ones dropped, so a plain booked seat costs the six bytes of "booked".
--- Needs: constants.lua (SEP, FREE).
 --   seat, table, booth: status, holdToken, orderId, ticketType, previous
 --     (previous = 'resale' when the object was resale before it was held or booked, so
 --      release and hold expiry return it there)
@@ -13,6 +12,7 @@
 --      event assigned to that channel (channel areaPlaces))
 -- A GA hold (gaHolds hash, field `<label>SEP<token>`): channel, ticketType, places, ...
 -- repeated; channel '' is the area's places outside any channel.
+--#include constants.lua
 
 local function split(record)
   local fields = {}

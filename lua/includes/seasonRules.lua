@@ -6,8 +6,11 @@
 -- units in KEYS: `sum` (each counts) and `groups` (each member counts); `top` marks the
 -- top-level season, which first asks the season's count of stored records (eventState.lua,
 -- writeBack) and reads the events' records only for objects some unit has a record of.
--- Needs: now (ms), constants.lua, eventState.lua (eventState, overridden, setOverridden,
--- record), currentObject.lua, failures.lua (fail).
+-- Needs: now (ms).
+--#include constants.lua
+--#include eventState.lua
+--#include currentObject.lua
+--#include failures.lua
 
 -- Whether the season's make-up changed since the caller planned this unit's change (the
 -- units it names may no longer be all it must be checked against): the caller replans.
@@ -32,7 +35,7 @@ end
 -- read already, when `loadedOnly`), or nil.
 local function takenAmong(units, label, loadedOnly)
   for _, p in ipairs(units) do
-    if not loadedOnly or events[p] then
+    if not loadedOnly or call.events[p] then
       local status = currentObject(eventState(p), label).status
       if status ~= FREE then return status end
     end

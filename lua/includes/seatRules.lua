@@ -1,9 +1,15 @@
 -- The rules for a seat, table or booth (docs/seatsio-behaviour.md, "Object statuses"):
 -- book, hold, release or a custom status on one object, checked against its current state,
 -- its channel, its for-sale state and the hold token of the request.
--- Needs: now (ms), constants.lua, objectStates.lua (decodeObject, encodeObject),
--- eventState.lua, currentObject.lua, failures.lua, channelRule.lua (usableParts,
--- NO_ALLOTMENTS), statusGuard.lua (guard), seasonRules.lua (seasonConflict).
+-- Needs: now (ms).
+--#include constants.lua
+--#include objectStates.lua
+--#include eventState.lua
+--#include currentObject.lua
+--#include failures.lua
+--#include channelRule.lua
+--#include statusGuard.lua
+--#include seasonRules.lua
 
 local function selectable(status)
   return status == FREE or status == RESALE

@@ -1,6 +1,7 @@
 -- The caller's guard on the current status (allowedPreviousStatuses and
 -- rejectedPreviousStatuses of the request; docs/seatsio-behaviour.md, "Changing object status").
--- Needs: channelRule.lua (contains), failures.lua (fail).
+--#include channelRule.lua
+--#include failures.lua
 
 -- True when the object's current status passes the guard; else records the failure.
 local function guard(change, label, current)

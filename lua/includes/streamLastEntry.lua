@@ -2,7 +2,6 @@
 -- drain trimmed every stored entry the stream is empty, and only its last-generated-id
 -- tells how far it went (docs/status-stream.md, "Across processes"). Entry ids are 0-<n>
 -- (historyEntries.lua).
--- Needs: nothing.
 
 local function streamLastEntry(stream)
   if redis.call('EXISTS', stream) == 0 then return 0 end

@@ -3,6 +3,8 @@
 -- caller computes (src/domain/usedBuckets.ts); a bucket holds a few dozen labels, so Redis
 -- keeps it as a compact listpack, much smaller per label than a set. One more hash counts
 -- them: `n` labels in `b` buckets (docs/redis-layout.md, "Used objects").
+-- Needs: KEYS (the bucket keys).
+--#include calls.lua
 
 -- Adds the labels to their buckets. `buckets`: {{index of the bucket key in KEYS, {label, ...}}, ...}.
 -- Returns true when this call made the first use of the event in the month.

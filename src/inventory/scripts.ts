@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
+import { scriptSource } from './luaSource.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
 
@@ -67,12 +68,6 @@ type Arg = string | number;
 /** The lua/ folder of the project. */
 export const luaDir = (): string => join(projectDir(), 'lua');
 
-/** A script's source with its `--#include name.lua` lines replaced by lua/includes/name.lua. */
-export function scriptSource(file: string, dir = luaDir()): string {
-  return readFileSync(join(dir, file), 'utf8').replace(/^--#include\s+(\S+)\s*$/gm, (_, name: string) =>
-    readFileSync(join(dir, 'includes', name), 'utf8'),
-  );
-}
 
 /** The number of KEYS in a script's file name, or undefined when it varies per call. */
 export function keyCount(file: string): number | undefined {

@@ -1,0 +1,19 @@
+-- What one call of the status function keeps while it runs. `run` (change-object-status.lua)
+-- sets `call` to newCall() first thing; an include keeps its per-call tables in its own
+-- field of it and nowhere else (chunk-level tables are constants), so nothing of one call
+-- can reach the next: a table an include forgets to add here fails every call at once
+-- (indexing nil) instead of carrying state over. The Redis function's chunk runs once per
+-- load, so a chunk-level table would otherwise live as long as the library.
+
+local call
+
+local function newCall()
+  return {
+    events = {},         -- event position -> its state (eventState.lua)
+    holdingChanges = {}, -- e, token, 1|0 ...: tokens that started (1) or stopped (0) holding something in an event (eventState.lua, writeBack)
+    errors = {},         -- the failed checks, {code, label, detail} each (failures.lua)
+    notedKeys = {},      -- history entries noted, by position: their streams ...
+    noted = {},          -- ... and their text (historyEntries.lua)
+    results = {},        -- with expand: each change's objects right after it (change-object-status.lua)
+  }
+end
