@@ -306,7 +306,14 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
-      const figures = await scenario(ctx);
+      let figures: Figures;
+      try {
+        figures = await scenario(ctx);
+      } catch (error) {
+        // What the server said (its warnings) tells why, once it is stopped below.
+        console.error(`${name} failed; the server's last output:\n${server.output().slice(-4000)}`);
+        throw error;
+      }
       const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
       scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}`);

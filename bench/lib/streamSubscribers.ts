@@ -47,7 +47,8 @@ function open(start: Start, index: number): Promise<void> {
   subscribers.push(subscriber);
   const sampled = index < start.sampled ? new Map<string, number>() : undefined;
   if (sampled) seen.push(sampled);
-  const socket = new WebSocket(start.url, { headers: start.headers, perMessageDeflate: false });
+  // A handshake the server never answers fails the run instead of hanging it.
+  const socket = new WebSocket(start.url, { headers: start.headers, perMessageDeflate: false, handshakeTimeout: 10_000 });
   sockets.push(socket);
   return new Promise((resolve, reject) => {
     socket.on('message', (data: Buffer) => {
@@ -80,7 +81,11 @@ function open(start: Start, index: number): Promise<void> {
         }
       }
     });
-    socket.on('close', () => closedEarly++);
+    socket.on('close', (code: number, reason: Buffer) => {
+      closedEarly++;
+      // Closed before its first message: the run fails, saying how, rather than waiting for it.
+      if (subscriber.messages === 0) reject(new Error(`subscriber ${index} was closed before its first message: ${code} ${reason.toString()}`));
+    });
     socket.on('error', reject);
   });
 }

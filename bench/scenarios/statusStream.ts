@@ -30,12 +30,16 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
   const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.bookEvents);
   const watched = events[0]!;
   const child = fork(fileURLToPath(new URL('../lib/streamSubscribers.js', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const next = <T>(type: string) =>
+  // Each answer of the subscribers' process, failing after `ms` (a stalled run fails with
+  // a reason instead of waiting for the caller's timeout).
+  const next = <T>(type: string, ms: number) =>
     new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the subscribers did not answer ${type} within ${ms / 1000} s`)), ms);
       const listener = (message: { type: string; error?: string }) => {
         if (message.type === 'failed') reject(new Error(`subscribers failed: ${message.error}`));
         if (message.type !== type) return;
         child.off('message', listener);
+        clearTimeout(timer);
         resolve(message as T);
       };
       child.on('message', listener);
@@ -44,7 +48,7 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
     const before = ctx.serverMemory();
     const count = ctx.scale.streamSubscribers;
     const url = `${ctx.serverUrl.replace(/^http/, 'ws')}/events/${watched.key}/status-stream`;
-    const ready = next('ready');
+    const ready = next('ready', 120_000);
     child.send({ type: 'start', url, headers: { authorization: ctx.workspaceHeaders.authorization }, count, sampled: SAMPLED });
     await ready;
     const connected = ctx.serverMemory();
@@ -74,7 +78,7 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
       if (again.size === booked.size) break;
       booked = again;
     }
-    const finished = next<Finished>('finished');
+    const finished = next<Finished>('finished', 45_000);
     child.send({ type: 'finish', lastSeq: booked.size, timeoutMs: 30_000 });
     const result = await finished;
 
