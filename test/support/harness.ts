@@ -198,9 +198,9 @@ function runBuilt(env: Record<string, string>, script = 'dist/src/main.js') {
   return { child, output: () => output, exited };
 }
 
-/** Runs the built server as a child process and waits for its "listening" log line. */
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
-  const { child, output, exited } = runBuilt({ ...env, LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info') });
+/** Runs the built server (or `script`, another build's main.js) as a child process and waits for its "listening" log line. */
+export async function spawnServer(env: Record<string, string>, script?: string): Promise<SpawnedServer> {
+  const { child, output, exited } = runBuilt({ ...env, LOG_LEVEL: env.LOG_LEVEL === 'silent' ? 'info' : (env.LOG_LEVEL ?? 'info') }, script);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setInterval(() => {
       const match = /"port":(\d+)[^\n]*"msg":"listening"/.exec(output());
