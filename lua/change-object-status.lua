@@ -39,6 +39,8 @@
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
 -- ARGV[3]  the request's deadline (ms epoch, Redis's clock): later, nothing is done
 -- ARGV[4]  how long (ms) the record of a successful call is kept
+-- ARGV[5]  1 when the same call was sent before (a repeat after a lost connection), else 0:
+--          only then can an earlier run's record exist (includes/requestRecord.lua)
 -- Returns  {-1} when the deadline has passed (nothing written),
 --          {0, {code, label, detail}, ...} when any check fails (nothing written), or
 --          {1, {e of events whose used objects hash this call created}, results JSON or false,

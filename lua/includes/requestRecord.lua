@@ -6,7 +6,9 @@
 -- from Redis's own clock, the one exception to "time comes in as an argument": it must be
 -- the clock of the machine that would apply the change.
 -- Needs: KEYS[#KEYS] the request's record key; ARGV[3] the deadline (ms, Redis clock);
--- ARGV[4] how long the record is kept (ms).
+-- ARGV[4] how long the record is kept (ms); ARGV[5] 1 when this call was sent before (record
+-- keys are new for every request, so only a repeat can find a record: a first send does not
+-- look).
 
 -- The request's record key: the call's last key.
 local function recordKey()
@@ -15,6 +17,7 @@ end
 
 -- The reply of an earlier run of this very request, or nil.
 local function earlierReply()
+  if ARGV[5] ~= '1' then return nil end
   local stored = redis.call('GET', recordKey())
   if stored then return cjson.decode(stored) end
   return nil

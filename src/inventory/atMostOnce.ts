@@ -182,8 +182,10 @@ export class AtMostOnceCalls {
       if (!(await this.ready(giveUpAt))) {
         throw unavailable(`no connection for ${timeoutMs} ms`, sent ? 'unknown' : false);
       }
+      // Only a call sent before can have left a record: the first send skips the look-up.
+      const again = sent;
       sent = true;
-      const outcome = await this.attempt(() => this.scripts.changeObjectStatus(allKeys, now, request, deadline, timeoutMs + RECORD_SLACK_MS), giveUpAt);
+      const outcome = await this.attempt(() => this.scripts.changeObjectStatus(allKeys, now, request, deadline, timeoutMs + RECORD_SLACK_MS, again), giveUpAt);
       switch (outcome.kind) {
         case 'reply':
           if (outcome.reply[0] === -1) throw unavailable(`it answered after the request's deadline`, false);

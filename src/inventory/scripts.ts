@@ -125,8 +125,8 @@ export class Scripts {
    * lost the function (it restarted without persistence) gets it again, and the call is
    * sent again: it cannot have run.
    */
-  async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number): Promise<unknown[]> {
-    const args = [now, request, deadline, keepMs];
+  async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<unknown[]> {
+    const args = [now, request, deadline, keepMs, sentBefore ? 1 : 0];
     try {
       return (await this.statusCall(keys, args)) as unknown[];
     } catch (error) {

@@ -370,7 +370,7 @@ describe('change-object-status.lua runs as a Redis function', () => {
 
 describe('change-object-status.lua applies a request at most once (includes/requestRecord.lua)', () => {
   /** The raw script call for booking `places` of GA1, with a given record key and deadline. */
-  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number) => {
+  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number, sentBefore = false) => {
     const keys = eventKeys(event);
     const now = Date.now();
     const request = {
@@ -380,14 +380,14 @@ describe('change-object-status.lua applies a request at most once (includes/requ
       changes: [{ e: 1, op: 'book', status: 'booked', keep: false, ignoreChannels: false, objects: [{ l: 'GA1', q: places, c: 100 }] }],
     };
     const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, keys.history, usedObjectsKey(event, monthOf(now)), recordKey];
-    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000);
+    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000, sentBefore);
   };
 
   it('the same call sent twice books once and answers the second time as the first', async () => {
     const event = newEvent();
     const recordKey = requestRecordKey(event, 'request-1');
     const first = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
-    const again = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
+    const again = await bookPlaces(event, recordKey, 3, Date.now() + 10_000, true);
     expect(first[0]).toBe(1);
     expect(again).toEqual(first);
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 3 });
@@ -397,6 +397,17 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     expect(ttl).toBeLessThanOrEqual(5_000);
     // Another request id is another request.
     await bookPlaces(event, requestRecordKey(event, 'request-2'), 3, Date.now() + 10_000);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 6 });
+  });
+
+  it('only a call sent before looks for its record: a first send is applied without reading it', async () => {
+    const event = newEvent();
+    const recordKey = requestRecordKey(event, 'request-3');
+    await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
+    // The server never sends a first call with a key used before (AtMostOnceCalls makes one
+    // per request): sent as a first send, the record is not read and the booking applies again.
+    const second = await bookPlaces(event, recordKey, 3, Date.now() + 10_000, false);
+    expect(second[0]).toBe(1);
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 6 });
   });
 
