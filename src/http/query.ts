@@ -21,6 +21,8 @@ export class Query {
 
   /** All values of a repeatable parameter (`expand=a&expand=b`). */
   all(name: string): string[] {
+    // No query string (most priority-lane requests): nothing to parse.
+    if (this.raw === '' && this.declared.has(name)) return [];
     return this.params(name).getAll(name);
   }
 

@@ -69,7 +69,9 @@ export interface Reply {
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
-export const noContent = (): Reply => ({ status: 204 });
+const NO_CONTENT: Reply = Object.freeze({ status: 204 });
+/** 204, the same frozen reply every time (the priority lane answers it thousands of times a second). */
+export const noContent = (): Reply => NO_CONTENT;
 
 export interface Validator {
   check(value: unknown): boolean;

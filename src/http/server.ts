@@ -6,7 +6,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
-import { authenticate } from './auth.js';
+import { authenticate, authenticateCached, type Caller } from './auth.js';
 import { errorBodyJson } from './errorBody.js';
 import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
@@ -63,9 +63,51 @@ interface Exchange {
   finished: boolean;
   /** The handler (or the error it ended in) has been answered: its work is over, though the write may still be compressing. */
   handled: boolean;
-  /** The company whose concurrency limit this request holds a place of (NO_SLOT: none), and in which lane. */
+  /** The company whose concurrency limit this request holds a place of (NO_SLOT: none), in the route's lane. */
   slotCompany: number;
-  slotLane: Lane;
+  lane: Lane;
+}
+
+/**
+ * What a handler sees of its request (route.ts, WorkspaceContext). One object of one shape
+ * per request: the logger and the caller's address are made only when a handler asks.
+ */
+class RequestContext {
+  readonly requestId: string;
+  readonly headers: RequestHeaders;
+  readonly tenant: Caller['tenant'];
+  readonly principal: Caller['principal'];
+  readonly workspace: Caller['workspace'];
+
+  constructor(
+    private readonly server: HttpServer,
+    private readonly ex: Exchange,
+    readonly params: Record<string, string>,
+    readonly query: Query,
+    readonly body: unknown,
+    readonly rawBody: Buffer,
+    caller: Caller,
+  ) {
+    this.requestId = ex.requestId;
+    this.headers = ex.headers;
+    this.tenant = caller.tenant;
+    this.principal = caller.principal;
+    this.workspace = caller.workspace;
+  }
+
+  get log(): Logger {
+    return this.server.loggerFor(this.ex);
+  }
+
+  /** Decoded only for the routes that record it (status changes). */
+  get ip(): string {
+    return clientIp(this.ex.remoteAddress);
+  }
+
+  /** For the routes that authenticate themselves (the legacy calls). */
+  countAgainst(companyId: number): void {
+    this.server.countAgainst(this.ex, companyId);
+  }
 }
 
 export class HttpServer {
@@ -178,7 +220,7 @@ export class HttpServer {
       finished: false,
       handled: false,
       slotCompany: NO_SLOT,
-      slotLane: 'regular',
+      lane: 'regular',
     };
     this.options.status.inFlight++;
     res.onAborted(() => {
@@ -228,34 +270,17 @@ export class HttpServer {
       }
       const route = match.value;
       ex.route = match.label;
-      const caller = await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret);
-      const lane = route.lane ?? 'regular';
-      if (caller.principal) this.countAgainst(ex, caller.principal.companyId, lane);
+      // Answered at once for a loaded company's key (every request after its first).
+      const caller =
+        authenticateCached(route.auth, ex.headers, this.options.tenants) ??
+        (await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret));
+      ex.lane = route.lane ?? 'regular';
+      if (caller.principal) this.countAgainst(ex, caller.principal.companyId);
       const body = parseBody(route, ex.headers.contentType, rawBody);
-      const logger = this.options.logger;
-      const ctx = {
-        requestId: ex.requestId,
-        params: match.params,
-        query: new Query(ex.rawQuery, route.queryNames),
-        headers: ex.headers,
-        body,
-        rawBody,
-        // Made only when a handler logs: most requests never do.
-        get log() {
-          return logger.child({ requestId: ex.requestId });
-        },
-        // Decoded only for the routes that record it (status changes).
-        get ip() {
-          return clientIp(ex.remoteAddress);
-        },
-        // For the routes that authenticate themselves (the legacy calls).
-        countAgainst: (companyId: number) => this.countAgainst(ex, companyId, lane),
-        tenant: caller.tenant,
-        principal: caller.principal,
-        workspace: caller.workspace,
-      } as WorkspaceContext;
-      const reply = await route.handler(ctx);
-      this.sendReply(ex, reply);
+      const ctx = new RequestContext(this, ex, match.params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
+      const answer = route.handler(ctx as unknown as WorkspaceContext);
+      // A handler that answers without waiting is answered in this same turn.
+      this.sendReply(ex, answer instanceof Promise ? await answer : answer);
     } catch (error) {
       this.sendError(ex, error);
     } finally {
@@ -265,12 +290,14 @@ export class HttpServer {
   }
 
   /** A place in the company's lane for this request until it is done (at most one); throws 429 past the limit. */
-  private countAgainst(ex: Exchange, companyId: number, lane: Lane): void {
+  countAgainst(ex: Exchange, companyId: number): void {
     if (ex.slotCompany !== NO_SLOT) return;
-    if (this.options.concurrency.take(companyId, lane)) {
-      ex.slotCompany = companyId;
-      ex.slotLane = lane;
-    }
+    if (this.options.concurrency.take(companyId, ex.lane)) ex.slotCompany = companyId;
+  }
+
+  /** A handler's log, with the request's id. */
+  loggerFor(ex: Exchange): Logger {
+    return this.options.logger.child({ requestId: ex.requestId });
   }
 
   /**
@@ -280,7 +307,7 @@ export class HttpServer {
    */
   private giveBackSlot(ex: Exchange): void {
     if (ex.slotCompany === NO_SLOT || !ex.finished || !ex.handled) return;
-    this.options.concurrency.give(ex.slotCompany, ex.slotLane);
+    this.options.concurrency.give(ex.slotCompany, ex.lane);
     ex.slotCompany = NO_SLOT;
   }
 

@@ -169,17 +169,23 @@ export class AtMostOnceCalls {
     });
   }
 
-  /** lua/change-object-status.lua, at most once. `event` names the record key's hash tag. */
+  /**
+   * lua/change-object-status.lua, at most once. `event` names the record key's hash tag;
+   * `keys` is the caller's own list, which gets the record key at its end.
+   */
   async changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<unknown[]> {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
     if (outstanding >= maxOutstanding) throw unavailable(`${outstanding} status changes are already waiting for it`, false);
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
-    const allKeys = [...keys, requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`)];
+    // The caller's fresh list: the record key goes at its end (no copy per call).
+    const allKeys = keys;
+    allKeys.push(requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`));
     let sent = false;
     for (;;) {
-      if (!(await this.ready(giveUpAt))) {
+      // Checked here first: a connection that is up needs no wait (nearly every call).
+      if (this.connection.status !== 'ready' && !(await this.ready(giveUpAt))) {
         throw unavailable(`no connection for ${timeoutMs} ms`, sent ? 'unknown' : false);
       }
       // Only a call sent before can have left a record: the first send skips the look-up.

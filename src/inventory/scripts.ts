@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
+import { Command, type Redis } from 'ioredis';
 import { scriptSource } from './luaSource.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
@@ -115,7 +116,14 @@ export class Scripts {
     if (isCluster(statusRedis)) statusRedis.on('+node', (node: RedisClient) => void loadOn(node).catch(() => undefined));
     load();
     const functionName = library.functionName;
-    this.statusCall = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), functionName, undefined);
+    const keyPrefix = statusRedis.options.keyPrefix;
+    this.statusCall = batched(
+      statusRedis,
+      (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args),
+      functionName,
+      undefined,
+      (args) => new Command('fcall', [functionName, ...args], { keyPrefix, replyEncoding: 'utf8' }),
+    );
   }
 
   /**
@@ -201,19 +209,44 @@ interface PendingCall {
 }
 
 /**
- * Calls of a script made in one turn of the event loop go to Redis as one pipeline, in one
- * write. Unlike ioredis's auto-pipelining, a batch does not wait for the replies of the one
- * before: Redis runs the next batch while the server handles the last one's answers, where
+ * Calls of a script made in one turn of the event loop go to Redis in one write. Unlike
+ * ioredis's auto-pipelining, a batch does not wait for the replies of the one before: Redis
+ * runs the next batch while the server handles the last one's answers, where
  * auto-pipelining kept the two taking turns (the bench baselines show the difference).
  * Each call still gets its own reply or error.
  *
- * On Redis Cluster a pipeline goes to one node, so a turn's calls go as one pipeline per
- * slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
+ * On one Redis the client's socket is corked for the turn. On Redis Cluster a turn's calls
+ * go as one pipeline per slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
  * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
  * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
  * rest of their pipeline ran once and keeps its replies.
  */
 type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
+
+/**
+ * Sends each call's command straight to the client with its socket corked until the turn of
+ * the event loop ends: the turn's calls leave in one write, as with a pipeline, without the
+ * pipeline's bookkeeping (its own promises and result lists; about a third of a call's
+ * client CPU in a micro-benchmark). The command goes through sendCommand, not the client's
+ * command methods, which would auto-pipeline it: ioredis's auto-pipelines can stall for good
+ * after the connection drops under load (test/integration/faults.test.ts caught it).
+ */
+function corkedForTheTurn(redis: Redis, command: (args: Arg[]) => Command): (args: Arg[]) => Promise<unknown> {
+  let corked: { uncork(): void } | undefined;
+  const uncork = () => {
+    corked?.uncork();
+    corked = undefined;
+  };
+  return (args) => {
+    const socket = redis.stream as (typeof redis.stream & { writable?: boolean }) | undefined;
+    if (!corked && redis.status === 'ready' && socket?.writable) {
+      socket.cork();
+      corked = socket;
+      setImmediate(uncork);
+    }
+    return redis.sendCommand(command(args)) as Promise<unknown>;
+  };
+}
 type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<RedisClient['pipeline']>;
 
 const REDIRECTED = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
@@ -224,6 +257,8 @@ function batched(
   send: (pipeline: ScriptPipeline, args: Arg[]) => unknown,
   name: string,
   fixedKeys: number | undefined,
+  /** The command of one call, for sending it on its own (one Redis, not a cluster). */
+  direct?: (args: Arg[]) => Command,
 ): (keys: Arg[], args: Arg[]) => Promise<unknown> {
   const cluster = isCluster(redis);
   const keyPrefix = redis.options.keyPrefix ?? '';
@@ -247,7 +282,6 @@ function batched(
   const flush = () => {
     const batch = queue;
     queue = [];
-    if (!cluster) return sendBatch(batch);
     const bySlot = new Map<number, PendingCall[]>();
     for (const call of batch) {
       const calls = bySlot.get(call.slot);
@@ -256,12 +290,14 @@ function batched(
     }
     for (const calls of bySlot.values()) sendBatch(calls);
   };
+  const sendAlone = !cluster && direct ? corkedForTheTurn(redis as Redis, direct) : undefined;
   return (keys, args) => {
     if (fixedKeys !== undefined && keys.length !== fixedKeys) {
       return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
     }
     // A script whose key count varies gets it as its first argument (EVALSHA numkeys).
     const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
+    if (sendAlone) return sendAlone(callArgs);
     return new Promise((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
       queue.push({ args: callArgs, slot: cluster ? calculateSlot(`${keyPrefix}${keys[0]}`) : 0, resolve, reject });

@@ -100,16 +100,24 @@ function failure(raw: [string, string, string][]): ApiError {
   return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
 }
 
-/** Each event's keys in script order with its used-objects key of a month, made once per event record. */
-const scriptKeys = new WeakMap<EventRef, { month: string; keys: string[] }>();
-function scriptKeysOf(event: EventRef, month: string): string[] {
+/**
+ * Each event's keys in script order with its used-objects key of a month, and its used
+ * bucket keys of that month as they are asked for: made once per event record and month.
+ */
+const scriptKeys = new WeakMap<EventRef, { month: string; keys: string[]; buckets: string[] }>();
+function scriptKeyEntry(event: EventRef, month: string) {
   let entry = scriptKeys.get(event);
   if (entry?.month !== month) {
     const k = eventKeys(event);
-    entry = { month, keys: [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)] };
+    entry = { month, keys: [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)], buckets: [] };
     scriptKeys.set(event, entry);
   }
-  return entry.keys;
+  return entry;
+}
+const scriptKeysOf = (event: EventRef, month: string): string[] => scriptKeyEntry(event, month).keys;
+function usedBucketKeyOf(event: EventRef, month: string, bucket: number): string {
+  const buckets = scriptKeyEntry(event, month).buckets;
+  return (buckets[bucket] ??= usedBucketKey(event, month, bucket));
 }
 
 /** Operations whose objects count as used (docs/seatsio-behaviour.md, "Usage"): not release, not season overrides. */
@@ -201,7 +209,7 @@ export async function applyStatusChanges(
   // are only read, so they have no used objects (the arrays below cover the changed ones).
   if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
   const month = monthOf(now);
-  const keys = events.flatMap((event) => scriptKeysOf(event, month));
+  const keys = events.length === 1 ? scriptKeysOf(events[0]!, month).slice() : events.flatMap((event) => scriptKeysOf(event, month));
   // Every object passed to book, hold or a status counts as used (docs/seatsio-behaviour.md, "Usage"),
   // in its bucket key, passed after the events' own keys.
   const usedLabels = changed.map(() => new Set<string>());
@@ -213,12 +221,12 @@ export async function applyStatusChanges(
   changed.forEach((event, i) => {
     const buckets: [number, string[]][] = [];
     for (const [bucket, labels] of byUsedBucket(usedLabels[i]!, usedBuckets[i]!)) {
-      keys.push(usedBucketKey(event, month, bucket));
+      keys.push(usedBucketKeyOf(event, month, bucket));
       buckets.push([keys.length, labels]); // the bucket key's position in KEYS
     }
     used.push(buckets);
   });
-  const seasons = seasonsPayload(changes, position, keys, lite);
+  const seasons = changes.some((c) => c.season) ? seasonsPayload(changes, position, keys, lite) : {};
   // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
   // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
   // absent flag as off).

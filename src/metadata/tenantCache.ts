@@ -66,6 +66,8 @@ export class TenantCache {
   /** workspace public key -> company id. */
   private readonly publicKeys = new KeyIndex();
   private readonly tenants = new Map<number, Promise<Tenant | null>>();
+  /** The companies loaded so far, for the synchronous look-up of resolveCached. */
+  private readonly loadedTenants = new Map<number, Tenant>();
 
   constructor(
     private readonly companies: Companies,
@@ -83,6 +85,18 @@ export class TenantCache {
       return undefined;
     }
     return { principal, tenant };
+  }
+
+  /**
+   * The key's company and principal when both are loaded already, without waiting for a
+   * turn of the event loop (the priority lane asks on every request); undefined when not,
+   * and resolve then answers, asking MongoDB where it must.
+   */
+  resolveCached(secretKey: string): ResolvedKey | undefined {
+    const companyId = this.secretKeys.owners.get(secretKey);
+    const tenant = companyId === undefined ? undefined : this.loadedTenants.get(companyId);
+    const principal = tenant?.principals.get(secretKey);
+    return tenant && principal ? { principal, tenant } : undefined;
   }
 
   /** The workspace a public key names, and its company. */
@@ -117,6 +131,7 @@ export class TenantCache {
           if (tenant && this.tenants.get(companyId) === loading) {
             for (const key of tenant.principals.keys()) this.secretKeys.owners.set(key, companyId);
             for (const key of tenant.workspacesByKey.keys()) this.publicKeys.owners.set(key, companyId);
+            this.loadedTenants.set(companyId, tenant);
           }
           if (!tenant && this.tenants.get(companyId) === loading) this.tenants.delete(companyId);
         },
@@ -136,12 +151,14 @@ export class TenantCache {
 
   private drop(companyId: number): void {
     this.tenants.delete(companyId);
+    this.loadedTenants.delete(companyId);
     this.secretKeys.drop(companyId);
     this.publicKeys.drop(companyId);
   }
 
   private clear(): void {
     this.tenants.clear();
+    this.loadedTenants.clear();
     this.secretKeys.clear();
     this.publicKeys.clear();
   }

@@ -85,14 +85,14 @@ const BatchBody = Type.Object({
 
 export type ChangeFields = Static<typeof EventBody> & { type?: StatusChangeInput['type']; status?: string };
 
-/** One change of one event, from the fields every route shares. */
-export function inputOf(eventKey: string, body: ChangeFields): StatusChangeInput {
+/** One change of one event, from the fields every route shares; `type` and `status` where the route fixes them. */
+export function inputOf(eventKey: string, body: ChangeFields, type = body.type, status = body.status): StatusChangeInput {
   const parameters = parametersOf(body);
   if (body.bestAvailable !== undefined) {
     throw badRequest('BEST_AVAILABLE_NOT_SUPPORTED', 'bestAvailable is for book, hold and change-object-status on one event or season');
   }
   if (body.objects === undefined) throw badRequest('GENERAL_ERROR', 'objects is required (or bestAvailable, on book, hold and change-object-status)');
-  return { eventKey, type: body.type ?? 'CHANGE_STATUS_TO', status: body.status, objects: body.objects, parameters };
+  return { eventKey, type: type ?? 'CHANGE_STATUS_TO', status, objects: body.objects, parameters };
 }
 
 export function parametersOf(body: ChangeFields): StatusParameters {
@@ -141,7 +141,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
           const { bestAvailable: best, categories } = ctx.body;
           return ok(await bestAvailable.apply(ctx.workspace, { eventKey: ctx.params.key!, status: status!, bestAvailable: best, categories, parameters: parametersOf(ctx.body) }, apiCall(ctx)));
         }
-        const input = inputOf(ctx.params.key!, { ...ctx.body, type, status });
+        const input = inputOf(ctx.params.key!, ctx.body, type, status);
         const [objects] = await service.apply(ctx.workspace, [input], expand, apiCall(ctx));
         return expand ? ok({ objects }) : noContent();
       },

@@ -19,7 +19,7 @@ import type { HoldExpiry } from '../jobs/holdExpiry.js';
 import { applyStatusChanges, isSeasonChanged, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
-import type { EventCatalog } from './eventCatalog.js';
+import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
 // The sales flow: one request's status changes, on one or more events, checked against the
 // cached charts and applied by one script call. Nothing here reads MongoDB once the events
@@ -89,22 +89,19 @@ export class StatusChangeService {
 
   private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
     const now = Date.now();
-    const loaded = await Promise.all(inputs.map((input) => this.catalog.get(workspace, input.eventKey)));
+    const loaded = await this.loadAll(workspace, inputs);
     if (this.oneSlotPerRequest) requireOneSlot(loaded.map(({ event }) => event));
     // Every input is checked before any hold token is read.
-    const planned = inputs.map((input, i) => {
-      const { event, index } = loaded[i]!;
+    const changes: EventStatusChange[] = inputs.map((input, i) => {
+      const { event, index, season } = loaded[i]!;
       const { op, status } = operationFor(input.type, input.status);
-      return { event, change: planChange(event, index, op, status, input.objects, input.parameters), season: loaded[i]!.season };
+      return { event, change: planChange(event, index, op, status, input.objects, input.parameters), season, tokenExpiry: undefined };
     });
-    const changes: EventStatusChange[] = await Promise.all(
-      planned.map(async ({ event, change, season }) => ({
-        event,
-        change,
-        season,
-        tokenExpiry: await this.tokenExpiry(workspace, event, change, now),
-      })),
-    );
+    // Most calls carry no hold token: they wait for nothing here.
+    if (changes.some((c) => c.change.parameters.holdToken)) {
+      const expiries = await Promise.all(changes.map(({ event, change }) => this.tokenExpiry(workspace, event, change, now)));
+      expiries.forEach((expiry, i) => (changes[i]!.tokenExpiry = expiry));
+    }
     const applied = await applyStatusChanges(this.calls, changes, now, expand, origin);
     this.history.noteChanged(changes.map((c) => c.event));
     if (applied.holdings.length > 0) {
@@ -138,6 +135,13 @@ export class StatusChangeService {
       Object.assign(results[i]!, await this.describe(workspace, inputs[i]!.eventKey, change.objects.map((o) => o.label)));
     }
     return results;
+  }
+
+  /** The inputs' events, taken from the catalog at once where it has them loaded. */
+  private async loadAll(workspace: WorkspaceDoc, inputs: StatusChangeInput[]): Promise<LoadedEvent[]> {
+    const cached = inputs.map((input) => this.catalog.peek(workspace, input.eventKey));
+    if (cached.every((entry) => entry !== undefined)) return cached as LoadedEvent[];
+    return Promise.all(inputs.map((input, i) => cached[i] ?? this.catalog.get(workspace, input.eventKey)));
   }
 
   /**
