@@ -108,14 +108,14 @@ function checkParameters(op: StatusOperation, parameters: StatusParameters): voi
   checkText('INVALID_RESALE_LISTING_ID', 'resaleListingId', parameters.resaleListingId);
   checkText('HOLD_TOKEN_NOT_FOUND', 'holdToken', parameters.holdToken);
   for (const key of parameters.channelKeys ?? []) checkText('INVALID_CHANNEL_KEY', 'a channel key', key);
-  for (const status of [...(parameters.allowedPreviousStatuses ?? []), ...(parameters.rejectedPreviousStatuses ?? [])]) {
-    checkText('INVALID_STATUS', 'a previous status', status);
-  }
+  for (const status of parameters.allowedPreviousStatuses ?? []) checkText('INVALID_STATUS', 'a previous status', status);
+  for (const status of parameters.rejectedPreviousStatuses ?? []) checkText('INVALID_STATUS', 'a previous status', status);
 }
 
 /** Empty guard lists mean "no guard", as when they are left out (SDKs may send []). */
 function withoutEmptyGuards(parameters: StatusParameters): StatusParameters {
   const { allowedPreviousStatuses: allowed, rejectedPreviousStatuses: rejected } = parameters;
+  if (allowed?.length !== 0 && rejected?.length !== 0) return parameters;
   return {
     ...parameters,
     allowedPreviousStatuses: allowed && allowed.length > 0 ? allowed : undefined,

@@ -122,6 +122,7 @@ export class HttpServer {
 
   constructor(private readonly options: HttpServerOptions) {
     this.logsRequests = options.logger.isLevelEnabled('info');
+    this.defaultLimit = { bytes: options.maxBodyBytes, error: () => this.tooLarge() };
     this.app = options.uws.App();
     // WebSocket routes first: uWS hands a request that is no upgrade on to the routes below.
     options.webSockets?.(this.app);
@@ -228,10 +229,7 @@ export class HttpServer {
       this.finish(ex, 499);
     });
 
-    const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || {
-      bytes: this.options.maxBodyBytes,
-      error: () => this.tooLarge(),
-    };
+    const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || this.defaultLimit;
     if (repeatedLength) return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'More than one Content-Length header'), true);
     const declared = contentLength === '' ? 0 : Number(contentLength);
     if (!Number.isSafeInteger(declared) || declared < 0) {
@@ -243,17 +241,24 @@ export class HttpServer {
       return;
     }
 
-    const chunks: Buffer[] = [];
+    // Most bodies come in one chunk: a list is made only for a second one.
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
     let received = 0;
     res.onData((chunk, isLast) => {
       if (ex.finished) return;
       received += chunk.byteLength;
       if (received > limit.bytes) return this.sendError(ex, limit.error(), true);
       // uWS reuses the chunk's memory after this callback returns: copy it.
-      chunks.push(Buffer.copyBytesFrom(new Uint8Array(chunk)));
-      if (isLast) void this.dispatch(ex, match, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      const copy = Buffer.copyBytesFrom(new Uint8Array(chunk));
+      if (first === undefined) first = copy;
+      else (more ??= [first]).push(copy);
+      if (isLast) void this.dispatch(ex, match, more ? Buffer.concat(more) : first);
     });
   }
+
+  /** The body cap of routes that set none. */
+  private readonly defaultLimit: { bytes: number; error: () => ApiError };
 
   private tooLarge(): ApiError {
     return new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${this.options.maxBodyBytes} bytes`);
@@ -452,9 +457,22 @@ function statusLine(status: number): string {
 
 const IPV4_MAPPED = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
 
+/** Peer addresses as uWS gives them -> as clientIp answers; a few clients send most requests. */
+const knownIps = new Map<string, string>();
+const MAX_KNOWN_IPS = 4096;
+
 /** The peer's address; an IPv4 peer on the dual-stack socket as dotted IPv4 rather than `::ffff:` hex. */
 export function clientIp(text: ArrayBuffer): string {
   const address = Buffer.from(text).toString('latin1');
+  let ip = knownIps.get(address);
+  if (ip === undefined) {
+    if (knownIps.size >= MAX_KNOWN_IPS) knownIps.clear();
+    knownIps.set(address, (ip = readableIp(address)));
+  }
+  return ip;
+}
+
+function readableIp(address: string): string {
   const mapped = IPV4_MAPPED.exec(address) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!mapped) return address;
   const high = parseInt(mapped[1]!, 16);

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
-import { Command, type Redis } from 'ioredis';
+import type { Command, Redis } from 'ioredis';
+import { StatusWire } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
@@ -116,13 +117,13 @@ export class Scripts {
     if (isCluster(statusRedis)) statusRedis.on('+node', (node: RedisClient) => void loadOn(node).catch(() => undefined));
     load();
     const functionName = library.functionName;
-    const keyPrefix = statusRedis.options.keyPrefix;
+    const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '');
     this.statusCall = batched(
       statusRedis,
       (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args),
       functionName,
       undefined,
-      (args) => new Command('fcall', [functionName, ...args], { keyPrefix, replyEncoding: 'utf8' }),
+      (keys, args) => wire.command(keys, args),
     );
   }
 
@@ -231,20 +232,20 @@ type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
  * command methods, which would auto-pipeline it: ioredis's auto-pipelines can stall for good
  * after the connection drops under load (test/integration/faults.test.ts caught it).
  */
-function corkedForTheTurn(redis: Redis, command: (args: Arg[]) => Command): (args: Arg[]) => Promise<unknown> {
+function corkedForTheTurn(redis: Redis, command: (keys: string[], args: Arg[]) => Command): (keys: string[], args: Arg[]) => Promise<unknown> {
   let corked: { uncork(): void } | undefined;
   const uncork = () => {
     corked?.uncork();
     corked = undefined;
   };
-  return (args) => {
+  return (keys, args) => {
     const socket = redis.stream as (typeof redis.stream & { writable?: boolean }) | undefined;
     if (!corked && redis.status === 'ready' && socket?.writable) {
       socket.cork();
       corked = socket;
       setImmediate(uncork);
     }
-    return redis.sendCommand(command(args)) as Promise<unknown>;
+    return redis.sendCommand(command(keys, args)) as Promise<unknown>;
   };
 }
 type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<RedisClient['pipeline']>;
@@ -258,7 +259,7 @@ function batched(
   name: string,
   fixedKeys: number | undefined,
   /** The command of one call, for sending it on its own (one Redis, not a cluster). */
-  direct?: (args: Arg[]) => Command,
+  direct?: (keys: string[], args: Arg[]) => Command,
 ): (keys: Arg[], args: Arg[]) => Promise<unknown> {
   const cluster = isCluster(redis);
   const keyPrefix = redis.options.keyPrefix ?? '';
@@ -295,9 +296,9 @@ function batched(
     if (fixedKeys !== undefined && keys.length !== fixedKeys) {
       return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
     }
+    if (sendAlone) return sendAlone(keys as string[], args);
     // A script whose key count varies gets it as its first argument (EVALSHA numkeys).
     const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
-    if (sendAlone) return sendAlone(callArgs);
     return new Promise((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
       queue.push({ args: callArgs, slot: cluster ? calculateSlot(`${keyPrefix}${keys[0]}`) : 0, resolve, reject });

@@ -89,7 +89,8 @@ export class StatusChangeService {
 
   private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
     const now = Date.now();
-    const loaded = await this.loadAll(workspace, inputs);
+    const found = this.loadAll(workspace, inputs);
+    const loaded = Array.isArray(found) ? found : await found;
     if (this.oneSlotPerRequest) requireOneSlot(loaded.map(({ event }) => event));
     // Every input is checked before any hold token is read.
     const changes: EventStatusChange[] = inputs.map((input, i) => {
@@ -137,8 +138,8 @@ export class StatusChangeService {
     return results;
   }
 
-  /** The inputs' events, taken from the catalog at once where it has them loaded. */
-  private async loadAll(workspace: WorkspaceDoc, inputs: StatusChangeInput[]): Promise<LoadedEvent[]> {
+  /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */
+  private loadAll(workspace: WorkspaceDoc, inputs: StatusChangeInput[]): LoadedEvent[] | Promise<LoadedEvent[]> {
     const cached = inputs.map((input) => this.catalog.peek(workspace, input.eventKey));
     if (cached.every((entry) => entry !== undefined)) return cached as LoadedEvent[];
     return Promise.all(inputs.map((input, i) => cached[i] ?? this.catalog.get(workspace, input.eventKey)));
