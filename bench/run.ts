@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startChildServer, type ChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
 import { startRedisCluster, type RedisClusterNodes } from '../src/embedded/redisCluster.js';
@@ -8,6 +8,7 @@ import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
+import { allocationMeter } from './lib/allocation.js';
 import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
 import { serverHeap } from './lib/serverGauges.js';
 import type { CommandStats } from './lib/commandStats.js';
@@ -30,7 +31,7 @@ import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scena
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
-//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster]`
+//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster] [-- --allocation]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -56,6 +57,10 @@ const compareFile = option('--compare');
 const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['book2', 'seasonBook'] : undefined);
 // `--profile DIR`: the server writes a V8 CPU profile there when it stops.
 const profileDir = option('--profile');
+// `--allocation`: the server's bytes allocated per request of each scenario (bench/lib/allocation.ts),
+// with each scenario's profile beside the output file (`<scenario>.heapprofile`);
+// the profiler costs CPU, so such a run's CPU figures are not comparable with others'.
+const allocation = args.includes('--allocation');
 const output = option('--output') ?? 'bench/results/latest.json';
 // `--workers N`: the server as N processes on one port (WORKERS=N, docs/operations.md, "One process per core").
 const workers = Number(option('--workers') ?? 1);
@@ -88,14 +93,20 @@ const SCENARIOS: Record<string, Scenario> = {
   workspaceList: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/workspaces`, headers: ctx.admin.headers }),
 };
 
-async function startServers(dataDir: string, cluster: RedisClusterNodes | undefined): Promise<{ server: ChildServer; ceilingServer: ChildServer }> {
+async function startServers(dataDir: string, cluster: RedisClusterNodes | undefined): Promise<{ server: ChildServer; ceilingServer: ChildServer; inspectPort?: number }> {
   const serverPort = await freePort();
+  const inspectPort = allocation ? await freePort() : undefined;
   const ceilingPort = await freePort();
   const server = await startChildServer({
     name: 'server (npm run dev)',
     command: process.execPath,
     // Started as `npm run dev` starts it, with the server's V8 flags.
-    args: [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/src/dev.js'],
+    args: [
+      ...SERVER_NODE_FLAGS,
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+      'dist/src/dev.js',
+    ],
     env: {
       PORT: String(serverPort),
       HOST: '127.0.0.1',
@@ -119,7 +130,7 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
     readyLine: /ceiling ready/,
     url: `http://127.0.0.1:${ceilingPort}`,
   });
-  return { server, ceilingServer };
+  return { server, ceilingServer, inspectPort };
 }
 
 /** Scenarios that run whatever --only says: the ones the others are divided by. */
@@ -163,6 +174,10 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   if (s.book2) {
     targets.push({ what: 'book2 rps / ceiling', value: s.book2.ratioToCeiling ?? 0, limit: '≥ 0.6', met: (s.book2.ratioToCeiling ?? 0) >= 0.6 });
     targets.push({ what: 'book2 p99 ms at 100 connections', value: s.book2.p99Ms, limit: '≤ 10', met: s.book2.p99Ms <= 10 });
+  }
+  if (s.book2?.allocatedBytesPerRequest !== undefined) {
+    const kb = Math.round(s.book2.allocatedBytesPerRequest / 102.4) / 10;
+    targets.push({ what: 'book2 KB allocated per request (--allocation)', value: kb, limit: '≤ 6', met: kb <= 6 });
   }
   if (s.book2?.serverUsToReference !== undefined) {
     // The priority lane's aim: a booking within 1.6 times the lean reference's server CPU and
@@ -256,7 +271,7 @@ function printAgainstReference(report: BenchReport): void {
 async function runBench(masters: number | undefined): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
   const cluster = masters ? await startRedisCluster({ dir: join(dataDir, 'cluster'), masters, appendOnly: true }) : undefined;
-  const { server, ceilingServer } = await startServers(dataDir, cluster);
+  const { server, ceilingServer, inspectPort } = await startServers(dataDir, cluster);
   const adminKey = /Company admin key\s+(\S+)/.exec(server.output())![1]!;
   const workspaceKey = /Default workspace secret key\s+(\S+)/.exec(server.output())![1]!;
   const admin = new Admin(server.url, adminKey);
@@ -306,6 +321,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
+      const allocated = inspectPort && !REFERENCE_SCENARIOS.has(name) && name !== 'ceiling' ? await allocationMeter(inspectPort, join(dirname(output), `${name}.heapprofile`)) : undefined;
       let figures: Figures;
       try {
         figures = await scenario(ctx);
@@ -315,8 +331,9 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
         throw error;
       }
       const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
-      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain };
-      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}`);
+      const allocationFigure = allocated && figures.requests > 0 ? { allocatedBytesPerRequest: Math.round((await allocated()) / figures.requests) } : {};
+      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain, ...allocationFigure };
+      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${allocated ? `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request` : ''}`);
     }
     sections.server = { ...processMemory(server.pid), ...(await serverHeap(server.url)) };
     sections.redis = { usedMemoryBytes: await state.usedMemory() };

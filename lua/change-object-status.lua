@@ -42,7 +42,8 @@
 -- ARGV[5]  1 when the same call was sent before (a repeat after a lost connection), else 0:
 --          only then can an earlier run's record exist (includes/requestRecord.lua)
 -- Returns  {-1} when the deadline has passed (nothing written),
---          {0, {code, label, detail}, ...} when any check fails (nothing written), or
+--          {0, {code, label, detail}, ...} when any check fails (nothing written),
+--          1 when applied with nothing more to tell (none of the lists below has anything), or
 --          {1, {e of events whose used objects hash this call created}, results JSON or false,
 --           {e, token, 1|0, ...}}
 --          where results (with expand) lists per change per object {record, extra} as
@@ -128,5 +129,8 @@ local function run(keys, args)
   end
   writeHistory()
 
+  -- Most bookings have nothing to tell but that they were applied: then the reply is 1,
+  -- which costs less to encode, keep and read than the list.
+  if #firstUses == 0 and not request.expand and #call.holdingChanges == 0 then return remember(1) end
   return remember({ 1, firstUses, request.expand and cjson.encode(call.results) or false, call.holdingChanges })
 end

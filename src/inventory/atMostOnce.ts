@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { requestRecordKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
-import type { Scripts } from './scripts.js';
+import { APPLIED, type Scripts, type StatusReply } from './scripts.js';
 
 // Status changes applied at most once, answered within a bounded time, and never applied
 // after their answer (docs/faults.md):
@@ -32,7 +32,7 @@ const RECORD_SLACK_MS = 5_000;
 
 const CONNECTION_CLOSED = /^Connection is closed/;
 
-type Outcome = { kind: 'reply'; reply: unknown[] } | { kind: 'error'; error: unknown } | { kind: 'lost' } | { kind: 'timeout' };
+type Outcome = { kind: 'reply'; reply: StatusReply } | { kind: 'error'; error: unknown } | { kind: 'lost' } | { kind: 'timeout' };
 
 /**
  * 503 for a request Redis did not serve. `applied` says what became of a status change:
@@ -173,7 +173,7 @@ export class AtMostOnceCalls {
    * lua/change-object-status.lua, at most once. `event` names the record key's hash tag;
    * `keys` is the caller's own list, which gets the record key at its end.
    */
-  async changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<unknown[]> {
+  async changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<StatusReply> {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
     if (outstanding >= maxOutstanding) throw unavailable(`${outstanding} status changes are already waiting for it`, false);
@@ -194,7 +194,7 @@ export class AtMostOnceCalls {
       const outcome = await this.attempt(() => this.scripts.changeObjectStatus(allKeys, now, request, deadline, timeoutMs + RECORD_SLACK_MS, again), giveUpAt);
       switch (outcome.kind) {
         case 'reply':
-          if (outcome.reply[0] === -1) throw unavailable(`it answered after the request's deadline`, false);
+          if (outcome.reply !== APPLIED && outcome.reply[0] === -1) throw unavailable(`it answered after the request's deadline`, false);
           return outcome.reply;
         case 'error':
           throw outcome.error;
@@ -221,7 +221,7 @@ export class AtMostOnceCalls {
   }
 
   /** One send of the call: its reply, a Redis error, the connection lost, or no answer by `giveUpAt`. */
-  private attempt(send: () => Promise<unknown[]>, giveUpAt: number): Promise<Outcome> {
+  private attempt(send: () => Promise<StatusReply>, giveUpAt: number): Promise<Outcome> {
     const epoch = this.epoch;
     this.unanswered++;
     const answered = () => {

@@ -53,6 +53,11 @@ export function statusLibrary(dir = luaDir()): StatusLibrary {
 /** FUNCTION LOAD's answer when a library of that name is there: the same source, as the name is its hash. */
 const ALREADY_LOADED = /already exists/i;
 
+/** The status function's reply when it applied the call and has nothing more to tell (lua/change-object-status.lua). */
+export const APPLIED = 1;
+/** APPLIED, or the function's reply list. */
+export type StatusReply = typeof APPLIED | unknown[];
+
 const SCRIPT_FILES = {
   createHoldToken: 'create-hold-token-2.lua',
   holdTokenForEvent: 'hold-token-for-event-2.lua',
@@ -134,14 +139,14 @@ export class Scripts {
    * lost the function (it restarted without persistence) gets it again, and the call is
    * sent again: it cannot have run.
    */
-  async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<unknown[]> {
+  async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<StatusReply> {
     const args = [now, request, deadline, keepMs, sentBefore ? 1 : 0];
     try {
-      return (await this.statusCall(keys, args)) as unknown[];
+      return (await this.statusCall(keys, args)) as StatusReply;
     } catch (error) {
       if (!(error instanceof Error) || !/Function not found/i.test(error.message)) throw error;
       await this.loadStatusLibrary();
-      return (await this.statusCall(keys, args)) as unknown[];
+      return (await this.statusCall(keys, args)) as StatusReply;
     }
   }
 

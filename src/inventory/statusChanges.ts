@@ -6,6 +6,7 @@ import type { PlannedChange, StatusOperation } from '../domain/statusChangeReque
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
 import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
+import { APPLIED } from './scripts.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -258,6 +259,7 @@ export async function applyStatusChanges(
     })),
   };
   const reply = await calls.changeObjectStatus(events[0]!, keys, now, JSON.stringify(payload));
+  if (reply === APPLIED) return { firstUseThisMonth: [], holdings: [] };
   if (reply[0] === 0) {
     const raw = reply.slice(1) as [string, string, string][];
     if (raw.some(([code]) => code === SEASON_CHANGED)) throw seasonChanged();
@@ -293,6 +295,7 @@ export async function expireHolds(calls: AtMostOnceCalls, event: EventRef, token
   }
   const payload = { origin: 'HOLD_EXPIRED', used: [[]], usedBuckets: [1], seasons, changes: [{ e: 1, op: 'expire', token, objects: [] }] };
   const reply = await calls.changeObjectStatus(event, keys, now, JSON.stringify(payload));
+  if (reply === APPLIED) return { done: true, holdings: [] };
   if (reply[0] === 0) {
     const [code, , detail] = reply[1] as [string, string, string];
     if (code === HOLD_NOT_EXPIRED) return { done: false, expiresAt: Number(detail) };

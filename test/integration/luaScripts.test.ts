@@ -13,7 +13,7 @@ import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventR
 import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
-import { luaDir, Scripts } from '../../src/inventory/scripts.js';
+import { APPLIED, luaDir, Scripts } from '../../src/inventory/scripts.js';
 import { applyStatusChanges, expireHolds } from '../../src/inventory/statusChanges.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
@@ -388,7 +388,8 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     const recordKey = requestRecordKey(event, 'request-1');
     const first = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
     const again = await bookPlaces(event, recordKey, 3, Date.now() + 10_000, true);
-    expect(first[0]).toBe(1);
+    // Applied, with nothing more to tell (this call counts no used objects).
+    expect(first).toBe(APPLIED);
     expect(again).toEqual(first);
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 3 });
     // The record lives a few seconds, not forever.
@@ -407,7 +408,11 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     // The server never sends a first call with a key used before (AtMostOnceCalls makes one
     // per request): sent as a first send, the record is not read and the booking applies again.
     const second = await bookPlaces(event, recordKey, 3, Date.now() + 10_000, false);
-    expect(second[0]).toBe(1);
+    // Applied with nothing more to tell (the event was used this month already): the reply is APPLIED.
+    expect(second).toBe(APPLIED);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 6 });
+    // Its repeat finds that reply in the record and applies nothing again.
+    expect(await bookPlaces(event, recordKey, 3, Date.now() + 10_000, true)).toBe(APPLIED);
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 6 });
   });
 
@@ -424,7 +429,7 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     const event = newEvent();
     const recordKey = requestRecordKey(event, 'too-many');
     const reply = await bookPlaces(event, recordKey, 101, Date.now() + 10_000);
-    expect(reply[0]).toBe(0);
+    expect((reply as unknown[])[0]).toBe(0);
     expect(await redis.exists(recordKey)).toBe(0);
   });
 });
