@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import { STATUS_CODES } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { constants as zlibConstants, gzip } from 'node:zlib';
@@ -6,12 +5,16 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
-import { authenticate, authenticateCached, type Caller } from './auth.js';
+import { authenticate, authenticateCached } from './auth.js';
 import { errorBodyJson } from './errorBody.js';
 import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
-import { checkAgainst, type Lane, type Reply, type RequestHeaders, type RouteDef, type WorkspaceContext } from './route.js';
+import { NO_SLOT, type Exchange } from './exchange.js';
+import { redactedPath } from './redaction.js';
+import { parseBody } from './requestBody.js';
+import { RequestContext, type ExchangeOwner } from './requestContext.js';
+import type { Reply, RequestHeaders, RouteDef, WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
 import type { ServerStatus } from './serverStatus.js';
 import type { UwsModule } from './uws.js';
@@ -19,14 +22,17 @@ import type { UwsModule } from './uws.js';
 // The uWebSockets.js glue. Per request: capture headers synchronously (uWS frees the
 // request object when the handler returns), register onAborted, read the body with a cap,
 // then route -> authenticate -> count against the company's concurrency limit -> parse and
-// validate -> handler -> one corked write.
+// validate -> handler -> one corked write. The parts around it: exchange.ts (what is
+// tracked per request), auth.ts, requestBody.ts (parsing and checking the body),
+// requestContext.ts (what a handler sees), redaction.ts (what may be logged of a path),
+// clientIp.ts, metrics.ts, concurrencyLimits.ts, errorBody.ts. A request of a company whose
+// keys are loaded, on an event the catalog has, goes from its body to its script call
+// without waiting for anything but Redis.
 
 const GZIP_MIN_BYTES = 1024;
 /** Bodies this large are compressed at zlib's fastest level: a 50 MB report would take seconds at the default. */
 const GZIP_FAST_BYTES = 1024 * 1024;
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
-/** Exchange.slotCompany of a request that holds no place in a concurrency limit. */
-const NO_SLOT = -1;
 
 export interface HttpServerOptions {
   uws: UwsModule;
@@ -45,72 +51,7 @@ export interface HttpServerOptions {
   outageAnswer?: (error: unknown) => ApiError | undefined;
 }
 
-/** One request/response pair and what we know about its state. */
-interface Exchange {
-  res: HttpResponse;
-  method: string;
-  path: string;
-  rawQuery: string;
-  headers: RequestHeaders;
-  /** The peer's address as uWS gives it (text), read before the first await. */
-  remoteAddress: ArrayBuffer;
-  requestId: string;
-  started: number;
-  route: string;
-  /** The route answers gzip whatever the client accepts (RouteDef.alwaysGzip). */
-  alwaysGzip: boolean;
-  aborted: boolean;
-  finished: boolean;
-  /** The handler (or the error it ended in) has been answered: its work is over, though the write may still be compressing. */
-  handled: boolean;
-  /** The company whose concurrency limit this request holds a place of (NO_SLOT: none), in the route's lane. */
-  slotCompany: number;
-  lane: Lane;
-}
-
-/**
- * What a handler sees of its request (route.ts, WorkspaceContext). One object of one shape
- * per request: the logger and the caller's address are made only when a handler asks.
- */
-class RequestContext {
-  readonly requestId: string;
-  readonly headers: RequestHeaders;
-  readonly tenant: Caller['tenant'];
-  readonly principal: Caller['principal'];
-  readonly workspace: Caller['workspace'];
-
-  constructor(
-    private readonly server: HttpServer,
-    private readonly ex: Exchange,
-    readonly params: Record<string, string>,
-    readonly query: Query,
-    readonly body: unknown,
-    readonly rawBody: Buffer,
-    caller: Caller,
-  ) {
-    this.requestId = ex.requestId;
-    this.headers = ex.headers;
-    this.tenant = caller.tenant;
-    this.principal = caller.principal;
-    this.workspace = caller.workspace;
-  }
-
-  get log(): Logger {
-    return this.server.loggerFor(this.ex);
-  }
-
-  /** Decoded only for the routes that record it (status changes). */
-  get ip(): string {
-    return clientIp(this.ex.remoteAddress);
-  }
-
-  /** For the routes that authenticate themselves (the legacy calls). */
-  countAgainst(companyId: number): void {
-    this.server.countAgainst(this.ex, companyId);
-  }
-}
-
-export class HttpServer {
+export class HttpServer implements ExchangeOwner {
   private readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | undefined;
   private lastRequestAt = 0;
@@ -418,27 +359,6 @@ export class HttpServer {
   }
 }
 
-/** Keys (secret, public, admin) are UUIDs (src/domain/keys.ts). */
-const KEY_SHAPED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The path with the values of secret parameters (RouteDoc.secretParams) replaced by `***`.
- * A path no route matches may be a mistyped URL with a key in it: its key-shaped segments
- * are hidden too.
- */
-export function redactedPath(path: string, match: RouteMatch<RouteDef>): string {
-  if (match.kind === 'notFound') return path.split('/').map((segment) => (KEY_SHAPED.test(segment) ? '***' : segment)).join('/');
-  if (match.kind === 'found' && !match.value.secretParams) return path;
-  const routes = match.kind === 'found' ? [match.value] : match.values;
-  const secret = new Set(routes.flatMap((route) => route.secretParams ?? []));
-  if (secret.size === 0) return path;
-  const names = match.pattern.split('/');
-  return path
-    .split('/')
-    .map((segment, i) => (names[i]?.startsWith(':') && secret.has(names[i]!.slice(1)) ? '***' : segment))
-    .join('/');
-}
-
 function headerCount(req: HttpRequest, name: string): number {
   let count = 0;
   req.forEach((key) => {
@@ -455,57 +375,7 @@ function statusLine(status: number): string {
   return line;
 }
 
-const IPV4_MAPPED = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
-
-/** Peer addresses as uWS gives them -> as clientIp answers; a few clients send most requests. */
-const knownIps = new Map<string, string>();
-const MAX_KNOWN_IPS = 4096;
-
-/** The peer's address; an IPv4 peer on the dual-stack socket as dotted IPv4 rather than `::ffff:` hex. */
-export function clientIp(text: ArrayBuffer): string {
-  const address = Buffer.from(text).toString('latin1');
-  let ip = knownIps.get(address);
-  if (ip === undefined) {
-    if (knownIps.size >= MAX_KNOWN_IPS) knownIps.clear();
-    knownIps.set(address, (ip = readableIp(address)));
-  }
-  return ip;
-}
-
-function readableIp(address: string): string {
-  const mapped = IPV4_MAPPED.exec(address) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!mapped) return address;
-  const high = parseInt(mapped[1]!, 16);
-  const low = parseInt(mapped[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
-
 function acceptsGzip(acceptEncoding: string): boolean {
   return /(^|[\s,])gzip(?!;\s*q=0(\.0*)?(\s|,|$))/i.test(acceptEncoding);
 }
 
-function isJsonType(contentType: string): boolean {
-  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
-  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
-}
-
-/** Parses and validates the body; a route without a schema still gets syntax-checked JSON. */
-function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
-  let body: unknown;
-  if (rawBody.length > 0) {
-    if (contentType !== '' && !isJsonType(contentType) && !route.bodyOptions?.anyContentType) {
-      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
-    }
-    // Decoding would silently turn invalid bytes into U+FFFD: what is stored must be what was sent.
-    if (!isUtf8(rawBody)) throw new ApiError(400, 'GENERAL_ERROR', 'The request body is not valid UTF-8');
-    try {
-      body = JSON.parse(rawBody.toString('utf8'));
-    } catch (error) {
-      throw new ApiError(400, 'GENERAL_ERROR', `Malformed JSON body: ${(error as Error).message}`);
-    }
-  }
-  if (!route.body) return body;
-  const value = body ?? {};
-  checkAgainst(route.body, value);
-  return value;
-}

@@ -1,0 +1,32 @@
+import { isUtf8 } from 'node:buffer';
+import { ApiError } from '../domain/errors.js';
+import { checkAgainst, type RouteDef } from './route.js';
+
+// A request body as handlers get it: JSON checked for its media type, its encoding, its
+// syntax and the route's schema, each refused with the spec's error body.
+
+function isJsonType(contentType: string): boolean {
+  const mediaType = contentType.split(';')[0]!.trim().toLowerCase();
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/** Parses and validates the body; a route without a schema still gets syntax-checked JSON. */
+export function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
+  let body: unknown;
+  if (rawBody.length > 0) {
+    if (contentType !== '' && !isJsonType(contentType) && !route.bodyOptions?.anyContentType) {
+      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
+    }
+    // Decoding would silently turn invalid bytes into U+FFFD: what is stored must be what was sent.
+    if (!isUtf8(rawBody)) throw new ApiError(400, 'GENERAL_ERROR', 'The request body is not valid UTF-8');
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch (error) {
+      throw new ApiError(400, 'GENERAL_ERROR', `Malformed JSON body: ${(error as Error).message}`);
+    }
+  }
+  if (!route.body) return body;
+  const value = body ?? {};
+  checkAgainst(route.body, value);
+  return value;
+}
