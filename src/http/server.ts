@@ -264,7 +264,7 @@ export class HttpServer implements ExchangeOwner {
       return this.writeNow(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers, false, { gzipped: true, varies: !ex.alwaysGzip });
     }
     if (Buffer.isBuffer(body) || typeof body === 'string') {
-      return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.from(body), reply.headers);
+      return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.isBuffer(body) ? body : Buffer.from(body), reply.headers);
     }
     this.write(ex, reply.status, 'application/json', Buffer.from(JSON.stringify(body)), reply.headers);
   }
