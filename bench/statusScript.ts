@@ -58,7 +58,7 @@ try {
           const objects = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
           const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
           const _id = 1 + round * 1000 + Math.floor((2 * i) / seats.length);
-          await applyStatusChanges(calls, [{ event: { ...event, _id, tag: String(_id) }, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' });
+          await applyStatusChanges(calls, [{ event: { ...event, _id, tag: String(_id) }, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, { _id: 1, companyId: 1 });
         }
       }),
     );

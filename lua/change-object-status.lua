@@ -3,18 +3,16 @@
 -- seeing the ones before it), and only if all pass is anything written. One call serves
 -- book, hold, release, change-object-status, event groups and batches.
 --
--- KEYS     8 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
---          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, history, then the count
---          hash of the objects the event used this month (includes/usedObjects.lua). The
+-- KEYS     7 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
+--          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, history. The
 --          events changed come first, then the other units of their seasons the changes are
---          checked against; after every event's keys, the used-object bucket keys, then the
---          seasons' keys (count of stored records, overrides); last, the request's record
---          key (includes/requestRecord.lua)
+--          checked against; after every event's keys, the seasons' keys (count of stored
+--          records, overrides); last, the request's record key (includes/requestRecord.lua)
 -- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
 -- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
 --          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep?, channels?,
---                         ignoreChannels?, allowed?, rejected?, objects: [ {l, q?, c?, t?, x?} ] } ],
---            expand?, used, usedBuckets, seasons?, origin?, ip? }
+--                         ignoreChannels?, allowed?, rejected?, u?, objects: [ {l, q?, c?, t?, x?} ] } ],
+--            expand?, seasons?, origin?, ip? }
 --            (a flag that is absent is off)
 --            e: the event's position (1-based) among the events of KEYS
 --            op: 'book' | 'hold' | 'release' | 'status', or 'override' / 'useSeason' (an event
@@ -26,14 +24,13 @@
 --            orderId: stored with the object; listing: the resale listing id (status changes)
 --            keep: keep extra data not given anew
 --            channels: channelKeys; ignoreChannels; allowed / rejected: previous-status guards
+--            u: for a change whose objects count as used (billing), the usage mark its
+--               history entries carry for the drain (includes/historyEntries.lua)
 --            objects: l label; q places (GA areas only: q > 0 marks an area); c the area's
 --            capacity (areas); t ticket type; x extra data as JSON text
 --            expand: answer with each change's objects
 --            origin: what made the change, for the history (API_CALL when absent; HOLD_EXPIRED);
 --            ip: the caller's address (includes/history.lua)
---            used: per changed event (the first events of KEYS), the labels to count as used by bucket key:
---                  [ [ [index of the bucket key in KEYS, [label, ...]], ... ], ... ]
---            usedBuckets: per changed event, its number of bucket keys
 --            seasons: per position (as a string) of a unit of a season a change is made on:
 --                  { use, vk, ver, nfs, sum, groups, ov?, top?, lite?, fb? } (includes/eventState.lua and
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
@@ -43,9 +40,8 @@
 --          only then can an earlier run's record exist (includes/requestRecord.lua)
 -- Returns  {-1} when the deadline has passed (nothing written),
 --          {0, {code, label, detail}, ...} when any check fails (nothing written),
---          1 when applied with nothing more to tell (none of the lists below has anything), or
---          {1, {e of events whose used objects hash this call created}, results JSON or false,
---           {e, token, 1|0, ...}}
+--          1 when applied with nothing more to tell (no expand, no holding changes), or
+--          {1, results JSON or false, {e, token, 1|0, ...}}
 --          where results (with expand) lists per change per object {record, extra} as
 --          they were right after that change (a batch may change one object twice), and
 --          the last list names the tokens that started (1) or stopped (0) holding
@@ -62,7 +58,6 @@
 local KEYS, ARGV, now, nowText, request
 
 --#include requestRecord.lua
---#include usedObjects.lua
 --#include seatRules.lua
 --#include areaRules.lua
 --#include expiredHolds.lua
@@ -121,16 +116,11 @@ local function run(keys, args)
     return reply
   end
 
-  local firstUses = {}
-  for e, state in pairs(call.events) do
-    writeBack(state)
-    local used = request.used[e]
-    if used and #used > 0 and addUsedObjects(state.used, used, request.usedBuckets[e]) then firstUses[#firstUses + 1] = e end
-  end
+  for _, state in pairs(call.events) do writeBack(state) end
   writeHistory()
 
   -- Most bookings have nothing to tell but that they were applied: then the reply is 1,
   -- which costs less to encode, keep and read than the list.
-  if #firstUses == 0 and not request.expand and #call.holdingChanges == 0 then return remember(1) end
-  return remember({ 1, firstUses, request.expand and cjson.encode(call.results) or false, call.holdingChanges })
+  if not request.expand and #call.holdingChanges == 0 then return remember(1) end
+  return remember({ 1, request.expand and cjson.encode(call.results) or false, call.holdingChanges })
 end

@@ -189,10 +189,10 @@ export function compose(
   });
   const holdTokens = new HoldTokenStore(redis, scripts, config.redisKeyPrefix);
   const eventObjects = new EventObjectStore(redis, bulkReadsFor(redis, config.redisTimeoutMs));
-  const eventConfig = new EventConfigStore(redis);
-  const usedObjects = new UsedObjects(redis);
+  const usedObjects = new UsedObjects(redis, scripts);
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
-  const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges);
+  const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges, usedObjects);
+  const eventConfig = new EventConfigStore(redis, (event) => historyDrain.countUndrained(event));
   const holdExpiry = new HoldExpiry(jobsRedis, config.redisKeyPrefix, holdTokens, statusCalls, historyStreams, logger);
 
   // Caches kept coherent across processes through the bus.
@@ -223,7 +223,7 @@ export function compose(
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
   const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const statusChanges = new StatusChangeService(
-    catalog, holdTokens, statusCalls, usedObjects, eventObjects, historyStreams, holdExpiry,
+    catalog, holdTokens, statusCalls, eventObjects, historyStreams, holdExpiry,
     (workspace, eventKey, labels) => objectInfo.describe(workspace, eventKey, labels),
     isCluster(statusRedis),
   );

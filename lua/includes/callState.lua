@@ -13,7 +13,8 @@ local function newCall()
     holdingChanges = {}, -- e, token, 1|0 ...: tokens that started (1) or stopped (0) holding something in an event (eventState.lua, writeBack)
     errors = {},         -- the failed checks, {code, label, detail} each (failures.lua)
     notedKeys = {},      -- history entries noted, by position: their streams ...
-    noted = {},          -- ... and their text (historyEntries.lua)
+    noted = {},          -- ... their text ...
+    notedUse = {},       -- ... and their usage mark or false (historyEntries.lua)
     results = {},        -- with expand: each change's objects right after it (change-object-status.lua)
   }
 end

@@ -10,14 +10,14 @@
 -- overwritten after its token expired is noted in the history as HOLD_EXPIRED
 -- (docs/hold-expiry.md).
 -- Needs: KEYS (KEYS_PER_EVENT per event, in the order of src/inventory/eventKeys.ts
--- EVENT_KEY_NAMES, then the event's used-objects count key), request, now.
+-- EVENT_KEY_NAMES), request, now.
 --#include callState.lua
 --#include constants.lua
 --#include objectStates.lua
 --#include calls.lua
 --#include historyEntries.lua
 
-local KEYS_PER_EVENT = 8
+local KEYS_PER_EVENT = 7
 
 -- The state of the event at position `e` (1-based) of KEYS.
 local function eventState(e)
@@ -28,7 +28,6 @@ local function eventState(e)
     e = e,
     objects = KEYS[base + 1], extraData = KEYS[base + 2], holdTokens = KEYS[base + 3],
     saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], history = KEYS[base + 7],
-    used = KEYS[base + 8],
     records = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},

@@ -2,6 +2,8 @@
 -- change changes gets one entry (historyEntries.lua), with the status it shows after the
 -- change. Holds that ended by expiring are noted where they are given back
 -- (eventState.lua, setRecord; areaRules.lua, cleanExpiredAreaHolds).
+-- An object the change uses (change.u is set for book, hold and custom statuses) is marked
+-- for the drain's count of used objects (historyEntries.lua).
 -- Needs: request (origin, ip).
 --#include constants.lua
 --#include eventState.lua
@@ -24,5 +26,5 @@ local function noteHistory(state, change, item)
   local extra = item.x
   if not extra and change.keep then extra = extraData(state, item.l) end
   noteEntry(state.history, item.l, statusAfter(state, change, item), (item.q and item.q > 0) and item.q or 1, change.orderId or '',
-    change.token or '', request.origin or 'API_CALL', request.ip or '', extra or '')
+    change.token or '', request.origin or 'API_CALL', request.ip or '', extra or '', change.u)
 end

@@ -3,24 +3,36 @@
 -- passed (writeHistory), so a change and its entry are one atomic step.
 -- An entry's id is `0-<n>`: Redis numbers the entries of each stream 1, 2, 3, ... (the id
 -- the history routes show), and keeps counting after the stored ones are trimmed.
--- Its one field `c` is joined by SEP: time (ms), label, status, quantity, order id, hold
+-- Its field `c` is joined by SEP: time (ms), label, status, quantity, order id, hold
 -- token, origin type, origin ip, extra data JSON (fields the caller cannot fill with SEP:
 -- src/domain/statusChangeRequest.ts refuses control characters; JSON escapes them).
+-- An entry of an object the call uses (billing: book, hold, custom status) has a second
+-- field `u`, what the drain needs to count it (src/inventory/usedObjects.ts reads it;
+-- docs/history.md, "Used objects"). Readers of `c` alone skip it.
 -- Needs: nowText (now as the caller sent it, ms).
 --#include callState.lua
 --#include constants.lua
 
--- Stream keys and entries are kept by position in call.notedKeys and call.noted: two flat
--- lists rather than a table per object.
+-- Stream keys, entries and usage marks are kept by position in call.notedKeys, call.noted
+-- and call.notedUse: flat lists rather than a table per object.
 
-local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra)
+-- `used`: the entry's `u` field, or nil for an object the change does not use.
+local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra, used)
   local noted = call.noted
   local n = #noted + 1
   call.notedKeys[n] = stream
+  call.notedUse[n] = used or false
   noted[n] = nowText .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
 local function writeHistory()
-  local notedKeys = call.notedKeys
-  for i, entry in ipairs(call.noted) do redis.call('XADD', notedKeys[i], '0-*', 'c', entry) end
+  local notedKeys, notedUse = call.notedKeys, call.notedUse
+  for i, entry in ipairs(call.noted) do
+    local used = notedUse[i]
+    if used then
+      redis.call('XADD', notedKeys[i], '0-*', 'c', entry, 'u', used)
+    else
+      redis.call('XADD', notedKeys[i], '0-*', 'c', entry)
+    end
+  end
 end

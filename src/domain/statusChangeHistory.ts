@@ -47,6 +47,12 @@ export function batchLabels(entries: string): string[] {
   return [...labels];
 }
 
+/** The time (ms) and label of one entry's `c` field (its first two fields), without decoding the rest. */
+export function entryTimeAndLabel(c: string): { time: number; label: string } {
+  const first = c.indexOf(FIELD_SEPARATOR);
+  return { time: Number(c.slice(0, first)), label: c.slice(first + 1, c.indexOf(FIELD_SEPARATOR, first + 1)) };
+}
+
 /** The changes of a batch of entries as one text whose first entry is number `first`. */
 export function decodeBatch(eventId: number, first: number, entries: string): StatusChangeRecord[] {
   return entries.split(ENTRY_SEPARATOR).map((c, i) => decodeHistoryEntry(eventId, first + i, c));

@@ -6,7 +6,11 @@ import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type 
 // fields the scripts check, the daily limit on for-sale changes, and removal with the event.
 
 export class EventConfigStore {
-  constructor(private readonly redis: RedisClient) {}
+  constructor(
+    private readonly redis: RedisClient,
+    /** Counts the used objects of history entries not drained yet (src/jobs/historyDrain.ts, countUndrained). */
+    private readonly countUndrainedUsage: (event: EventRef) => Promise<void>,
+  ) {}
 
   /** Replaces the event's channel and for-sale fields (see saleConfigFields) in one step. */
   async writeSaleConfig(event: EventRef, fields: Map<string, string>): Promise<void> {
@@ -16,8 +20,12 @@ export class EventConfigStore {
     await multi.exec();
   }
 
-  /** Removes every inventory key of a deleted event. Used-object sets stay: they are billing records. */
+  /**
+   * Removes every inventory key of a deleted event. Used objects stay: they are billing
+   * records, so those of history entries the drain has not reached are counted first.
+   */
   async deleteInventory(event: EventRef): Promise<void> {
+    await this.countUndrainedUsage(event);
     const keys = eventKeys(event);
     await this.redis.del(...EVENT_KEY_NAMES.map((name) => keys[name]), ...seasonInventoryKeys(event));
   }

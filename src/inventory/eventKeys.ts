@@ -26,7 +26,7 @@ export interface EventKeys {
   gaHolds: string;
   /**
    * stream: the status changes not yet stored in MongoDB, one entry per changed object
-   * (lua/includes/history.lua; docs/history.md).
+   * (lua/includes/history.lua; docs/history.md); the drain also counts used objects from it.
    */
   history: string;
 }
@@ -62,12 +62,12 @@ export function eventKeys(event: EventRef): EventKeys {
 /** The event's history stream (EventKeys.history), without making the other names. */
 export const historyKey = (event: EventRef) => `${prefixOf(event)}:history`;
 
-const HISTORY_KEY = /^inv:\{[^}]*\}:(\d+):history$/;
+const HISTORY_KEY = /^inv:\{([^}]*)\}:(\d+):history$/;
 
-/** The id of the event a history stream key names, or null for another key. */
-export function historyKeyEventId(key: string): number | null {
+/** The event a history stream key names (its tag and id), or null for another key. */
+export function historyKeyEvent(key: string): EventRef | null {
   const match = HISTORY_KEY.exec(key);
-  return match ? Number(match[1]) : null;
+  return match ? { tag: match[1]!, _id: Number(match[2]) } : null;
 }
 
 const HOLD_TOKENS_KEY = /^inv:\{([^}]*)\}:(\d+):holdTokens$/;

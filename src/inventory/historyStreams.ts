@@ -1,5 +1,6 @@
 import { scanKeys, type RedisClient } from './redis.js';
-import { decodeBatch, ENTRY_SEPARATOR, entryNumber } from '../domain/statusChangeHistory.js';
+import { decodeBatch, ENTRY_SEPARATOR, entryNumber, entryTimeAndLabel } from '../domain/statusChangeHistory.js';
+import type { UsedEntry } from './usedObjects.js';
 import { historyKey, type EventRef } from './eventKeys.js';
 
 // The events' history streams as the drain sees them (docs/history.md): which streams may
@@ -27,6 +28,11 @@ export interface HistoryBatchText {
   first: number;
   last: number;
   entries: string;
+}
+
+/** A batch as the drain reads it: its text, and the entries with a usage mark (field `u`), objects a change used. */
+export interface DrainBatch extends HistoryBatchText {
+  used: UsedEntry[];
 }
 
 export interface DrainProgress {
@@ -131,15 +137,19 @@ export class HistoryStreams {
   }
 
   /**
-   * The oldest `count` entries of a stream, or null when it has none. A plain XRANGE: the
+   * The oldest `count` entries of a stream (after number `after`, when given), or null when it has none. A plain XRANGE: the
    * entries are taken apart here rather than in a script, since Redis is what every
    * booking waits for.
    */
-  async oldest(key: string, count: number): Promise<HistoryBatchText | null> {
-    const page = await this.redis.xrange(key, '-', '+', 'COUNT', count);
+  async oldest(key: string, count: number, after = 0): Promise<DrainBatch | null> {
+    const page = await this.redis.xrange(key, after > 0 ? `0-${after + 1}` : '-', '+', 'COUNT', count);
     if (page.length === 0) return null;
-    // Each entry has the one field `c` (lua/includes/history.lua).
-    return { first: entryNumber(page[0]![0]), last: entryNumber(page[page.length - 1]![0]), entries: page.map(([, fields]) => fields[1]).join(ENTRY_SEPARATOR) };
+    // Each entry has the field `c`, and `u` when the object was used (lua/includes/historyEntries.lua).
+    const used: UsedEntry[] = [];
+    for (const [, fields] of page) {
+      if (fields[2] === 'u') used.push({ ...entryTimeAndLabel(fields[1]!), mark: fields[3]! });
+    }
+    return { first: entryNumber(page[0]![0]), last: entryNumber(page[page.length - 1]![0]), entries: page.map(([, fields]) => fields[1]).join(ENTRY_SEPARATOR), used };
   }
 
   /** Removes the entries up to and including number `lastStored`; later ones stay. */

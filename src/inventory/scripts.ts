@@ -67,6 +67,7 @@ const SCRIPT_FILES = {
   dropIdleHoldToken: 'drop-idle-hold-token-1.lua',
   streamLastEntry: 'stream-last-entry-1.lua',
   historyAfter: 'history-after-1.lua',
+  countUsedObjects: 'count-used-objects.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -134,8 +135,8 @@ export class Scripts {
 
   /**
    * lua/change-object-status.lua: every object of every change of a request, all or
-   * nothing. Keys: per event its keys, the used-object bucket keys (statusChanges.ts), then
-   * the request's record key. Called through AtMostOnceCalls, never directly. A Redis that
+   * nothing. Keys: per event its keys, the seasons' keys (statusChanges.ts), then the
+   * request's record key. Called through AtMostOnceCalls, never directly. A Redis that
    * lost the function (it restarted without persistence) gets it again, and the call is
    * sent again: it cannot have run.
    */
@@ -199,6 +200,17 @@ export class Scripts {
    */
   historyAfter(historyKey: string, after: number, count: number): Promise<[number, [string, string[]][]]> {
     return this.call('historyAfter', [historyKey], [after, count]) as Promise<[number, [string, string[]][]]>;
+  }
+
+  /**
+   * lua/count-used-objects.lua: adds labels to an event's used objects of a month (the
+   * history drain counts them); 1 when that made the event's first use of the month.
+   * `buckets`: each bucket key with its labels.
+   */
+  countUsedObjects(countKey: string, bucketCount: number, buckets: [string, string[]][]): Promise<number> {
+    const args: Arg[] = [bucketCount];
+    for (const [, labels] of buckets) args.push(labels.length, ...labels);
+    return this.call('countUsedObjects', [countKey, ...buckets.map(([key]) => key)], args) as Promise<number>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

@@ -3,10 +3,10 @@ import { isScriptRefusal, SCRIPT_REFUSALS, SCRIPT_SIGNALS, type ScriptRefusal } 
 import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
-import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
-import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
 import { APPLIED } from './scripts.js';
+import { usageMark, type UsageOwner } from './usedObjects.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -44,8 +44,6 @@ export interface HoldingChange {
 export interface AppliedChanges {
   /** With expand: per change, per object, in request order. */
   objects?: AppliedObject[][];
-  /** Events whose used objects of this month were counted for the first time. */
-  firstUseThisMonth: EventRef[];
   holdings: HoldingChange[];
 }
 
@@ -101,25 +99,20 @@ function failure(raw: [string, string, string][]): ApiError {
   return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
 }
 
-/**
- * Each event's keys in script order with its used-objects key of a month, and its used
- * bucket keys of that month as they are asked for: made once per event record and month.
- */
-const scriptKeys = new WeakMap<EventRef, { month: string; keys: string[]; buckets: string[] }>();
-function scriptKeyEntry(event: EventRef, month: string) {
-  let entry = scriptKeys.get(event);
-  if (entry?.month !== month) {
+/** Each event's keys in script order, made once per event record. */
+const scriptKeys = new WeakMap<EventRef, string[]>();
+function scriptKeysOf(event: EventRef): string[] {
+  let keys = scriptKeys.get(event);
+  if (!keys) {
     const k = eventKeys(event);
-    entry = { month, keys: [...EVENT_KEY_NAMES.map((name) => k[name]), usedObjectsKey(event, month)], buckets: [] };
-    scriptKeys.set(event, entry);
+    keys = EVENT_KEY_NAMES.map((name) => k[name]);
+    scriptKeys.set(event, keys);
   }
-  return entry;
+  return keys;
 }
-const scriptKeysOf = (event: EventRef, month: string): string[] => scriptKeyEntry(event, month).keys;
-function usedBucketKeyOf(event: EventRef, month: string, bucket: number): string {
-  const buckets = scriptKeyEntry(event, month).buckets;
-  return (buckets[bucket] ??= usedBucketKey(event, month, bucket));
-}
+
+/** A call applied with nothing more to tell; shared, never changed. */
+const NOTHING_MORE: AppliedChanges = Object.freeze({ holdings: Object.freeze([]) as unknown as HoldingChange[] });
 
 /** Operations whose objects count as used (docs/seatsio-behaviour.md, "Usage"): not release, not season overrides. */
 const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
@@ -194,6 +187,8 @@ export async function applyStatusChanges(
   now: number,
   expand: boolean,
   origin: ChangeOrigin,
+  /** Whose usage the changed events count in (the drain counts it from the history). */
+  owner: UsageOwner,
   lite = liteSeasonCall(changes),
 ): Promise<AppliedChanges> {
   const events: EventRef[] = [];
@@ -205,28 +200,10 @@ export async function applyStatusChanges(
     }
   };
   for (const { event } of changes) add(event);
-  const changed = events.slice();
   // The units of a season a change is checked against come after the changed events: they
-  // are only read, so they have no used objects (the arrays below cover the changed ones).
+  // are only read.
   if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
-  const month = monthOf(now);
-  const keys = events.length === 1 ? scriptKeysOf(events[0]!, month).slice() : events.flatMap((event) => scriptKeysOf(event, month));
-  // Every object passed to book, hold or a status counts as used (docs/seatsio-behaviour.md, "Usage"),
-  // in its bucket key, passed after the events' own keys.
-  const usedLabels = changed.map(() => new Set<string>());
-  for (const { event, change } of changes) {
-    if (COUNTED_AS_USED.has(change.op)) for (const o of change.objects) usedLabels[position.get(event._id)! - 1]!.add(o.label);
-  }
-  const usedBuckets = changed.map((event) => event.usedBuckets ?? 1);
-  const used: [number, string[]][][] = [];
-  changed.forEach((event, i) => {
-    const buckets: [number, string[]][] = [];
-    for (const [bucket, labels] of byUsedBucket(usedLabels[i]!, usedBuckets[i]!)) {
-      keys.push(usedBucketKeyOf(event, month, bucket));
-      buckets.push([keys.length, labels]); // the bucket key's position in KEYS
-    }
-    used.push(buckets);
-  });
+  const keys = events.length === 1 ? scriptKeysOf(events[0]!).slice() : events.flatMap((event) => scriptKeysOf(event));
   const seasons = changes.some((c) => c.season) ? seasonsPayload(changes, position, keys, lite) : {};
   // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
   // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
@@ -235,8 +212,6 @@ export async function applyStatusChanges(
     expand: expand || undefined,
     origin: origin.type === 'API_CALL' ? undefined : origin.type,
     ip: origin.ip,
-    used,
-    usedBuckets,
     seasons: Object.keys(seasons).length > 0 ? seasons : undefined,
     changes: changes.map(({ event, change, tokenExpiry }) => ({
       e: position.get(event._id),
@@ -252,6 +227,9 @@ export async function applyStatusChanges(
       ignoreChannels: change.parameters.ignoreChannels || undefined,
       allowed: change.parameters.allowedPreviousStatuses,
       rejected: change.parameters.rejectedPreviousStatuses,
+      // Book, hold and custom statuses count their objects as used (docs/seatsio-behaviour.md,
+      // "Usage"); their history entries carry the mark the drain counts them by.
+      u: COUNTED_AS_USED.has(change.op) ? usageMark(event, owner) : undefined,
       // Places and capacity only for GA areas (q > 0 marks one).
       objects: change.objects.map((o) =>
         o.quantity > 0 ? { l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData } : { l: o.label, t: o.ticketType, x: o.extraData },
@@ -259,19 +237,17 @@ export async function applyStatusChanges(
     })),
   };
   const reply = await calls.changeObjectStatus(events[0]!, keys, now, JSON.stringify(payload));
-  if (reply === APPLIED) return { firstUseThisMonth: [], holdings: [] };
+  if (reply === APPLIED) return NOTHING_MORE;
   if (reply[0] === 0) {
     const raw = reply.slice(1) as [string, string, string][];
     if (raw.some(([code]) => code === SEASON_CHANGED)) throw seasonChanged();
-    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return applyStatusChanges(calls, changes, now, expand, origin, false);
+    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return applyStatusChanges(calls, changes, now, expand, origin, owner, false);
     throw failure(raw);
   }
-  const firstUse = (reply[1] as number[]).map((e) => events[e - 1]!);
-  const results = reply[2] ? (JSON.parse(reply[2] as string) as [string, string][][]) : undefined;
+  const results = reply[1] ? (JSON.parse(reply[1] as string) as [string, string][][]) : undefined;
   return {
-    firstUseThisMonth: firstUse,
     objects: results?.map((change) => change.map(([record, extra]) => ({ record, extra }))),
-    holdings: holdingsOf(reply[3], events),
+    holdings: holdingsOf(reply[2], events),
   };
 }
 
@@ -287,13 +263,13 @@ export type ExpiryOutcome = { done: true; holdings: HoldingChange[] } | { done: 
  * that id, whose records the season counts (docs/seasons.md).
  */
 export async function expireHolds(calls: AtMostOnceCalls, event: EventRef, token: string, now: number): Promise<ExpiryOutcome> {
-  const keys = [...scriptKeysOf(event, monthOf(now))];
+  const keys = scriptKeysOf(event).slice();
   const seasons: Record<string, { use: number }> = {};
   if (event.tag !== String(event._id)) {
     keys.push(seasonUseKeyOfTag(event.tag));
     seasons['1'] = { use: keys.length };
   }
-  const payload = { origin: 'HOLD_EXPIRED', used: [[]], usedBuckets: [1], seasons, changes: [{ e: 1, op: 'expire', token, objects: [] }] };
+  const payload = { origin: 'HOLD_EXPIRED', seasons, changes: [{ e: 1, op: 'expire', token, objects: [] }] };
   const reply = await calls.changeObjectStatus(event, keys, now, JSON.stringify(payload));
   if (reply === APPLIED) return { done: true, holdings: [] };
   if (reply[0] === 0) {
@@ -301,5 +277,5 @@ export async function expireHolds(calls: AtMostOnceCalls, event: EventRef, token
     if (code === HOLD_NOT_EXPIRED) return { done: false, expiresAt: Number(detail) };
     throw failure(reply.slice(1) as [string, string, string][]);
   }
-  return { done: true, holdings: holdingsOf(reply[3], [event]) };
+  return { done: true, holdings: holdingsOf(reply[2], [event]) };
 }

@@ -2,8 +2,8 @@ import { Command } from 'ioredis';
 
 // The status function's call as RESP text, made here rather than by ioredis's Command, for
 // the priority lane on one Redis (src/inventory/scripts.ts sends it). A call's keys are
-// mostly the same on every call of an event (its own keys, its used-object bucket keys of
-// the month), so their encoded form, key prefix included, is made once and kept; only the
+// mostly the same on every call of an event (its own keys), so their encoded form, key
+// prefix included, is made once and kept; only the
 // request's record key (the last one) and the arguments are encoded per call. ioredis's
 // Command would flatten the arguments, find the keys among them, prefix each and encode
 // each again on every call.

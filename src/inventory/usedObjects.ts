@@ -1,10 +1,57 @@
 import type { RedisClient } from './redis.js';
+import type { Scripts } from './scripts.js';
 import { usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
+import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
 
 // Used objects (billing, docs/seatsio-behaviour.md, "Usage"): each event keeps, per month, the objects
-// passed to book, hold or change-object-status, spread over bucket keys and counted (the
-// script writes them, lua/includes/usedObjects.lua). A workspace keeps which events and
-// months have used objects, so usage is read without scanning keys.
+// passed to book, hold or change-object-status, spread over bucket keys and counted
+// (lua/includes/usedObjects.lua). A workspace keeps which events and months have used
+// objects, so usage is read without scanning keys.
+//
+// The status function does not count them: the history entry of each object a change uses
+// carries a usage mark (lua/includes/historyEntries.lua), and the history drain counts the
+// marked entries as it stores them (countDrained), so usage shows up one drain later
+// (docs/history.md, "Used objects").
+
+/** Whose usage an event's objects count in. */
+export interface UsageOwner {
+  /** The workspace's id. */
+  _id: number;
+  companyId: number;
+}
+
+/** What the drain needs to count an event's used objects: its bucket count and its owner. */
+interface UsageMark {
+  buckets: number;
+  workspaceId: number;
+  companyId: number;
+}
+
+const marks = new WeakMap<EventRef, string>();
+
+/** The usage mark of an event's history entries, `<buckets>:<workspace id>:<company id>`, made once per event record. */
+export function usageMark(event: EventRef, owner: UsageOwner): string {
+  let mark = marks.get(event);
+  if (mark === undefined) {
+    mark = `${event.usedBuckets ?? 1}:${owner._id}:${owner.companyId}`;
+    marks.set(event, mark);
+  }
+  return mark;
+}
+
+function parseUsageMark(mark: string): UsageMark | null {
+  const [buckets, workspaceId, companyId] = mark.split(':').map(Number);
+  if (!(buckets! >= 1 && workspaceId! >= 0 && companyId! >= 0)) return null;
+  return { buckets: buckets!, workspaceId: workspaceId!, companyId: companyId! };
+}
+
+/** A history entry of an object a change used, as the drain reads it. */
+export interface UsedEntry {
+  label: string;
+  /** When the change was made (ms): the month it counts in. */
+  time: number;
+  mark: string;
+}
 
 const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
 const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`;
@@ -12,10 +59,38 @@ const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`
 const usingWorkspacesKey = (companyId: number) => `usage:{co${companyId}}:workspaces`;
 
 export class UsedObjects {
-  constructor(private readonly redis: RedisClient) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {}
 
-  /** Records that these events have used objects in the month (once per event and month). */
-  async recordEventsInUse(workspace: { _id: number; companyId: number }, month: string, eventIds: number[]): Promise<void> {
+  /**
+   * Counts the used objects of one event's drained history entries, by the month of each
+   * change. Safe to repeat for the same entries (a batch drained twice): a label already
+   * counted adds nothing, and the workspace's lists are sets. The lists are written first,
+   * so a crash after them loses nothing: the entries are counted again with the batch.
+   */
+  async countDrained(event: EventRef, entries: UsedEntry[]): Promise<void> {
+    const byMonth = new Map<string, { mark: UsageMark; labels: Set<string> }>();
+    for (const entry of entries) {
+      const month = monthOf(entry.time);
+      let group = byMonth.get(month);
+      if (!group) {
+        const mark = parseUsageMark(entry.mark);
+        if (!mark) continue;
+        byMonth.set(month, (group = { mark, labels: new Set() }));
+      }
+      group.labels.add(entry.label);
+    }
+    for (const [month, { mark, labels }] of byMonth) {
+      await this.recordEventsInUse({ _id: mark.workspaceId, companyId: mark.companyId }, month, [event._id]);
+      const buckets = [...byUsedBucket(labels, mark.buckets)].map(([bucket, inBucket]) => [usedBucketKey(event, month, bucket), inBucket] as [string, string[]]);
+      await this.scripts.countUsedObjects(usedObjectsKey(event, month), mark.buckets, buckets);
+    }
+  }
+
+  /** Records that these events have used objects in the month. */
+  async recordEventsInUse(workspace: UsageOwner, month: string, eventIds: number[]): Promise<void> {
     // Two slots (workspace, company): separate commands, sent together by auto-pipelining
     // (one pipeline may not span slots on a cluster); each SADD is idempotent.
     await Promise.all([

@@ -1,5 +1,6 @@
-import { historyKeyEventId } from '../inventory/eventKeys.js';
+import { historyKey, historyKeyEvent, type EventRef } from '../inventory/eventKeys.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
+import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 
 // Moves status changes from the events' history streams into MongoDB (docs/history.md):
@@ -8,6 +9,9 @@ import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 // read twice (a crash between store and trim, a drain that outlasted its lease) is stored
 // once. One drain at a time works on a stream: a drain skips a stream another has taken.
 // A stream stays on the pending list until a drain finds it empty.
+// The drain also counts the used objects (billing) of the entries that carry a usage mark,
+// before storing them, so a MongoDB outage does not hold usage back (src/inventory/usedObjects.ts;
+// a batch counted twice counts once).
 
 /** Streams taken per run, and entries stored per MongoDB write. */
 const STREAMS_PER_RUN = 200;
@@ -27,6 +31,7 @@ export class HistoryDrain {
   constructor(
     private readonly streams: HistoryStreams,
     private readonly history: StatusChangeHistory,
+    private readonly usedObjects: UsedObjects,
   ) {}
 
   /** Drains the pending streams; throws when MongoDB refused (what it did not store stays listed). */
@@ -65,15 +70,31 @@ export class HistoryDrain {
     }
   }
 
+  /**
+   * Counts the used objects of an event's entries the drain has not reached: the event is
+   * being deleted, and its stream with it (usage is a billing record and outlives the event;
+   * the history of a deleted event does not).
+   */
+  async countUndrained(event: EventRef): Promise<void> {
+    const key = historyKey(event);
+    for (let after = 0; ; ) {
+      const batch = await this.streams.oldest(key, BATCH, after);
+      if (!batch) return;
+      if (batch.used.length > 0) await this.usedObjects.countDrained(event, batch.used);
+      after = batch.last;
+    }
+  }
+
   /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many it stored. */
   private async drainStream(key: string): Promise<{ stored: number; empty: boolean }> {
-    const eventId = historyKeyEventId(key);
-    if (eventId === null) return { stored: 0, empty: true };
+    const event = historyKeyEvent(key);
+    if (event === null) return { stored: 0, empty: true };
     let stored = 0;
     for (let read = 0; read < BATCHES_PER_STREAM; read++) {
       const batch = await this.streams.oldest(key, BATCH);
       if (!batch) return { stored, empty: true };
-      const { last, inserted } = await this.history.store(eventId, batch);
+      if (batch.used.length > 0) await this.usedObjects.countDrained(event, batch.used);
+      const { last, inserted } = await this.history.store(event._id, batch);
       await this.streams.trim(key, last);
       if (inserted) stored += batch.last - batch.first + 1;
     }

@@ -9,7 +9,6 @@ import {
   type PlannedChange,
   type StatusParameters,
 } from '../domain/statusChangeRequest.js';
-import { monthOf } from '../domain/usedBuckets.js';
 import type { EventRef } from '../inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
@@ -17,7 +16,6 @@ import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { HoldExpiry } from '../jobs/holdExpiry.js';
 import { applyStatusChanges, isSeasonChanged, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
-import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
@@ -58,7 +56,6 @@ export class StatusChangeService {
     private readonly catalog: EventCatalog,
     private readonly holdTokens: HoldTokenStore,
     private readonly calls: AtMostOnceCalls,
-    private readonly usedObjects: UsedObjects,
     private readonly objects: EventObjectStore,
     private readonly history: HistoryStreams,
     private readonly holdExpiry: HoldExpiry,
@@ -103,15 +100,12 @@ export class StatusChangeService {
       const expiries = await Promise.all(changes.map(({ event, change }) => this.tokenExpiry(workspace, event, change, now)));
       expiries.forEach((expiry, i) => (changes[i]!.tokenExpiry = expiry));
     }
-    const applied = await applyStatusChanges(this.calls, changes, now, expand, origin);
+    const applied = await applyStatusChanges(this.calls, changes, now, expand, origin, workspace);
     this.history.noteChanged(changes.map((c) => c.event));
     if (applied.holdings.length > 0) {
       // Tokens that started or stopped holding: their expiry jobs follow (docs/hold-expiry.md).
       const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
       this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
-    }
-    if (applied.firstUseThisMonth.length > 0) {
-      await this.usedObjects.recordEventsInUse(workspace, monthOf(now), applied.firstUseThisMonth.map((e) => e._id));
     }
     if (!applied.objects) return [];
     const holds = await this.areaHolds(changes, now);

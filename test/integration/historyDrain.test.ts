@@ -12,6 +12,8 @@ import { ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
 import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
 import { HistoryStreams } from '../../src/inventory/historyStreams.js';
 import { HistoryDrain } from '../../src/jobs/historyDrain.js';
+import { Scripts } from '../../src/inventory/scripts.js';
+import { UsedObjects } from '../../src/inventory/usedObjects.js';
 
 // The drain of the history streams into MongoDB (docs/history.md), on real servers: a
 // server without background jobs and `npm run worker` processes beside it, a worker killed
@@ -201,7 +203,7 @@ describe('history drain', () => {
       const leaseMs = 300;
       const streams = new HistoryStreams(redis, prefix, leaseMs);
       const database = newDatabaseName();
-      const drain = new HistoryDrain(streams, new StatusChangeHistory(mongo.db(database)));
+      const drain = new HistoryDrain(streams, new StatusChangeHistory(mongo.db(database)), new UsedObjects(redis, new Scripts(redis)));
       const key = 'inv:{41}:41:history';
       for (let n = 1; n <= 3; n++) await redis.xadd(key, '0-*', 'c', historyEntry(n));
       streams.noteChanged([{ _id: 41, tag: '41' }]);

@@ -47,10 +47,13 @@ const newEvent = (): EventRef & { tableBookingConfig: { mode: 'INHERIT' } } => {
   return { _id: id, tag: `lua${id}`, usedBuckets: 4, tableBookingConfig: { mode: 'INHERIT' } };
 };
 
+/** The workspace and company the test events' usage counts in. */
+const OWNER = { _id: 7, companyId: 3 };
+
 /** One change through lua/change-object-status.lua, as StatusChangeService makes it. */
 function change(event: ReturnType<typeof newEvent>, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters = {}, options: { now?: number; tokenExpiry?: number } = {}) {
   const planned = planChange(event, index, op, status, objects, parameters);
-  return applyStatusChanges(calls, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false, { type: 'API_CALL', ip: '192.0.2.1' });
+  return applyStatusChanges(calls, [{ event, change: planned, tokenExpiry: options.tokenExpiry }], options.now ?? Date.now(), false, { type: 'API_CALL', ip: '192.0.2.1' }, OWNER);
 }
 
 const recordOf = async (event: EventRef, label: string) => redis.hget(eventKeys(event).objects, label);
@@ -135,17 +138,31 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
     expect(record!.split(SEP)).toEqual(['2', '0', 'booked', 'ch1', '2', '0']);
   });
 
-  it('objects passed to book or hold are counted as used in their bucket keys', async () => {
+  it('objects passed to book or hold carry a usage mark in the history, which the drain counts in their bucket keys', async () => {
     const event = newEvent();
     const now = Date.now();
     const month = monthOf(now);
     const labels = ['B-1', 'B-2', 'C-5'];
     await change(event, 'book', 'booked', labels, {}, { now });
-    expect(await redis.hgetall(usedObjectsKey(event, month))).toEqual({ n: '3', b: '4' });
-    for (const [bucket, inBucket] of byUsedBucket(labels, 4)) {
+    await change(event, 'hold', 'reservedByToken', ['C-6'], { holdToken: 'token-1' }, { now, tokenExpiry: now + 60_000 });
+    await change(event, 'release', 'free', ['B-1'], {}, { now });
+    // The function counts nothing itself: the entries carry `u` (buckets:workspace:company), a release none.
+    expect(await redis.exists(usedObjectsKey(event, month))).toBe(0);
+    const entries = (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => [fields[1]!.split(SEP)[1], fields[2] === 'u' ? fields[3] : null]);
+    expect(entries).toEqual([['B-1', '4:7:3'], ['B-2', '4:7:3'], ['C-5', '4:7:3'], ['C-6', '4:7:3'], ['B-1', null]]);
+
+    const used = new UsedObjects(redis, scripts);
+    const marked = entries.filter(([, mark]) => mark).map(([label, mark]) => ({ label: label!, time: now, mark: mark! }));
+    await used.countDrained(event, marked);
+    // Counted again (a batch drained twice): the same count.
+    await used.countDrained(event, marked);
+    expect(await redis.hgetall(usedObjectsKey(event, month))).toEqual({ n: '4', b: '4' });
+    for (const [bucket, inBucket] of byUsedBucket([...labels, 'C-6'], 4)) {
       expect((await redis.hkeys(usedBucketKey(event, month, bucket))).sort()).toEqual(inBucket.sort());
     }
-    expect(await new UsedObjects(redis).usedObjects(event, month)).toEqual(labels);
+    expect(await used.usedObjects(event, month)).toEqual([...labels, 'C-6']);
+    expect(await used.eventsInUse(OWNER._id, month)).toEqual([event._id]);
+    expect(await used.workspacesInUse(OWNER.companyId)).toEqual([OWNER._id]);
   });
 
   it('a seat that fails the channel rule is refused with that one error, not with the checks after it', async () => {
@@ -336,7 +353,7 @@ describe('change-object-status.lua runs as a Redis function', () => {
 
         const event = newEvent();
         const book = (through: AtMostOnceCalls, label: string) =>
-          applyStatusChanges(through, [{ event, change: planChange(event, index, 'book', 'booked', [label], {}) }], Date.now(), false, { type: 'API_CALL' });
+          applyStatusChanges(through, [{ event, change: planChange(event, index, 'book', 'booked', [label], {}) }], Date.now(), false, { type: 'API_CALL' }, OWNER);
         await book(calls, 'B-1');
         await book(otherCalls, 'B-2');
         // Our version still runs after the other one was loaded (no REPLACE of a shared name).
@@ -375,11 +392,9 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     const now = Date.now();
     const request = {
       expand: false,
-      used: [[]],
-      usedBuckets: [1],
       changes: [{ e: 1, op: 'book', status: 'booked', keep: false, ignoreChannels: false, objects: [{ l: 'GA1', q: places, c: 100 }] }],
     };
-    const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, keys.history, usedObjectsKey(event, monthOf(now)), recordKey];
+    const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, keys.history, recordKey];
     return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000, sentBefore);
   };
 
@@ -388,7 +403,7 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     const recordKey = requestRecordKey(event, 'request-1');
     const first = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
     const again = await bookPlaces(event, recordKey, 3, Date.now() + 10_000, true);
-    // Applied, with nothing more to tell (this call counts no used objects).
+    // Applied, with nothing more to tell.
     expect(first).toBe(APPLIED);
     expect(again).toEqual(first);
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 3 });

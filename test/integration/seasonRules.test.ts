@@ -6,7 +6,7 @@ import { redisKeysOf, storedEvent } from '../support/eventAdmin.js';
 import { seasonUseKey, seasonVersionKey } from '../../src/inventory/eventKeys.js';
 import { createCompanyClients, expectError, useServerWithCompany } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
-import { thisMonth } from '../support/usage.js';
+import { thisMonth, usageCounted } from '../support/usage.js';
 
 // The season rules (docs/seasons.md, "Rules"), each on a season of its own on real
 // servers: what one unit of a season books, holds back or assigns is seen by the others
@@ -325,6 +325,7 @@ describe('used seats', () => {
     const chart = (await uploadDrawing(clients.api, rowsWithoutSections)).key;
     const record = await createSeason(clients.api, chart, { numberOfEvents: 5 });
     await done(clients.api, record.key, 'book', { objects: ['A-1'] });
+    await usageCounted(ctx.server);
     const month = await clients.admin.get(`/reports/usage/month/${thisMonth()}`);
     expect(month.status, month.text).toBe(200);
     const byEvent = month.body.flatMap((w: { usageByEvent: { event: { key: string }; numUsedObjects: number }[] }) => w.usageByEvent);

@@ -263,7 +263,7 @@ describe('hold token expiry under concurrent holds', () => {
     const planned = planChange(event, index, 'hold', 'reservedByToken', ['A-1', { objectId: 'GA1', quantity: 2 }], { holdToken: token });
     // Refusing the late hold is a right answer too: when the expiry change lands in the same
     // millisecond as `now`, the script sees the token expired and holds nothing.
-    await applyStatusChanges(deps.statusCalls, [{ event, change: planned, tokenExpiry }], now, false, { type: 'API_CALL' }).catch((error) => {
+    await applyStatusChanges(deps.statusCalls, [{ event, change: planned, tokenExpiry }], now, false, { type: 'API_CALL' }, (await deps.repos.workspaces.findById(ctx.company.workspace.id))!).catch((error) => {
       if (!(error instanceof ApiError && error.errors[0]?.code === 'HOLD_TOKEN_EXPIRED')) throw error;
     });
     const expiresAt = Date.parse((await ctx.api.get(`/hold-tokens/${token}`)).body.expiresAt ?? '0');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/drawings.js';
 import { done, eventPath, holdToken, newEvent, type TestEvent } from '../support/events.js';
 import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
-import { secondWorkspace, thisMonth } from '../support/usage.js';
+import { secondWorkspace, thisMonth, usageCounted } from '../support/usage.js';
 import { usedBucketKey, usedObjectsKey } from '../../src/inventory/eventKeys.js';
 import { usedBucketsFor } from '../../src/domain/usedBuckets.js';
 
@@ -17,7 +17,9 @@ interface MonthReport {
   usageByEvent: { event: { id: number; key: string | null }; numUsedObjects: number }[];
 }
 
+/** A usage report, once the drain has counted every change made before (usage shows up one drain later). */
 async function get<T = any>(admin: Api, path: string): Promise<T> {
+  await usageCounted(ctx.server);
   const response = await admin.get<T>(path);
   expect(response.status, response.text).toBe(200);
   return response.body;
@@ -331,5 +333,31 @@ describe('usage reports', () => {
   it('an event of the company without usage → []', async () => {
     const { admin, event } = await company();
     expect(await usedLabels(admin, event)).toEqual([]);
+  });
+});
+
+describe('used objects are counted by the history drain (docs/history.md, "Used objects")', () => {
+  // No background jobs: nothing drains unless the test runs the drain.
+  const quiet = useServerWithCompany({ BACKGROUND_JOBS: 'off' });
+
+  const counts = async (admin: Api) => {
+    const response = await admin.get<MonthReport[]>(`/reports/usage/month/${thisMonth()}`);
+    expect(response.status, response.text).toBe(200);
+    return Object.fromEntries(response.body.flatMap((w) => w.usageByEvent).map((e) => [e.event.id, e.numUsedObjects]));
+  };
+
+  it('show up once the drain has run; an event deleted before the drain reached its changes keeps them', async () => {
+    const { api, admin } = await quiet.freshCompany();
+    const kept = await newEvent(api, rowsWithoutSections);
+    const gone = await newEvent(api, rowsWithoutSections);
+    await done(api, kept.key, 'book', { objects: ['A-1', 'A-2'] });
+    await done(api, gone.key, 'book', { objects: ['A-1', 'A-2', 'A-3'] });
+    expect(await counts(admin)).toEqual({});
+    // Deleting an event counts what the drain has not reached, before its history goes.
+    const deleted = await api.delete(eventPath(gone.key));
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await counts(admin)).toEqual({ [gone.id]: 3 });
+    await usageCounted(quiet.server);
+    expect(await counts(admin)).toEqual({ [gone.id]: 3, [kept.id]: 2 });
   });
 });
