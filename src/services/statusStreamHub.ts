@@ -36,6 +36,12 @@ export interface StreamLimits {
   maxEventSubscribers: number;
   /** Bytes a subscriber may leave unread before it is closed with CLOSE_TOO_SLOW. */
   maxBackpressureBytes: number;
+  /**
+   * Bytes the process's subscribers may leave unread together: past it, those furthest
+   * behind are closed with CLOSE_TOO_SLOW, so thousands of slow readers cannot hold the
+   * process's memory (each is bounded by maxBackpressureBytes alone).
+   */
+  maxBufferedBytes: number;
   /** How many changes behind a `since` may be and still be resumed; further back gets a reset snapshot. */
   retainedChanges: number;
   /** A follower reads (and sends what it read) once per this many milliseconds. */
@@ -375,15 +381,34 @@ export class StatusStreamHub {
     for (const waiter of follower.waiters) waiter.wake();
   }
 
-  /** Closes, with CLOSE_TOO_SLOW, every subscriber that left more than the limit unread. */
+  /**
+   * Closes, with CLOSE_TOO_SLOW, every subscriber that left more than its limit unread, and
+   * then, while the rest together leave more than the process's limit, those furthest behind.
+   */
   private closeSlow(): void {
+    const behind: { ws: Socket; unread: number }[] = [];
+    let total = 0;
     for (const follower of this.followers.values()) {
       for (const ws of follower.sockets) {
-        if (ws.getBufferedAmount() > this.limits.maxBackpressureBytes) {
-          ws.end(CLOSE_TOO_SLOW, 'Too far behind: connect again with since');
+        const unread = ws.getBufferedAmount();
+        if (unread > this.limits.maxBackpressureBytes) this.closeTooSlow(ws);
+        else if (unread > 0) {
+          behind.push({ ws, unread });
+          total += unread;
         }
       }
     }
+    if (total <= this.limits.maxBufferedBytes) return;
+    behind.sort((a, b) => b.unread - a.unread);
+    for (const { ws, unread } of behind) {
+      if (total <= this.limits.maxBufferedBytes) break;
+      this.closeTooSlow(ws);
+      total -= unread;
+    }
+  }
+
+  private closeTooSlow(ws: Socket): void {
+    ws.end(CLOSE_TOO_SLOW, 'Too far behind: connect again with since');
   }
 }
 

@@ -232,6 +232,39 @@ describe('status stream: slow subscribers', () => {
   });
 });
 
+describe('status stream: slow subscribers of one process together', () => {
+  let event = '';
+  // Each subscriber alone may leave 256 MiB unread; together they may leave 64 KiB.
+  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: String(256 * 1024 * 1024), STREAM_MAX_BUFFERED_BYTES: String(64 * 1024) });
+
+  it('closes the subscribers furthest behind with 4008 once they leave more than STREAM_MAX_BUFFERED_BYTES unread together', async () => {
+    const key = { secretKey: ctx.company.workspace.secretKey };
+    const reader = await subscribe(ctx.server.url, event, key);
+    const stalled = [await subscribe(ctx.server.url, event, key), await subscribe(ctx.server.url, event, key)];
+    for (const s of stalled) {
+      await s.until((m) => m.type === 'snapshot');
+      (s.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    }
+    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    const hub = ctx.server.app.parts.statusStream;
+    let rounds = 0;
+    const started = Date.now();
+    while (hub.subscriberCount > 2 && Date.now() - started < 20_000) {
+      await done(ctx.api, event, 'book', { objects: labels, orderId: 'x'.repeat(200) });
+      await done(ctx.api, event, 'release', { objects: labels, orderId: 'x'.repeat(200) });
+      rounds++;
+    }
+    expect(hub.subscriberCount).toBeLessThanOrEqual(2);
+    for (const s of stalled) (s.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    // At least one of the two was closed for the process's limit (neither reached its own).
+    const codes = await Promise.all(stalled.map((s) => Promise.race([s.closed.then((c) => c.code), new Promise<number>((r) => setTimeout(() => r(0), 3_000))])));
+    expect(codes).toContain(4008);
+    await reader.until((m) => m.seq === rounds * 64, 10_000);
+    await expectViewMatches(ctx.api, event, reader);
+    for (const s of [reader, ...stalled]) s.close();
+  });
+});
+
 describe('status stream across server processes', () => {
   let a: TestServer;
   let b: TestServer;

@@ -61,10 +61,11 @@ describe('loadConfig', () => {
   });
 
   it('takes the status stream limits from STREAM_*, refusing what is not a sane number', () => {
-    expect(loadConfig(valid).statusStream).toEqual({ maxSubscribers: 20_000, maxEventSubscribers: 10_000, maxBackpressureBytes: 1_048_576, retainedChanges: 10_000, batchMs: 25, maxMessageBytes: 1024 });
+    expect(loadConfig(valid).statusStream).toEqual({ maxSubscribers: 20_000, maxEventSubscribers: 10_000, maxBackpressureBytes: 1_048_576, maxBufferedBytes: 134_217_728, retainedChanges: 10_000, batchMs: 25, maxMessageBytes: 1024 });
     expect(loadConfig({ ...valid, STREAM_MAX_EVENT_SUBSCRIBERS: '3', STREAM_RETAINED_CHANGES: '0' }).statusStream).toMatchObject({ maxEventSubscribers: 3, retainedChanges: 0 });
     expect(() => loadConfig({ ...valid, STREAM_MAX_SUBSCRIBERS: '0' })).toThrow(/STREAM_MAX_SUBSCRIBERS/);
     expect(() => loadConfig({ ...valid, STREAM_MAX_BACKPRESSURE_BYTES: '10' })).toThrow(/STREAM_MAX_BACKPRESSURE_BYTES/);
+    expect(() => loadConfig({ ...valid, STREAM_MAX_BUFFERED_BYTES: '1000' })).toThrow(/STREAM_MAX_BUFFERED_BYTES/);
     expect(() => loadConfig({ ...valid, STREAM_MAX_MESSAGE_BYTES: 'big' })).toThrow(/STREAM_MAX_MESSAGE_BYTES/);
   });
 
