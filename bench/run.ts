@@ -332,7 +332,10 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       }
       const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
       const allocationFigure = allocated && figures.requests > 0 ? { allocatedBytesPerRequest: Math.round((await allocated()) / figures.requests) } : {};
-      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain, ...allocationFigure };
+      // The server's RSS after each scenario, and its peak so far: where a run's peak came from.
+      const { rssBytes, peakRssBytes } = processMemory(server.pid);
+      const memoryFigures = { serverRssMbAfter: Math.round(rssBytes / 2 ** 20), serverPeakRssMbSoFar: Math.round(peakRssBytes / 2 ** 20) };
+      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain, ...allocationFigure, ...memoryFigures };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${allocated ? `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request` : ''}`);
     }
     sections.server = { ...processMemory(server.pid), ...(await serverHeap(server.url)) };
