@@ -3,13 +3,16 @@
 -- seeing the ones before it), and only if all pass is anything written. One call serves
 -- book, hold, release, change-object-status, event groups and batches.
 --
--- KEYS     7 per event, in this order (src/inventory/eventKeys.ts, EVENT_KEY_NAMES):
---          objects, extraData, holdTokens, saleConfig, gaHoldExpiry, gaHolds, history. The
---          events changed come first, then the other units of their seasons the changes are
---          checked against; after every event's keys, the seasons' keys (count of stored
---          records, overrides); last, the request's record key (includes/requestRecord.lua)
--- ARGV[1]  now (ms epoch): holds whose token expired by then count as free
--- ARGV[2]  the request, JSON, as src/inventory/statusChanges.ts builds it:
+-- The call's keys and arguments are declared in src/inventory/statusContract.ts, which
+-- makes the include statusContract.lua (KEYS_PER_EVENT, EVENT_KEY_<NAME>, ARG_<NAME>):
+-- KEYS     per event its keys (EVENT_KEY_*). The events changed come first, then the other
+--          units of their seasons the changes are checked against; after every event's keys,
+--          the seasons' keys (count of stored records, overrides); last, the request's record
+--          key (includes/requestRecord.lua)
+-- ARGV     now (ms epoch: holds whose token expired by then count as free), the request,
+--          the deadline, how long a record is kept, whether the call was sent before
+--          (includes/requestRecord.lua); the request is JSON, as src/inventory/statusChanges.ts
+--          builds it:
 --          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep?, channels?,
 --                         ignoreChannels?, allowed?, rejected?, u?, objects: [ {l, q?, c?, t?, x?} ] } ],
 --            expand?, seasons?, origin?, ip? }
@@ -34,10 +37,6 @@
 --            seasons: per position (as a string) of a unit of a season a change is made on:
 --                  { use, vk, ver, nfs, sum, groups, ov?, top?, lite?, fb? } (includes/eventState.lua and
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
--- ARGV[3]  the request's deadline (ms epoch, Redis's clock): later, nothing is done
--- ARGV[4]  how long (ms) the record of a successful call is kept
--- ARGV[5]  1 when the same call was sent before (a repeat after a lost connection), else 0:
---          only then can an earlier run's record exist (includes/requestRecord.lua)
 -- Returns  {-1} when the deadline has passed (nothing written),
 --          {0, {code, label, detail}, ...} when any check fails (nothing written),
 --          1 when applied with nothing more to tell (no expand, no holding changes), or
@@ -57,6 +56,7 @@
 
 local KEYS, ARGV, now, nowText, request
 
+--#include statusContract.lua
 --#include requestRecord.lua
 --#include seatRules.lua
 --#include areaRules.lua
@@ -74,7 +74,7 @@ end
 
 local function run(keys, args)
   -- now as text for the history entries: one string for all of them.
-  KEYS, ARGV, now, nowText, request = keys, args, tonumber(args[1]), args[1], nil
+  KEYS, ARGV, now, nowText, request = keys, args, tonumber(args[ARG_NOW]), args[ARG_NOW], nil
   call = newCall()
 
   -- A repeat of a request that already ran answers as the first run did.
@@ -82,7 +82,7 @@ local function run(keys, args)
   if earlier then return earlier end
   if pastDeadline() then return { -1 } end
 
-  request = cjson.decode(ARGV[2])
+  request = cjson.decode(ARGV[ARG_REQUEST])
   local errors = call.errors
 
   for i, change in ipairs(request.changes) do

@@ -9,15 +9,13 @@
 -- hold written through this state, so the hold expiry job knows what to give back; a hold
 -- overwritten after its token expired is noted in the history as HOLD_EXPIRED
 -- (docs/hold-expiry.md).
--- Needs: KEYS (KEYS_PER_EVENT per event, in the order of src/inventory/eventKeys.ts
--- EVENT_KEY_NAMES), request, now.
+-- Needs: KEYS (KEYS_PER_EVENT per event, at the positions statusContract.lua names), request, now.
+--#include statusContract.lua
 --#include callState.lua
 --#include constants.lua
 --#include objectStates.lua
 --#include calls.lua
 --#include historyEntries.lua
-
-local KEYS_PER_EVENT = 7
 
 -- The state of the event at position `e` (1-based) of KEYS.
 local function eventState(e)
@@ -26,8 +24,9 @@ local function eventState(e)
   local base = (e - 1) * KEYS_PER_EVENT
   state = {
     e = e,
-    objects = KEYS[base + 1], extraData = KEYS[base + 2], holdTokens = KEYS[base + 3],
-    saleConfig = KEYS[base + 4], gaHoldExpiry = KEYS[base + 5], gaHoldsKey = KEYS[base + 6], history = KEYS[base + 7],
+    objects = KEYS[base + EVENT_KEY_OBJECTS], extraData = KEYS[base + EVENT_KEY_EXTRA_DATA], holdTokens = KEYS[base + EVENT_KEY_HOLD_TOKENS],
+    saleConfig = KEYS[base + EVENT_KEY_SALE_CONFIG], gaHoldExpiry = KEYS[base + EVENT_KEY_GA_HOLD_EXPIRY],
+    gaHoldsKey = KEYS[base + EVENT_KEY_GA_HOLDS], history = KEYS[base + EVENT_KEY_HISTORY],
     records = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},

@@ -5,10 +5,11 @@
 -- deadline does nothing: the server has answered its client by then. The deadline is read
 -- from Redis's own clock, the one exception to "time comes in as an argument": it must be
 -- the clock of the machine that would apply the change.
--- Needs: KEYS[#KEYS] the request's record key; ARGV[3] the deadline (ms, Redis clock);
--- ARGV[4] how long the record is kept (ms); ARGV[5] 1 when this call was sent before (record
+-- Needs: KEYS[#KEYS] the request's record key; ARGV (statusContract.lua): the deadline (ms,
+-- Redis clock), how long the record is kept (ms), 1 when this call was sent before (record
 -- keys are new for every request, so only a repeat can find a record: a first send does not
 -- look).
+--#include statusContract.lua
 
 -- The request's record key: the call's last key.
 local function recordKey()
@@ -17,7 +18,7 @@ end
 
 -- The reply of an earlier run of this very request, or nil.
 local function earlierReply()
-  if ARGV[5] ~= '1' then return nil end
+  if ARGV[ARG_SENT_BEFORE] ~= '1' then return nil end
   local stored = redis.call('GET', recordKey())
   if stored then return cjson.decode(stored) end
   return nil
@@ -25,11 +26,11 @@ end
 
 local function pastDeadline()
   local time = redis.call('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[3])
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[ARG_DEADLINE])
 end
 
 -- Keeps a successful reply for repeats of the request, and returns it.
 local function remember(reply)
-  redis.call('SET', recordKey(), cjson.encode(reply), 'PX', ARGV[4])
+  redis.call('SET', recordKey(), cjson.encode(reply), 'PX', ARGV[ARG_KEEP_MS])
   return reply
 end

@@ -13,8 +13,11 @@ const INCLUDE_LINE = /^--#include[ \t]+(\S+)[ \t]*$/gm;
 /** The includes a text names, in the order it names them. */
 const includesOf = (text: string): string[] => [...text.matchAll(INCLUDE_LINE)].map((match) => match[1]!);
 
-/** A script's source with its includes resolved (see above). */
-export function scriptSource(file: string, dir: string): string {
+/**
+ * A script's source with its includes resolved (see above). `generated`: includes made by
+ * the server rather than read from lua/includes (the status call's contract), by name.
+ */
+export function scriptSource(file: string, dir: string, generated: Record<string, string> = {}): string {
   const script = readFileSync(join(dir, file), 'utf8');
   const emitted = new Set<string>();
   const parts: string[] = [];
@@ -23,7 +26,7 @@ export function scriptSource(file: string, dir: string): string {
     if (emitted.has(name)) return;
     let text: string;
     try {
-      text = readFileSync(join(dir, 'includes', name), 'utf8');
+      text = generated[name] ?? readFileSync(join(dir, 'includes', name), 'utf8');
     } catch {
       throw new Error(`lua/${file}: ${path.join(' -> ')} includes ${name}, which is not in lua/includes/`);
     }

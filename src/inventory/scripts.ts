@@ -5,6 +5,7 @@ import calculateSlot from 'cluster-key-slot';
 import type { Command, Redis } from 'ioredis';
 import { StatusWire } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
+import { STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua } from './statusContract.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
 
@@ -43,7 +44,7 @@ export interface StatusLibrary {
 
 /** The function library made from STATUS_FILE: its `run` registered under a versioned name. */
 export function statusLibrary(dir = luaDir()): StatusLibrary {
-  const body = scriptSource(STATUS_FILE, dir);
+  const body = scriptSource(STATUS_FILE, dir, { [STATUS_CONTRACT_INCLUDE]: statusContractLua() });
   const version = createHash('sha1').update(body).digest('hex').slice(0, 12);
   const name = `${STATUS_LIBRARY}_${version}`;
   const functionName = `${STATUS_FUNCTION}_${version}`;
@@ -141,7 +142,7 @@ export class Scripts {
    * sent again: it cannot have run.
    */
   async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<StatusReply> {
-    const args = [now, request, deadline, keepMs, sentBefore ? 1 : 0];
+    const args = statusArgs({ now, request, deadline, keepMs, sentBefore: sentBefore ? 1 : 0 });
     try {
       return (await this.statusCall(keys, args)) as StatusReply;
     } catch (error) {

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { EVENT_KEY_NAMES } from '../../src/inventory/eventKeys.js';
+import { statusLibrary } from '../../src/inventory/scripts.js';
+import { STATUS_ARGS, statusArgs, statusContractLua } from '../../src/inventory/statusContract.js';
+
+// The status call's contract (src/inventory/statusContract.ts): the server and the Lua take
+// the keys' and arguments' positions from the same lists.
+
+/** name -> value of the `local NAME = n` lines of a Lua text. */
+const constants = (lua: string) => Object.fromEntries([...lua.matchAll(/^local (\w+) = (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+
+describe("the status call's contract", () => {
+  it('gives the Lua each key and argument at the position the server puts it', () => {
+    const lua = constants(statusContractLua());
+    expect(lua.KEYS_PER_EVENT).toBe(EVENT_KEY_NAMES.length);
+    expect(lua.EVENT_KEY_OBJECTS).toBe(EVENT_KEY_NAMES.indexOf('objects') + 1);
+    expect(lua.EVENT_KEY_EXTRA_DATA).toBe(EVENT_KEY_NAMES.indexOf('extraData') + 1);
+    expect(lua.EVENT_KEY_HISTORY).toBe(EVENT_KEY_NAMES.indexOf('history') + 1);
+    expect(lua.ARG_NOW).toBe(STATUS_ARGS.indexOf('now') + 1);
+    expect(lua.ARG_SENT_BEFORE).toBe(STATUS_ARGS.indexOf('sentBefore') + 1);
+    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length);
+    expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1 })).toEqual([1, '{}', 3, 4, 0]);
+  });
+
+  it('is the only way the status function reads its arguments and an event\'s keys, and it uses every position', () => {
+    const source = statusLibrary().source;
+    expect(source).not.toMatch(/ARGV\[\d/);
+    expect(source).not.toMatch(/args\[\d/);
+    expect(source).not.toMatch(/KEYS\[base \+ \d/);
+    for (const name of Object.keys(constants(statusContractLua()))) {
+      // Declared once, read at least once.
+      expect(source.split(name).length - 1, name).toBeGreaterThanOrEqual(2);
+    }
+  });
+});
