@@ -3,7 +3,8 @@ import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/dra
 import { done, eventPath, holdToken, newEvent, type TestEvent } from '../support/events.js';
 import { expectError, type Api, type CompanyClients, useServerWithCompany } from '../support/harness.js';
 import { secondWorkspace, thisMonth, usageCounted } from '../support/usage.js';
-import { usedBucketKey, usedObjectsKey } from '../../src/inventory/eventKeys.js';
+import { historyKey, usedBucketKey, usedObjectsKey } from '../../src/inventory/eventKeys.js';
+import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { usedBucketsFor } from '../../src/domain/usedBuckets.js';
 
 // Used objects (docs/seatsio-behaviour.md, "Usage"): the distinct objects
@@ -359,5 +360,21 @@ describe('used objects are counted by the history drain (docs/history.md, "Used 
     expect(await counts(admin)).toEqual({ [gone.id]: 3 });
     await usageCounted(quiet.server);
     expect(await counts(admin)).toEqual({ [gone.id]: 3, [kept.id]: 2 });
+  });
+  it('an entry written by a version that counted in the status function (no usage mark) is stored but not counted again', async () => {
+    const { api, admin } = await quiet.freshCompany();
+    const event = await newEvent(api, rowsWithoutSections);
+    const { redis, historyStreams } = quiet.server.app.parts;
+    const ref = { _id: event.id, tag: String(event.id) };
+    // What an older server's function wrote: the entry alone, having counted the object itself.
+    const entry = [Date.now(), 'A-5', 'booked', 1, '', '', 'API_CALL', '127.0.0.1', ''].join(FIELD_SEPARATOR);
+    await redis.xadd(historyKey(ref), '0-*', 'c', entry);
+    historyStreams.noteChanged([ref]);
+    await done(api, event.key, 'book', { objects: ['A-6'] });
+    await usageCounted(quiet.server);
+    expect(await counts(admin)).toEqual({ [event.id]: 1 });
+    const history = await api.get(eventPath(event.key, '/status-changes'));
+    expect(history.status, history.text).toBe(200);
+    expect(history.body.items.map((item: { objectLabel: string }) => item.objectLabel).sort()).toEqual(['A-5', 'A-6']);
   });
 });
