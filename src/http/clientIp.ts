@@ -1,7 +1,8 @@
 // The caller's address as status changes record it (docs/history.md), from the peer address
 // uWS gives as text.
 
-const IPV4_MAPPED = /^(?:0{1,4}:){5}ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
+/** An IPv4-mapped IPv6 address, written out (`0:0:0:0:0:ffff:`) or short (`::ffff:`). */
+const IPV4_MAPPED = /^(?:(?:0{1,4}:){5}|::)ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i;
 
 /** Peer addresses as uWS gives them -> as clientIp answers; a few clients send most requests. */
 const knownIps = new Map<string, string>();
@@ -19,7 +20,7 @@ export function clientIp(text: ArrayBuffer): string {
 }
 
 function readableIp(address: string): string {
-  const mapped = IPV4_MAPPED.exec(address) ?? /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  const mapped = IPV4_MAPPED.exec(address);
   if (!mapped) return address;
   const high = parseInt(mapped[1]!, 16);
   const low = parseInt(mapped[2]!, 16);

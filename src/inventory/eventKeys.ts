@@ -62,21 +62,20 @@ export function eventKeys(event: EventRef): EventKeys {
 /** The event's history stream (EventKeys.history), without making the other names. */
 export const historyKey = (event: EventRef) => `${prefixOf(event)}:history`;
 
-const HISTORY_KEY = /^inv:\{([^}]*)\}:(\d+):history$/;
+/** Reads the event (its tag and id) out of one kind of its keys, `inv:{<tag>}:<id>:<name>`; null for another key. */
+const eventOfKey = (name: keyof EventKeys) => {
+  const pattern = new RegExp(`^inv:\\{([^}]*)\\}:(\\d+):${name}$`);
+  return (key: string): EventRef | null => {
+    const match = pattern.exec(key);
+    return match ? { tag: match[1]!, _id: Number(match[2]) } : null;
+  };
+};
 
-/** The event a history stream key names (its tag and id), or null for another key. */
-export function historyKeyEvent(key: string): EventRef | null {
-  const match = HISTORY_KEY.exec(key);
-  return match ? { tag: match[1]!, _id: Number(match[2]) } : null;
-}
+/** The event a history stream key names, or null for another key. */
+export const historyKeyEvent = eventOfKey('history');
 
-const HOLD_TOKENS_KEY = /^inv:\{([^}]*)\}:(\d+):holdTokens$/;
-
-/** The event whose holdTokens hash a key names (its tag and id), or null for another key. */
-export function holdTokensKeyEvent(key: string): EventRef | null {
-  const match = HOLD_TOKENS_KEY.exec(key);
-  return match ? { tag: match[1]!, _id: Number(match[2]) } : null;
-}
+/** The event whose holdTokens hash a key names, or null for another key. */
+export const holdTokensKeyEvent = eventOfKey('holdTokens');
 
 /** counter: for-sale config changes of the event on one UTC day `YYYY-MM-DD` (rate limit). */
 export const forSaleEditsKey = (event: EventRef, day: string) => `${prefixOf(event)}:forSaleEdits:${day}`;

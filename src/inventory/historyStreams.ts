@@ -145,11 +145,13 @@ export class HistoryStreams {
     const page = await this.redis.xrange(key, after > 0 ? `0-${after + 1}` : '-', '+', 'COUNT', count);
     if (page.length === 0) return null;
     // Each entry has the field `c`, and `u` when the object was used (lua/includes/historyEntries.lua).
+    const texts: string[] = [];
     const used: UsedEntry[] = [];
     for (const [, fields] of page) {
+      texts.push(fields[1]!);
       if (fields[2] === 'u') used.push({ ...entryTimeAndLabel(fields[1]!), mark: fields[3]! });
     }
-    return { first: entryNumber(page[0]![0]), last: entryNumber(page[page.length - 1]![0]), entries: page.map(([, fields]) => fields[1]).join(ENTRY_SEPARATOR), used };
+    return { first: entryNumber(page[0]![0]), last: entryNumber(page[page.length - 1]![0]), entries: texts.join(ENTRY_SEPARATOR), used };
   }
 
   /** Removes the entries up to and including number `lastStored`; later ones stay. */

@@ -3,10 +3,9 @@ import { Command } from 'ioredis';
 // The status function's call as RESP text, made here rather than by ioredis's Command, for
 // the priority lane on one Redis (src/inventory/scripts.ts sends it). A call's keys are
 // mostly the same on every call of an event (its own keys), so their encoded form, key
-// prefix included, is made once and kept; only the
-// request's record key (the last one) and the arguments are encoded per call. ioredis's
-// Command would flatten the arguments, find the keys among them, prefix each and encode
-// each again on every call.
+// prefix included, is made once and kept; only the request's record key (the last one) and
+// the arguments are encoded per call. ioredis's Command would flatten the arguments, find
+// the keys among them, prefix each and encode each again on every call.
 
 /** Encoded keys kept; past this the map starts afresh (an event's keys come back at its next call). */
 const MAX_KEPT_KEYS = 50_000;

@@ -242,7 +242,7 @@ export class StatusStreamHub {
 
   /** Sends one message; a subscriber whose message uWS had to drop (far past the limit) is closed. */
   private send(ws: Socket, message: string): void {
-    if (ws.send(message, false) === DROPPED) ws.end(CLOSE_TOO_SLOW, 'Too far behind: connect again with since');
+    if (ws.send(message, false) === DROPPED) this.closeTooSlow(ws);
   }
 
   /** A batch to every subscriber of the follower, the message made once per audience. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptSource } from '../../src/inventory/luaSource.js';
-import { STATUS_CONTRACT_INCLUDE, statusContractLua } from '../../src/inventory/statusContract.js';
+import { statusLibrary } from '../../src/inventory/scripts.js';
 
 // The include loader (src/inventory/luaSource.ts) and the rule that keeps one status call's
 // state from reaching the next (lua/includes/callState.lua).
@@ -68,7 +68,7 @@ describe("the status function's includes", () => {
   });
 
   it('assemble the status function with each include once', () => {
-    const source = scriptSource('change-object-status.lua', 'lua', { [STATUS_CONTRACT_INCLUDE]: statusContractLua() });
+    const source = statusLibrary('lua').source;
     const defined = [...source.matchAll(/^local function (\w+)/gm)].map((m) => m[1]!);
     expect(new Set(defined).size).toBe(defined.length);
     expect(source).not.toContain('--#include');
