@@ -192,7 +192,7 @@ export function compose(
   const usedObjects = new UsedObjects(redis, scripts);
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
   const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges, usedObjects);
-  const eventConfig = new EventConfigStore(redis, (event) => historyDrain.countUndrained(event));
+  const eventConfig = new EventConfigStore(redis, scripts, (event) => historyStreams.noteChanged([event]), (event) => historyDrain.countUndrained(event));
   const holdExpiry = new HoldExpiry(jobsRedis, config.redisKeyPrefix, holdTokens, statusCalls, historyStreams, logger);
 
   // Caches kept coherent across processes through the bus.

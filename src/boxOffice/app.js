@@ -7,6 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
 const STATUS_COLORS = { booked: '#5b5b5b', reservedByToken: '#f29f05', resale: '#3b82f6' };
+const NOT_FOR_SALE_COLOR = '#d0d0d0';
 const OTHER_STATUS_COLOR = '#8e44ad';
 const RADIUS = { seat: 6, table: 14, booth: 8, generalAdmission: 22 };
 
@@ -88,6 +89,14 @@ function statusOf(label) {
   return object ? object.status : 'free';
 }
 
+/** Free, but with no place for sale (a seat off sale, or a GA area with all its free places off sale). */
+function closedForSale(label) {
+  const object = state.view.get(label);
+  if (!object || !object.notForSale || object.status !== 'free') return false;
+  const capacity = state.elements.get(label)?.object.capacity;
+  return !capacity || object.notForSale + (object.booked || 0) + (object.held || 0) >= capacity;
+}
+
 function draw() {
   const { bounds, objects } = state.layout;
   const svg = $('chart');
@@ -136,12 +145,15 @@ function paint(label) {
   if (!element) return;
   const status = statusOf(label);
   const object = state.view.get(label);
-  const color = status === 'free' ? element.object.color || '#9ccc65' : STATUS_COLORS[status] || OTHER_STATUS_COLOR;
+  const closed = closedForSale(label);
+  const color = closed ? NOT_FOR_SALE_COLOR : status === 'free' ? element.object.color || '#9ccc65' : STATUS_COLORS[status] || OTHER_STATUS_COLOR;
   element.shape.setAttribute('fill', color);
   element.g.dataset.status = status;
+  element.g.dataset.forSale = String(!(object && object.notForSale));
   element.g.classList.toggle('selected', state.selected.has(label));
   const places = object && object.booked !== undefined ? `, ${object.booked} booked, ${object.held} held of ${element.object.capacity}` : '';
-  element.g.setAttribute('aria-label', `${label}: ${status}${places}${state.selected.has(label) ? ', selected' : ''}`);
+  const offSale = object && object.notForSale ? (object.booked !== undefined ? `, ${object.notForSale} not for sale` : ', not for sale') : '';
+  element.g.setAttribute('aria-label', `${label}: ${status}${places}${offSale}${state.selected.has(label) ? ', selected' : ''}`);
   element.g.setAttribute('aria-pressed', String(state.selected.has(label)));
 }
 
@@ -168,7 +180,7 @@ function tally() {
   const byStatus = new Map();
   const byCategory = new Map();
   for (const { label, categoryLabel } of state.layout.objects) {
-    const status = statusOf(label);
+    const status = closedForSale(label) ? 'not for sale' : statusOf(label);
     byStatus.set(status, (byStatus.get(status) || 0) + 1);
     const name = categoryLabel || 'none';
     const counts = byCategory.get(name) || { free: 0, total: 0 };
@@ -202,8 +214,13 @@ function connect() {
       state.view = new Map(Object.entries(message.objects));
       for (const label of new Set([...before, ...state.view.keys()])) paint(label);
     } else if (message.type === 'changes') {
-      for (const { objectLabel, quantity, ...object } of message.changes) {
-        if (object.status === 'free' && !(object.booked || object.held)) state.view.delete(objectLabel);
+      // docs/status-stream.md, "Messages": a status change keeps the object's places off
+      // sale; a for-sale change (no status) sets only those.
+      for (const { objectLabel, quantity, ...fields } of message.changes) {
+        const before = state.view.get(objectLabel);
+        const object = fields.status !== undefined ? { ...fields, notForSale: before && before.notForSale } : { ...(before || { status: 'free' }), notForSale: fields.notForSale };
+        if (!object.notForSale) delete object.notForSale;
+        if (object.status === 'free' && !(object.booked || object.held || object.notForSale)) state.view.delete(objectLabel);
         else state.view.set(objectLabel, object);
         paint(objectLabel);
       }

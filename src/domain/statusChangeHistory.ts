@@ -4,7 +4,9 @@ import type { NotBookableReason } from './eventObjectRules.js';
 
 // The status-change history (docs/history.md): what the status script appends to an event's
 // history stream (lua/includes/history.lua), the document the drain stores per entry, and
-// the item the history routes answer with.
+// the item the history routes answer with. The stream also holds the event's for-sale
+// changes (lua/write-sale-config-2.lua), numbered with the status changes so the live
+// stream can order both; the history routes skip them (docs/history.md, "For-sale entries").
 
 export type OriginType = 'API_CALL' | 'HOLD_EXPIRED';
 
@@ -24,6 +26,29 @@ export interface StatusChangeRecord {
   extraData: string | null;
 }
 
+/**
+ * A change of the places not for sale of some objects (mark-as-for-sale and the like,
+ * or a chart publish changing a for-sale category), as the event's stream holds it.
+ */
+export interface ForSaleChangeRecord {
+  eventId: number;
+  id: number;
+  date: Date;
+  /** Per object whose places not for sale changed, how many are now (0: all for sale again). */
+  notForSale: [label: string, places: number][];
+}
+
+/** Any entry of an event's history stream. */
+export type HistoryEntry = StatusChangeRecord | ForSaleChangeRecord;
+
+export const isForSaleChange = (entry: HistoryEntry): entry is ForSaleChangeRecord => 'notForSale' in entry;
+
+/**
+ * The status field of a for-sale entry (its label field is empty): no status can hold a
+ * control character (src/domain/statusChangeRequest.ts), so no status change has it.
+ */
+export const FOR_SALE_ENTRY = '\u0002notForSale';
+
 /** The number an entry id `0-<n>` carries (lua/includes/history.lua). */
 export function entryNumber(entryId: string): number {
   const match = /^0-(\d+)$/.exec(entryId);
@@ -34,13 +59,17 @@ export function entryNumber(entryId: string): number {
 /** Separates the entries of a batch of them as one text (src/inventory/historyStreams.ts, oldest). */
 export const ENTRY_SEPARATOR = '\u001e';
 
-/** The distinct labels of a batch of entries as one text (each entry's second field), without decoding them. */
+/**
+ * The distinct labels of a batch of entries as one text (each entry's second field), without
+ * decoding them. A for-sale entry's is empty and left out: an object's history has no such entry.
+ */
 export function batchLabels(entries: string): string[] {
   const labels = new Set<string>();
   let at = 0;
   while (at < entries.length) {
     const start = entries.indexOf(FIELD_SEPARATOR, at) + 1;
-    labels.add(entries.slice(start, entries.indexOf(FIELD_SEPARATOR, start)));
+    const label = entries.slice(start, entries.indexOf(FIELD_SEPARATOR, start));
+    if (label !== '') labels.add(label);
     const next = entries.indexOf(ENTRY_SEPARATOR, start);
     at = next < 0 ? entries.length : next + 1;
   }
@@ -53,13 +82,25 @@ export function entryTimeAndLabel(c: string): { time: number; label: string } {
   return { time: Number(c.slice(0, first)), label: c.slice(first + 1, c.indexOf(FIELD_SEPARATOR, first + 1)) };
 }
 
-/** The changes of a batch of entries as one text whose first entry is number `first`. */
-export function decodeBatch(eventId: number, first: number, entries: string): StatusChangeRecord[] {
+/** The entries of a batch of them as one text whose first entry is number `first`. */
+export function decodeBatchEntries(eventId: number, first: number, entries: string): HistoryEntry[] {
   return entries.split(ENTRY_SEPARATOR).map((c, i) => decodeHistoryEntry(eventId, first + i, c));
 }
 
+/** The status changes of a batch (what the history routes list): its for-sale entries left out. */
+export function decodeBatch(eventId: number, first: number, entries: string): StatusChangeRecord[] {
+  return decodeBatchEntries(eventId, first, entries).filter((entry): entry is StatusChangeRecord => !isForSaleChange(entry));
+}
+
 /** Decodes the `c` field of a history stream entry, number `id` of its stream. */
-export function decodeHistoryEntry(eventId: number, id: number, c: string): StatusChangeRecord {
+export function decodeHistoryEntry(eventId: number, id: number, c: string): HistoryEntry {
+  // A for-sale entry: the time, an empty label, FOR_SALE_ENTRY (no status starts with a control character).
+  const label = c.indexOf(FIELD_SEPARATOR) + 1;
+  return c.startsWith(FIELD_SEPARATOR + FOR_SALE_ENTRY, label) ? decodeForSaleEntry(eventId, id, c) : decodeStatusChange(eventId, id, c);
+}
+
+/** Decodes the `c` field of a status change's entry (lua/includes/historyEntries.lua). */
+export function decodeStatusChange(eventId: number, id: number, c: string): StatusChangeRecord {
   const [time, label, status, quantity, orderId, token, origin, ip, extra] = c.split(FIELD_SEPARATOR);
   const record: StatusChangeRecord = {
     eventId,
@@ -75,6 +116,14 @@ export function decodeHistoryEntry(eventId: number, id: number, c: string): Stat
   };
   if (ip) record.origin.ip = ip;
   return record;
+}
+
+/** A for-sale entry's `c`: time, empty label, FOR_SALE_ENTRY, then label and places per object. */
+function decodeForSaleEntry(eventId: number, id: number, c: string): ForSaleChangeRecord {
+  const fields = c.split(FIELD_SEPARATOR);
+  const notForSale: [string, number][] = [];
+  for (let i = 3; i + 1 < fields.length; i += 2) notForSale.push([fields[i]!, Number(fields[i + 1])]);
+  return { eventId, id, date: new Date(Number(fields[0])), notForSale };
 }
 
 /** What the history routes answer per change (the label is also what is displayed). */

@@ -1,12 +1,12 @@
 import { HELD } from './objectStates.js';
-import type { StatusChangeRecord } from './statusChangeHistory.js';
+import { isForSaleChange, type HistoryEntry } from './statusChangeHistory.js';
 
 // What a status-stream subscriber sees of an event (docs/status-stream.md): every object
-// that is not free, by label, kept current by applying the event's history entries in the
-// order they were written. Pure: the hub (src/services/statusStreamHub.ts) reads and
-// publishes; this decides what a message says.
+// that is not free or has places not for sale, by label, kept current by applying the
+// event's history entries in the order they were written. Pure: the hub
+// (src/services/statusStreamHub.ts) reads and publishes; this decides what a message says.
 
-/** One object that is not free, as the stream shows it. */
+/** One object that is not free, or not wholly for sale, as the stream shows it. */
 export interface StreamObject {
   status: string;
   /** Only to a client that authenticated with the secret key. */
@@ -15,41 +15,71 @@ export interface StreamObject {
   /** GA areas: places booked (or in a custom status) and held. */
   booked?: number;
   held?: number;
+  /** Places not for sale (1 for a seat, table or booth); absent when every place is for sale. */
+  notForSale?: number;
 }
 
-/** One change as the `changes` message lists it. */
-export interface StreamChange extends StreamObject {
+/** A status change as the `changes` message lists it: the object's status fields after it. */
+export interface StreamStatusChange extends Omit<StreamObject, 'notForSale'> {
   objectLabel: string;
   /** Places the change applied to (GA areas), 1 for a seat, table or booth. */
   quantity: number;
 }
 
+/** A for-sale change: the object's places not for sale now (0: all for sale again); its status is unchanged. */
+export interface StreamForSaleChange {
+  objectLabel: string;
+  notForSale: number;
+}
+
+export type StreamChange = StreamStatusChange | StreamForSaleChange;
+
+export const isStatusChange = (change: StreamChange): change is StreamStatusChange => 'status' in change;
+
 /** Which fields a subscriber may see: hold tokens and order ids only with the secret key. */
 export type Audience = 'public' | 'secret';
 
-/** The change a history entry records, before GA counts are known. */
-export function changeOf(entry: StatusChangeRecord): StreamChange {
-  const change: StreamChange = { objectLabel: entry.label, status: entry.status, quantity: entry.quantity };
+/**
+ * The changes a history entry records, in order, before GA counts are known: one for a
+ * status change, one per object for a for-sale entry.
+ */
+export function changesOf(entry: HistoryEntry): StreamChange[] {
+  if (isForSaleChange(entry)) return entry.notForSale.map(([objectLabel, notForSale]) => ({ objectLabel, notForSale }));
+  const change: StreamStatusChange = { objectLabel: entry.label, status: entry.status, quantity: entry.quantity };
   if (entry.holdToken && entry.status === HELD) change.holdToken = entry.holdToken;
   if (entry.orderId) change.orderId = entry.orderId;
-  return change;
+  return [change];
 }
 
-/** What an object shows after `change`; undefined once it is free (a free object is left out). */
-export function objectAfter(change: StreamChange): StreamObject | undefined {
-  if (change.booked !== undefined) {
-    if (change.booked === 0 && change.held === 0) return undefined;
-    return { status: change.status, booked: change.booked, held: change.held };
+/**
+ * Applies a change to a view as a client does (docs/status-stream.md, "Messages"): a status
+ * change sets the object's status fields and keeps its places not for sale; a for-sale
+ * change sets only those. An object that ends free (no GA places taken) and wholly for
+ * sale leaves the view.
+ */
+export function applyChange(view: Map<string, StreamObject>, change: StreamChange): void {
+  const before = view.get(change.objectLabel);
+  let object: StreamObject;
+  if (isStatusChange(change)) {
+    const { objectLabel: _label, quantity: _quantity, ...fields } = change;
+    object = fields;
+    if (before?.notForSale) object.notForSale = before.notForSale;
+  } else {
+    object = { ...(before ?? { status: 'free' }) };
+    if (change.notForSale > 0) object.notForSale = change.notForSale;
+    else delete object.notForSale;
   }
-  if (change.status === 'free') return undefined;
-  const object: StreamObject = { status: change.status };
-  if (change.holdToken) object.holdToken = change.holdToken;
-  if (change.orderId) object.orderId = change.orderId;
-  return object;
+  if (isShown(object)) view.set(change.objectLabel, object);
+  else view.delete(change.objectLabel);
+}
+
+/** Whether a view lists the object: not free, GA places taken, or places not for sale. */
+export function isShown(object: StreamObject): boolean {
+  return object.status !== 'free' || (object.booked ?? 0) > 0 || (object.held ?? 0) > 0 || (object.notForSale ?? 0) > 0;
 }
 
 /** The object without what a public-key client may not see. */
-function forAudience<T extends StreamObject>(object: T, audience: Audience): T {
+function forAudience<T extends object>(object: T & { holdToken?: string; orderId?: string }, audience: Audience): T {
   if (audience === 'secret' || (object.holdToken === undefined && object.orderId === undefined)) return object;
   const { holdToken: _token, orderId: _order, ...rest } = object;
   return rest as T;

@@ -1,4 +1,5 @@
 import type { RedisClient } from './redis.js';
+import type { Scripts } from './scripts.js';
 import { dayOf, FOR_SALE_EDITS_PER_DAY, limitInfo, type RateLimitInfo } from '../domain/forSaleLimit.js';
 import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type EventRef } from './eventKeys.js';
 
@@ -8,16 +9,21 @@ import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type 
 export class EventConfigStore {
   constructor(
     private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    /** Tells the history drain that the event's stream got an entry (src/inventory/historyStreams.ts, noteChanged). */
+    private readonly noteHistory: (event: EventRef) => void,
     /** Counts the used objects of history entries not drained yet (src/jobs/historyDrain.ts, countUndrained). */
     private readonly countUndrainedUsage: (event: EventRef) => Promise<void>,
   ) {}
 
-  /** Replaces the event's channel and for-sale fields (see saleConfigFields) in one step. */
-  async writeSaleConfig(event: EventRef, fields: Map<string, string>): Promise<void> {
-    const key = eventKeys(event).saleConfig;
-    const multi = this.redis.multi().del(key);
-    if (fields.size > 0) multi.hset(key, fields);
-    await multi.exec();
+  /**
+   * Replaces the event's channel and for-sale fields (see saleConfigFields) in one step,
+   * with an entry in its history stream when objects' places not for sale changed (the
+   * live stream shows it: docs/status-stream.md, "For sale").
+   */
+  async writeSaleConfig(event: EventRef, fields: Map<string, string>, now = Date.now()): Promise<void> {
+    const keys = eventKeys(event);
+    if ((await this.scripts.writeSaleConfig(keys.saleConfig, keys.history, now, fields)) > 0) this.noteHistory(event);
   }
 
   /**

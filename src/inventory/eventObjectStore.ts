@@ -165,26 +165,43 @@ export class EventObjectStore {
 
   /**
    * The event's objects that have a record (GA areas: every one with places taken or held),
-   * decoded at `now`, and the number of the last history entry written with them, from one
+   * decoded at `now`, its places not for sale by label, and the number of the last history
+   * entry written with them, from one
    * transaction: the state as of that entry exactly (the status stream's snapshot,
    * docs/status-stream.md). No history stream yet: entry 0.
    */
-  async readWithPosition(event: EventRef, index: ObjectIndex, now: number): Promise<{ seq: number; snapshots: Map<string, ObjectSnapshot> }> {
+  async readWithPosition(event: EventRef, index: ObjectIndex, now: number): Promise<{ seq: number; snapshots: Map<string, ObjectSnapshot>; notForSale: Map<string, number> }> {
     const keys = eventKeys(event);
-    const multi = this.redis.multi().hgetall(keys.objects).hgetall(keys.holdTokens).zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf').hgetall(keys.gaHolds);
+    const multi = this.redis
+      .multi()
+      .hgetall(keys.objects)
+      .hgetall(keys.holdTokens)
+      .zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf')
+      .hgetall(keys.gaHolds)
+      .hgetall(keys.saleConfig);
     // lua/stream-last-entry-1.lua, defined on this connection by src/inventory/scripts.ts.
     (multi as unknown as { streamLastEntry(key: string): unknown }).streamLastEntry(keys.history);
     const replies = await multi.exec();
     if (!replies) throw new Error('Redis aborted the transaction of a stream snapshot');
     for (const [error] of replies) if (error) throw error;
-    const [records, tokens, unexpired, entries, seq] = replies.map(([, value]) => value) as [Record<string, string>, Record<string, string>, string[], Record<string, string>, number];
+    const [records, tokens, unexpired, entries, saleConfig, seq] = replies.map(([, value]) => value) as [
+      Record<string, string>,
+      Record<string, string>,
+      string[],
+      Record<string, string>,
+      Record<string, string>,
+      number,
+    ];
+    // The places not for sale are the `n:<label>` fields (src/domain/eventObjectRules.ts, saleConfigFields).
+    const notForSale = new Map<string, number>();
+    for (const [field, places] of Object.entries(saleConfig)) if (field.startsWith('n:')) notForSale.set(field.slice(2), Number(places));
     const holdsByArea = areaHoldsOf(unexpired, entries);
     const { decode } = decoder((token) => tokens[token], holdsByArea, now);
     const snapshots = new Map<string, ObjectSnapshot>();
     for (const label of new Set([...Object.keys(records), ...holdsByArea.keys()])) {
       snapshots.set(label, decode(index.byLabel.get(label), label, records[label] ?? null, null));
     }
-    return { seq, snapshots };
+    return { seq, snapshots, notForSale };
   }
 
   /** Which of the labels (null: of all objects) the event overrides its season's status of. */

@@ -1,4 +1,4 @@
-import { decodeHistoryEntry, entryNumber, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import { decodeHistoryEntry, entryNumber, type HistoryEntry } from '../domain/statusChangeHistory.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 import { historyKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
@@ -18,7 +18,7 @@ const READ_COUNT = 1_000;
 
 /** What one poll found: the entries after the follower's number, or how far the stream went. */
 export interface HistoryPoll {
-  entries: StatusChangeRecord[];
+  entries: HistoryEntry[];
   /**
    * When there are no entries: the number of the last entry ever added (0 if none). Past
    * the follower's, the drain stored and trimmed entries before they were read.
@@ -39,8 +39,8 @@ export class HistoryFollower {
   }
 }
 
-/** The changes numbered after `after` up to `upTo`, in order; null when some of them are nowhere any more. */
-export type HistoryRange = (event: EventRef, after: number, upTo: number) => Promise<StatusChangeRecord[] | null>;
+/** The entries numbered after `after` up to `upTo`, in order; null when some of them are nowhere any more. */
+export type HistoryRange = (event: EventRef, after: number, upTo: number) => Promise<HistoryEntry[] | null>;
 
 /** Reads a range from the event's stream, and the part the drain already moved from MongoDB. */
 export function historyRange(redis: RedisClient, stored: StatusChangeHistory): HistoryRange {

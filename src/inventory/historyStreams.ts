@@ -1,5 +1,5 @@
 import { scanKeys, type RedisClient } from './redis.js';
-import { decodeBatch, ENTRY_SEPARATOR, entryNumber, entryTimeAndLabel } from '../domain/statusChangeHistory.js';
+import { ENTRY_SEPARATOR, entryNumber, entryTimeAndLabel } from '../domain/statusChangeHistory.js';
 import type { UsedEntry } from './usedObjects.js';
 import { historyKey, type EventRef } from './eventKeys.js';
 
@@ -178,7 +178,7 @@ export class HistoryStreams {
     let oldestWaiting = 0;
     for (const first of firsts) {
       if (!first) continue;
-      const time = decodeBatch(0, first.first, first.entries)[0]!.date.getTime();
+      const time = entryTimeAndLabel(first.entries).time;
       if (oldestWaiting === 0 || time < oldestWaiting) oldestWaiting = time;
     }
     return { stored: Number(fields.stored ?? 0), at: Number(fields.at ?? 0), pendingStreams, oldestWaiting };

@@ -69,6 +69,7 @@ const SCRIPT_FILES = {
   streamLastEntry: 'stream-last-entry-1.lua',
   historyAfter: 'history-after-1.lua',
   countUsedObjects: 'count-used-objects.lua',
+  writeSaleConfig: 'write-sale-config-2.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -212,6 +213,17 @@ export class Scripts {
     const args: Arg[] = [bucketCount];
     for (const [, labels] of buckets) args.push(labels.length, ...labels);
     return this.call('countUsedObjects', [countKey, ...buckets.map(([key]) => key)], args) as Promise<number>;
+  }
+
+  /**
+   * lua/write-sale-config-2.lua: replaces an event's sale config with `fields`, and appends a
+   * for-sale entry to its history stream when the places not for sale of some objects
+   * changed; answers how many objects' did (0: no entry).
+   */
+  writeSaleConfig(saleConfigKey: string, historyKey: string, now: number, fields: Map<string, string>): Promise<number> {
+    const args: Arg[] = [now];
+    for (const [name, value] of fields) args.push(name, value);
+    return this.call('writeSaleConfig', [saleConfigKey, historyKey], args) as Promise<number>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

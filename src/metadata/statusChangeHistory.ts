@@ -1,6 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import { pageOf, type Page, type PageRequest } from '../domain/pagination.js';
-import { batchLabels, compareChanges, decodeBatch, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import { batchLabels, compareChanges, decodeBatch, decodeBatchEntries, type HistoryEntry, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
 import type { HistoryBatchText } from '../inventory/historyStreams.js';
 import { isDuplicateKey } from './counters.js';
 
@@ -68,15 +68,16 @@ export class StatusChangeHistory {
   }
 
   /**
-   * The stored changes numbered after `after` and before `before`, in order (the status
-   * stream's catch-up: docs/status-stream.md, "Resume"). Reads only the batches that hold them.
+   * The stored entries numbered after `after` and before `before`, in order, for-sale entries
+   * included (the status stream's catch-up: docs/status-stream.md, "Resume"). Reads only the
+   * batches that hold them.
    */
-  async between(eventId: number, after: number, before: number): Promise<StatusChangeRecord[]> {
+  async between(eventId: number, after: number, before: number): Promise<HistoryEntry[]> {
     if (before <= after + 1) return [];
     const batches = await this.collection
       .find({ eventId, last: { $gt: after }, first: { $lt: before } }, { projection: { first: 1, entries: 1 } })
       .sort({ first: 1 })
       .toArray();
-    return batches.flatMap((batch) => decodeBatch(eventId, batch.first, batch.entries)).filter((change) => change.id > after && change.id < before);
+    return batches.flatMap((batch) => decodeBatchEntries(eventId, batch.first, batch.entries)).filter((entry) => entry.id > after && entry.id < before);
   }
 }

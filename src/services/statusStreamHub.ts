@@ -4,11 +4,12 @@ import { ApiError } from '../domain/errors.js';
 import { areaStatus } from '../domain/eventObjectInfo.js';
 import { HELD } from '../domain/objectStates.js';
 import type { AreaState, ObjectState } from '../domain/objectStates.js';
-import type { StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import type { HistoryEntry } from '../domain/statusChangeHistory.js';
 import {
-  changeOf,
+  applyChange,
   changesMessage,
-  objectAfter,
+  changesOf,
+  isStatusChange,
   snapshotMessage,
   type Audience,
   type StreamChange,
@@ -201,9 +202,10 @@ export class StatusStreamHub {
     // Further back than memory: the changes up to where the follower is now, then what it read meanwhile.
     const upTo = follower.seq;
     const older = await this.parts.range(subscriber.loaded.event, since, upTo);
+    const olderChanges = older && (await this.withAreaCounts(subscriber.loaded, older.flatMap(changesOf)));
     if (subscriber.closed) return undefined;
-    if (older === null || follower.recentFrom > upTo) return { text: follower.snapshot(audience, true) };
-    return { text: this.catchUp(follower, upTo, older.map(changeOf), audience) };
+    if (olderChanges === null || follower.recentFrom > upTo) return { text: follower.snapshot(audience, true) };
+    return { text: this.catchUp(follower, upTo, olderChanges, audience) };
   }
 
   /** A subscriber's socket closed (uWS close handler): it holds nothing any more. */
@@ -289,12 +291,13 @@ export class StatusStreamHub {
 
   private async readView(follower: Follower): Promise<void> {
     const { event, index } = follower.loaded;
-    const { seq, snapshots } = await this.parts.objects.readWithPosition(event, index, Date.now());
+    const { seq, snapshots, notForSale } = await this.parts.objects.readWithPosition(event, index, Date.now());
     follower.view.clear();
     for (const [label, snapshot] of snapshots) {
       const object = streamObjectOf(snapshot.state, index.byLabel.get(label)?.capacity ?? 0);
       if (object) follower.view.set(label, object);
     }
+    for (const [label, places] of notForSale) applyChange(follower.view, { objectLabel: label, notForSale: places });
     follower.recent.length = 0;
     follower.seq = seq;
   }
@@ -332,31 +335,39 @@ export class StatusStreamHub {
   }
 
   /** Applies a batch of entries to the view and sends it: GA areas with their counts as they stand now. */
-  private async apply(follower: Follower, entries: StatusChangeRecord[]): Promise<void> {
-    const changes = entries.map(changeOf);
-    const { event, index } = follower.loaded;
-    const areas = [...new Set(changes.filter((c) => index.byLabel.get(c.objectLabel)?.objectType === 'generalAdmission').map((c) => c.objectLabel))];
-    if (areas.length > 0) {
-      const states = await this.parts.objects.readSnapshots(event, index, areas, Date.now());
-      for (const change of changes) {
-        const state = states.get(change.objectLabel)?.state as AreaState | undefined;
-        const area = index.byLabel.get(change.objectLabel);
-        if (state && area) Object.assign(change, { status: areaStatus(state, area.capacity), booked: state.nonFree, held: state.held });
-      }
-    }
+  private async apply(follower: Follower, entries: HistoryEntry[]): Promise<void> {
+    const perEntry = entries.map(changesOf);
+    const changes = perEntry.flat();
+    await this.withAreaCounts(follower.loaded, changes);
     if (follower.stopped) return;
     entries.forEach((entry, i) => {
-      const change = changes[i]!;
-      const object = objectAfter(change);
-      if (object) follower.view.set(change.objectLabel, object);
-      else follower.view.delete(change.objectLabel);
-      follower.recent.push({ seq: entry.id, change });
+      for (const change of perEntry[i]!) {
+        applyChange(follower.view, change);
+        follower.recent.push({ seq: entry.id, change });
+      }
     });
     if (follower.recent.length > RECENT_CHANGES) follower.recent.splice(0, follower.recent.length - RECENT_CHANGES);
     follower.seq = entries[entries.length - 1]!.id;
     const seq = follower.seq;
     this.broadcast(follower, (audience) => changesMessage(seq, changes, audience));
     this.wakeWaiters(follower);
+  }
+
+  /**
+   * Gives the GA areas' status changes the areas' status and counts as they stand now (a
+   * history entry records only the places the change moved).
+   */
+  private async withAreaCounts({ event, index }: LoadedEvent, changes: StreamChange[]): Promise<StreamChange[]> {
+    const isArea = (label: string) => index.byLabel.get(label)?.objectType === 'generalAdmission';
+    const areas = [...new Set(changes.filter((c) => isStatusChange(c) && isArea(c.objectLabel)).map((c) => c.objectLabel))];
+    if (areas.length === 0) return changes;
+    const states = await this.parts.objects.readSnapshots(event, index, areas, Date.now());
+    for (const change of changes) {
+      const state = states.get(change.objectLabel)?.state as AreaState | undefined;
+      const area = index.byLabel.get(change.objectLabel);
+      if (state && area && isStatusChange(change)) Object.assign(change, { status: areaStatus(state, area.capacity), booked: state.nonFree, held: state.held });
+    }
+    return changes;
   }
 
   /** The history could not be followed without a gap: every subscriber gets the view anew. */

@@ -32,6 +32,14 @@ describe('box office in a browser', () => {
   });
 
   const seat = (label: string) => page.locator(`[data-label="${label}"]`);
+  /** A new page with the workspace's secret key entered and the test's event picked. */
+  async function openEvent(): Promise<void> {
+    page = await browser.newPage();
+    await page.goto(`${ctx.server.url}/box-office`);
+    await page.fill('#key', ctx.company.workspace.secretKey);
+    await page.click('#key-form button');
+    await page.selectOption('#event', event);
+  }
 
   it('shows the API\'s words for a wrong key', async () => {
     page = await browser.newPage();
@@ -45,11 +53,7 @@ describe('box office in a browser', () => {
   });
 
   it('colours a seat booked through the API within a second, books two clicked seats, and books one chosen with the keyboard', async () => {
-    page = await browser.newPage();
-    await page.goto(`${ctx.server.url}/box-office`);
-    await page.fill('#key', ctx.company.workspace.secretKey);
-    await page.click('#key-form button');
-    await page.selectOption('#event', event);
+    await openEvent();
     await expect.poll(() => seat('A-1').getAttribute('data-status')).toBe('free');
     // The stream is open once the page has applied its snapshot (seq known): wait for that,
     // so the booking below is timed from its answer, not from the page's start.
@@ -81,6 +85,19 @@ describe('box office in a browser', () => {
     await page.click('#book');
     await expect.poll(() => page.textContent('#error')).toMatch(/A-1/);
     expect(await statuses(ctx.api, event, ['A-1'])).toEqual({ 'A-1': 'booked' });
+    await page.close();
+  });
+
+  it('greys out a seat marked not for sale through the API, and shows it for sale again', async () => {
+    await openEvent();
+    await page.locator('body[data-seq]').waitFor({ timeout: 5_000 });
+    expect((await ctx.api.post(`/events/${event}/actions/mark-as-not-for-sale`, { objects: ['B-1'] })).status).toBe(200);
+    await seat('B-1').and(page.locator('[data-for-sale="false"]')).waitFor({ timeout: 5_000 });
+    await expect.poll(() => seat('B-1').getAttribute('aria-label')).toBe('B-1: free, not for sale');
+    await expect.poll(() => page.textContent('#by-status')).toContain('not for sale1');
+    await page.screenshot({ path: `${ARTIFACTS}/box-office-not-for-sale.png` });
+    expect((await ctx.api.post(`/events/${event}/actions/mark-everything-as-for-sale`, {})).status).toBe(204);
+    await seat('B-1').and(page.locator('[data-for-sale="true"]')).waitFor({ timeout: 5_000 });
     await page.close();
   });
 });

@@ -8,6 +8,7 @@ import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { areaState, FIELD_SEPARATOR, heldByTicketType, holdMember, objectState, tokenEntryExpiry, tokenEntryLabels } from '../../src/domain/objectStates.js';
 import { holdMemberOf } from '../support/events.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
+import { decodeHistoryEntry, entryNumber } from '../../src/domain/statusChangeHistory.js';
 import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
 import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
 import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
@@ -172,6 +173,35 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).errors.map((e) => e.code)).toEqual(['OBJECT_IN_CHANNEL']);
     expect(await recordOf(event, 'A-4')).toBeNull();
+  });
+});
+
+describe('write-sale-config-2.lua replaces the sale config and records what changed for sale', () => {
+  const entries = async (event: EventRef) => (await redis.xrange(eventKeys(event).history, '-', '+')).map(([id, fields]) => decodeHistoryEntry(event._id, entryNumber(id), fields[1]!));
+
+  it('appends one for-sale entry per write that changes places not for sale, none for other writes', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    expect(await scripts.writeSaleConfig(keys.saleConfig, keys.history, 1000, new Map([['c:A-1', 'ch1']]))).toBe(0);
+    expect(await scripts.writeSaleConfig(keys.saleConfig, keys.history, 2000, new Map([['c:A-1', 'ch1'], ['n:A-2', '1'], ['n:GA1', '5']]))).toBe(2);
+    expect(await scripts.writeSaleConfig(keys.saleConfig, keys.history, 3000, new Map([['c:A-1', 'ch2'], ['n:A-2', '1'], ['n:GA1', '5']]))).toBe(0);
+    expect(await scripts.writeSaleConfig(keys.saleConfig, keys.history, 4000, new Map([['n:GA1', '7'], ['n:B-1', '1']]))).toBe(3);
+    expect(await redis.hgetall(keys.saleConfig)).toEqual({ 'n:GA1': '7', 'n:B-1': '1' });
+    expect(await entries(event)).toEqual([
+      { eventId: event._id, id: 1, date: new Date(2000), notForSale: [['A-2', 1], ['GA1', 5]] },
+      { eventId: event._id, id: 2, date: new Date(4000), notForSale: [['A-2', 0], ['B-1', 1], ['GA1', 7]] },
+    ]);
+    expect(await scripts.writeSaleConfig(keys.saleConfig, keys.history, 5000, new Map())).toBe(2);
+    expect(await redis.exists(keys.saleConfig)).toBe(0);
+    expect((await entries(event)).at(-1)).toMatchObject({ id: 3, notForSale: [['B-1', 0], ['GA1', 0]] });
+  });
+
+  it('writes a config of thousands of fields (more than one unpack takes)', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    const fields = new Map(Array.from({ length: 6_000 }, (_, i) => [`n:S-${i}`, '1'] as [string, string]));
+    expect(await scripts.writeSaleConfig(keys.saleConfig, keys.history, 1000, fields)).toBe(6_000);
+    expect(await redis.hlen(keys.saleConfig)).toBe(6_000);
   });
 });
 

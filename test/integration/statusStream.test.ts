@@ -199,6 +199,66 @@ describe('status stream', () => {
     await expectViewMatches(ctx.api, event, lateOne);
     await closeAll();
   });
+
+  it('shows for-sale changes among the status changes, numbered with them, in snapshots and on resume, and keeps them out of the history', async () => {
+    const forSale = async (name: 'edit-for-sale-config' | 'mark-as-not-for-sale', body: Record<string, unknown>) => {
+      const response = await ctx.api.post(`/events/${event}/actions/${name}`, body);
+      expect(response.status, response.text).toBe(200);
+    };
+    const s = await publicOne();
+    await s.until((m) => m.type === 'snapshot');
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    await forSale('mark-as-not-for-sale', { objects: ['A-3', 'A-2'], areaPlaces: { GA1: 4 } });
+    await done(ctx.api, event, 'book', { objects: ['A-4'] });
+    await forSale('edit-for-sale-config', { forSale: [{ object: 'A-2' }] });
+    // Nothing changes for sale: no entry, so the next booking is number 5.
+    await forSale('mark-as-not-for-sale', { objects: ['A-3'], areaPlaces: { GA1: 4 } });
+    await done(ctx.api, event, 'book', { objects: ['A-5', { objectId: 'GA1', quantity: 2 }] });
+    await s.until((m) => m.seq === 6);
+    const all = s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes);
+    expect(all).toEqual([
+      { objectLabel: 'A-1', status: 'booked', quantity: 1 },
+      { objectLabel: 'A-2', notForSale: 1 },
+      { objectLabel: 'A-3', notForSale: 1 },
+      { objectLabel: 'GA1', notForSale: 4 },
+      { objectLabel: 'A-4', status: 'booked', quantity: 1 },
+      { objectLabel: 'A-2', notForSale: 0 },
+      { objectLabel: 'A-5', status: 'booked', quantity: 1 },
+      { objectLabel: 'GA1', status: 'free', quantity: 2, booked: 2, held: 0 },
+    ]);
+    const expected = {
+      'A-1': { status: 'booked' },
+      'A-3': { status: 'free', notForSale: 1 },
+      'A-4': { status: 'booked' },
+      'A-5': { status: 'booked' },
+      GA1: { status: 'free', booked: 2, held: 0, notForSale: 4 },
+    };
+    expect(Object.fromEntries(s.view)).toEqual(expected);
+
+    // A new subscriber's snapshot, and one resuming from before the first for-sale change, see the same.
+    const fresh = await publicOne();
+    const snapshot = await fresh.until((m) => m.type === 'snapshot');
+    expect(snapshot).toEqual({ type: 'snapshot', seq: 6, objects: expected });
+    const resumed = await publicOne({ since: 1 });
+    const caughtUp = await resumed.until((m) => m.seq === 6);
+    expect(caughtUp.changes).toEqual(all.slice(1));
+
+    // The history lists the status changes alone, with their stream numbers.
+    await eventually(async () => {
+      const history = await ctx.api.get(`/events/${event}/status-changes?sort=date:asc`);
+      return history.body.items?.length === 4;
+    }, 10_000);
+    const history = await ctx.api.get(`/events/${event}/status-changes?sort=date:asc`);
+    expect(history.body.items.map((i: { id: number; objectLabel: string }) => [i.id, i.objectLabel])).toEqual([[1, 'A-1'], [3, 'A-4'], [5, 'A-5'], [6, 'GA1']]);
+    await closeAll();
+
+    // Once drained, a resume reads the for-sale entries back from the stored history (after
+    // the process's follower, which keeps recent changes, stopped for want of subscribers).
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    const later = await publicOne({ since: 1 });
+    expect((await later.until((m) => m.seq === 6)).changes).toEqual(all.slice(1));
+    await closeAll();
+  });
 });
 
 describe('status stream: slow subscribers', () => {

@@ -9,7 +9,8 @@ export interface StreamMessage {
   seq: number;
   reset?: boolean;
   objects?: Record<string, Record<string, unknown>>;
-  changes?: ({ objectLabel: string; status: string } & Record<string, unknown>)[];
+  /** Status changes carry `status`; for-sale changes `notForSale` and no status. */
+  changes?: ({ objectLabel: string; status?: string; notForSale?: number } & Record<string, unknown>)[];
 }
 
 export interface Subscription {
@@ -54,11 +55,16 @@ export function subscribe(serverUrl: string, eventKey: string, options: Subscrib
       view.clear();
       for (const [label, object] of Object.entries(message.objects ?? {})) view.set(label, object);
     } else if (message.type === 'changes') {
+      // As docs/status-stream.md tells a client to apply them.
       for (const change of message.changes ?? []) {
-        const { objectLabel, quantity: _quantity, ...object } = change;
-        const gaEmpty = object.booked === 0 && object.held === 0;
-        if ((object.status === 'free' && object.booked === undefined) || gaEmpty) view.delete(objectLabel);
-        else view.set(objectLabel, object);
+        const { objectLabel, quantity: _quantity, ...fields } = change;
+        const before = view.get(objectLabel);
+        const object: Record<string, unknown> =
+          fields.status !== undefined ? { ...fields, notForSale: before?.notForSale } : { ...(before ?? { status: 'free' }), notForSale: fields.notForSale };
+        if (!object.notForSale) delete object.notForSale;
+        const shown = object.status !== 'free' || Number(object.booked ?? 0) > 0 || Number(object.held ?? 0) > 0 || object.notForSale !== undefined;
+        if (shown) view.set(objectLabel, object);
+        else view.delete(objectLabel);
       }
     }
     for (const waiter of [...waiters]) {
@@ -109,7 +115,12 @@ export async function statusesOf(api: { get: (path: string) => Promise<{ status:
   return statuses;
 }
 
-/** A subscriber's view in the form statusesOf gives: status, and for GA areas booked/held. */
+/** A subscriber's view in the form statusesOf gives: status, and for GA areas booked/held (objects listed only for their places off sale left out). */
 export function viewStatuses(view: Map<string, Record<string, unknown>>): Map<string, string> {
-  return new Map([...view].map(([label, object]) => [label, object.booked === undefined ? String(object.status) : `${object.status} ${object.booked}/${object.held}`]));
+  const statuses = new Map<string, string>();
+  for (const [label, object] of view) {
+    if (object.booked === undefined && object.status !== 'free') statuses.set(label, String(object.status));
+    else if (object.booked !== undefined && Number(object.booked) + Number(object.held) > 0) statuses.set(label, `${object.status} ${object.booked}/${object.held}`);
+  }
+  return statuses;
 }

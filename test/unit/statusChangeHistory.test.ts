@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { notBookableReason } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
-import { batchLabels, compareChanges, decodeBatch, decodeHistoryEntry, ENTRY_SEPARATOR, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
+import { batchLabels, compareChanges, decodeBatch, decodeBatchEntries, decodeHistoryEntry, decodeStatusChange, ENTRY_SEPARATOR, FOR_SALE_ENTRY, entryNumber, historyOrder, statusChangeItem } from '../../src/domain/statusChangeHistory.js';
 import { withTables } from '../fixtures/drawings.js';
 
 // The history's formats (docs/history.md): what lua/includes/history.lua appends, what is
@@ -28,7 +28,7 @@ describe('status change history', () => {
   });
 
   it('reads empty fields as none: no order, no token, no ip, no extra data', () => {
-    const record = decodeHistoryEntry(1, 1, entry(5, 'GA1', 'free', 3, '', '', 'HOLD_EXPIRED', '', ''));
+    const record = decodeStatusChange(1, 1, entry(5, 'GA1', 'free', 3, '', '', 'HOLD_EXPIRED', '', ''));
     expect(record).toMatchObject({ orderId: null, holdToken: null, origin: { type: 'HOLD_EXPIRED' }, extraData: null, quantity: 3 });
     expect(record.origin).not.toHaveProperty('ip');
   });
@@ -39,13 +39,24 @@ describe('status change history', () => {
     expect(decodeBatch(4, 10, batch).map((c) => [c.id, c.label, c.status, c.quantity])).toEqual([[10, 'Section A-1-7', 'booked', 1], [11, 'GA', 'free', 3], [12, 'Section A-1-7', 'free', 1]]);
   });
 
+  it('decodes a for-sale entry (empty label, the marker, label and places per object), which lists of status changes skip', () => {
+    const forSale = entry(9, '', FOR_SALE_ENTRY, 'A-1', 1, 'GA', 0);
+    expect(decodeHistoryEntry(4, 12, forSale)).toEqual({ eventId: 4, id: 12, date: new Date(9), notForSale: [['A-1', 1], ['GA', 0]] });
+    const batch = [entry(5, 'A-1', 'booked', 1, '', '', '', '', ''), forSale, entry(10, 'A-2', 'booked', 1, '', '', '', '', '')].join(ENTRY_SEPARATOR);
+    expect(batchLabels(batch)).toEqual(['A-1', 'A-2']);
+    expect(decodeBatch(4, 11, batch).map((c) => [c.id, c.label])).toEqual([[11, 'A-1'], [13, 'A-2']]);
+    expect(decodeBatchEntries(4, 11, batch).map((c) => c.id)).toEqual([11, 12, 13]);
+    // A status change of an object whose label happens to be empty is still a status change.
+    expect(decodeHistoryEntry(4, 1, entry(5, '', 'booked', 1, '', '', '', '', ''))).toMatchObject({ label: '', status: 'booked' });
+  });
+
   it('refuses entry ids the script does not write', () => {
     expect(entryNumber('0-9')).toBe(9);
     expect(() => entryNumber('1700000000000-0')).toThrow();
   });
 
   it('answers an item with every field, null where the change had none', () => {
-    const record = decodeHistoryEntry(3, 2, entry(0, 'A-1', 'reservedByToken', 1, '', 'tok', 'API_CALL', '::1', ''));
+    const record = decodeStatusChange(3, 2, entry(0, 'A-1', 'reservedByToken', 1, '', 'tok', 'API_CALL', '::1', ''));
     expect(statusChangeItem(record, null)).toEqual({
       id: 2,
       eventId: 3,
@@ -74,7 +85,7 @@ describe('status change history', () => {
   });
 
   it('compares changes by the order field: by date, ties in the order applied (ids) or its reverse; otherwise newest first', () => {
-    const change = (id: number, label: string, time: number) => decodeHistoryEntry(1, id, entry(time, label, 'booked', 1, '', '', '', '', ''));
+    const change = (id: number, label: string, time: number) => decodeStatusChange(1, id, entry(time, label, 'booked', 1, '', '', '', '', ''));
     const changes = [change(1, 'B', 5), change(2, 'A', 5), change(3, 'B', 4), change(4, 'A', 6)];
     const ids = (order: Parameters<typeof compareChanges>[0]) => [...changes].sort(compareChanges(order)).map((c) => c.id);
     expect(ids({ field: 'label', ascending: true })).toEqual([4, 2, 3, 1]);
