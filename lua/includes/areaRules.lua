@@ -72,7 +72,7 @@ local function cleanExpiredAreaHolds(state)
     end
     setRecord(state, label, encodeArea(area))
     setHold(state, member, {}, nil)
-    if places > 0 then noteEntry(state.history, label, FREE, places, '', holdMemberToken(member), 'HOLD_EXPIRED', '', '') end
+    if places > 0 then noteEntry(state, label, FREE, places, '', holdMemberToken(member), 'HOLD_EXPIRED', '', '') end
   end
 end
 

@@ -7,3 +7,6 @@ local FREE = 'free'
 local RESALE = 'resale'
 -- Joins the fields of a stored record and a GA hold's `<label>SEP<token>` (unit separator).
 local SEP = '\31'
+-- Entries a season's feed keeps at least (src/inventory/eventKeys.ts, SEASON_FEED_LENGTH;
+-- includes/historyEntries.lua).
+local SEASON_FEED_LENGTH = '20000'

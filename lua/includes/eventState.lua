@@ -31,6 +31,14 @@ local function eventState(e)
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},
   }
+  -- A unit of a season writes its history entries to the season's feed too (historyEntries.lua);
+  -- `fdx`: only if the feed is there (an expiry knows the event by its tag and id alone, which
+  -- do not tell a top-level season from an event outside seasons).
+  local season = state.season
+  if season and season.fd then
+    state.feed, state.unitId = KEYS[season.fd], season.id
+    if season.fdx and redis.call('EXISTS', state.feed) == 0 then state.feed = nil end
+  end
   call.events[e] = state
   return state
 end
@@ -115,7 +123,7 @@ local function setRecord(state, label, value)
       setHolding(state, oldToken, label, false)
       if tokenExpiry(state, oldToken) <= now then
         local hold = decodeObject(old)
-        noteEntry(state.history, label, hold.previous ~= '' and hold.previous or FREE, 1, hold.orderId, oldToken, 'HOLD_EXPIRED', '',
+        noteEntry(state, label, hold.previous ~= '' and hold.previous or FREE, 1, hold.orderId, oldToken, 'HOLD_EXPIRED', '',
           extraData(state, label))
       end
     end

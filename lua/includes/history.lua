@@ -25,6 +25,7 @@ end
 local function noteHistory(state, change, item)
   local extra = item.x
   if not extra and change.keep then extra = extraData(state, item.l) end
-  noteEntry(state.history, item.l, statusAfter(state, change, item), (item.q and item.q > 0) and item.q or 1, change.orderId or '',
-    change.token or '', request.origin or 'API_CALL', request.ip or '', extra or '', change.u)
+  local kind = change.op == 'override' and 'o' or change.op == 'useSeason' and 's' or nil
+  noteEntry(state, item.l, statusAfter(state, change, item), (item.q and item.q > 0) and item.q or 1, change.orderId or '',
+    change.token or '', request.origin or 'API_CALL', request.ip or '', extra or '', change.u, kind)
 end

@@ -15,24 +15,39 @@
 
 -- Stream keys, entries and usage marks are kept by position in call.notedKeys, call.noted
 -- and call.notedUse: flat lists rather than a table per object.
+-- A unit of a season (state.feed set, eventState.lua) also adds each entry to its season's
+-- feed, one stream for all the season's units, with the unit's id and, for an event's
+-- override-season-status or use-season-status, its kind (`o` or `s`): the live status
+-- stream of an event of the season follows it (docs/status-stream.md, "Seasons"). Kept
+-- by position in call.notedFeed ({feed, unit id, kind or false}, or false).
 
 -- `used`: the entry's `u` field, or nil for an object the change does not use.
-local function noteEntry(stream, label, status, quantity, orderId, token, origin, ip, extra, used)
+-- `kind`: for the season's feed, 'o' (override) or 's' (use season status), or nil.
+local function noteEntry(state, label, status, quantity, orderId, token, origin, ip, extra, used, kind)
   local noted = call.noted
   local n = #noted + 1
-  call.notedKeys[n] = stream
+  call.notedKeys[n] = state.history
   call.notedUse[n] = used or false
+  call.notedFeed[n] = state.feed and { state.feed, state.unitId, kind or false } or false
   noted[n] = nowText .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
 local function writeHistory()
-  local notedKeys, notedUse = call.notedKeys, call.notedUse
+  local notedKeys, notedUse, notedFeed = call.notedKeys, call.notedUse, call.notedFeed
   for i, entry in ipairs(call.noted) do
     local used = notedUse[i]
     if used then
       redis.call('XADD', notedKeys[i], '0-*', 'c', entry, 'u', used)
     else
       redis.call('XADD', notedKeys[i], '0-*', 'c', entry)
+    end
+    local feed = notedFeed[i]
+    if feed then
+      if feed[3] then
+        redis.call('XADD', feed[1], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', feed[2], 'k', feed[3])
+      else
+        redis.call('XADD', feed[1], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', feed[2])
+      end
     end
   end
 end

@@ -5,7 +5,7 @@ import type { NotBookableReason } from './eventObjectRules.js';
 // The status-change history (docs/history.md): what the status script appends to an event's
 // history stream (lua/includes/history.lua), the document the drain stores per entry, and
 // the item the history routes answer with. The stream also holds the event's for-sale
-// changes (lua/write-sale-config-2.lua), numbered with the status changes so the live
+// changes (lua/write-sale-config.lua), numbered with the status changes so the live
 // stream can order both; the history routes skip them (docs/history.md, "For-sale entries").
 
 export type OriginType = 'API_CALL' | 'HOLD_EXPIRED';

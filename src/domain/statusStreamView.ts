@@ -57,7 +57,7 @@ export function changesOf(entry: HistoryEntry): StreamChange[] {
  * change sets only those. An object that ends free (no GA places taken) and wholly for
  * sale leaves the view.
  */
-export function applyChange(view: Map<string, StreamObject>, change: StreamChange): void {
+export function applyChange(view: ViewLike, change: StreamChange): void {
   const before = view.get(change.objectLabel);
   let object: StreamObject;
   if (isStatusChange(change)) {
@@ -71,6 +71,85 @@ export function applyChange(view: Map<string, StreamObject>, change: StreamChang
   }
   if (isShown(object)) view.set(change.objectLabel, object);
   else view.delete(change.objectLabel);
+}
+
+/** What applyChange needs of a view: a Map, or a batch's overlay on one (SeasonLens). */
+export interface ViewLike {
+  get(label: string): StreamObject | undefined;
+  set(label: string, object: StreamObject): unknown;
+  delete(label: string): unknown;
+}
+
+/** One entry as a follower reads it: its seq, the unit of the season it was made on (the event itself outside seasons), and the kind of a season override change. */
+export interface FollowedEntry {
+  seq: number;
+  unit: number;
+  /** For an event's override-season-status (`o`) and use-season-status (`s`) in a season's feed. */
+  kind: 'o' | 's' | null;
+  entry: HistoryEntry;
+}
+
+/**
+ * What an event of a season shows of its season's feed (docs/status-stream.md, "Seasons"):
+ * its own entries, and the status its season or one of its partial seasons gives a seat,
+ * table or booth that the event neither has a record of (not free) nor overrides, as object
+ * info shows it (docs/seasons.md, "Records"). The event's overrides and the objects shown
+ * from a season are kept here, from the snapshot on; a season's GA places and for-sale
+ * changes, and the other units' entries, show nothing.
+ */
+export class SeasonLens {
+  constructor(
+    private readonly eventId: number,
+    /** The top-level season and the event's partial seasons. */
+    private readonly shownUnits: ReadonlySet<number>,
+    private readonly isArea: (label: string) => boolean,
+    readonly overrides: Set<string>,
+    /** Labels whose status in the view is a season's. */
+    readonly fromSeason: Set<string>,
+  ) {}
+
+  /** The changes an entry makes to the event's view `view` (as it stands before the entry). */
+  changesOf(followed: FollowedEntry, view: ViewLike): StreamChange[] {
+    const { unit, entry, kind } = followed;
+    if (unit === this.eventId) {
+      const changes = changesOf(entry);
+      for (const change of changes) {
+        if (!isStatusChange(change)) continue;
+        this.fromSeason.delete(change.objectLabel);
+        if (kind === 'o') this.overrides.add(change.objectLabel);
+        if (kind === 's') {
+          this.overrides.delete(change.objectLabel);
+          if (change.status !== 'free') this.fromSeason.add(change.objectLabel);
+        }
+      }
+      return changes;
+    }
+    if (!this.shownUnits.has(unit) || isForSaleChange(entry) || this.isArea(entry.label)) return [];
+    const label = entry.label;
+    const shown = view.get(label);
+    const ownTaken = shown !== undefined && shown.status !== 'free' && !this.fromSeason.has(label);
+    if (this.overrides.has(label) || ownTaken) return [];
+    const changes = changesOf(entry);
+    if (entry.status === 'free') this.fromSeason.delete(label);
+    else this.fromSeason.add(label);
+    return changes;
+  }
+}
+
+/** A batch's changes laid over a view without touching it: decisions within a batch see the entries before them. */
+export class ViewOverlay implements ViewLike {
+  private readonly changed = new Map<string, StreamObject | null>();
+  constructor(private readonly base: ReadonlyMap<string, StreamObject>) {}
+  get(label: string): StreamObject | undefined {
+    const changed = this.changed.get(label);
+    return changed === undefined ? this.base.get(label) : (changed ?? undefined);
+  }
+  set(label: string, object: StreamObject): void {
+    this.changed.set(label, object);
+  }
+  delete(label: string): void {
+    this.changed.set(label, null);
+  }
 }
 
 /** Whether a view lists the object: not free, GA places taken, or places not for sale. */

@@ -1,7 +1,7 @@
 import type { RedisClient } from './redis.js';
 import type { Scripts } from './scripts.js';
 import { dayOf, FOR_SALE_EDITS_PER_DAY, limitInfo, type RateLimitInfo } from '../domain/forSaleLimit.js';
-import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonInventoryKeys, type EventRef } from './eventKeys.js';
+import { EVENT_KEY_NAMES, eventKeys, forSaleEditsKey, seasonFeedKey, seasonInventoryKeys, type EventRef } from './eventKeys.js';
 
 // The parts of an event's inventory that admin routes write: the channel and for-sale
 // fields the scripts check, the daily limit on for-sale changes, and removal with the event.
@@ -23,7 +23,8 @@ export class EventConfigStore {
    */
   async writeSaleConfig(event: EventRef, fields: Map<string, string>, now = Date.now()): Promise<void> {
     const keys = eventKeys(event);
-    if ((await this.scripts.writeSaleConfig(keys.saleConfig, keys.history, now, fields)) > 0) this.noteHistory(event);
+    const feed = event.season ? { key: seasonFeedKey(event), unitId: event._id } : undefined;
+    if ((await this.scripts.writeSaleConfig(keys.saleConfig, keys.history, now, fields, feed)) > 0) this.noteHistory(event);
   }
 
   /**

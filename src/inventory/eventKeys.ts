@@ -117,6 +117,19 @@ export const seasonOverridesKey = (event: EventRef) => `${prefixOf(event)}:seaso
  */
 export const seasonVersionKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonVersion`;
 
+/**
+ * stream: every history entry of every unit of a season, and the for-sale entries of its
+ * events, in one sequence (with the unit's id), kept to about SEASON_FEED_LENGTH entries: what
+ * the live status stream of an event of the season follows (docs/status-stream.md, "Seasons").
+ */
+export const seasonFeedKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:feed`;
+
+/** The same key from a unit's tag alone. */
+export const seasonFeedKeyOfTag = (tag: string) => `inv:{${tag}}:${tag}:feed`;
+
+/** Entries a season's feed keeps at least (trimmed in steps beyond it, XADD MAXLEN ~). */
+export const SEASON_FEED_LENGTH = 20_000;
+
 /** set: ids of the units taken out of the season's seasonUse count (lua/forget-season-unit-3.lua). */
 export const seasonForgottenKey = (unit: EventRef) => `inv:{${unit.tag}}:${topIdOf(unit)}:seasonForgotten`;
 
@@ -124,5 +137,5 @@ export const seasonForgottenKey = (unit: EventRef) => `inv:{${unit.tag}}:${topId
 export const seasonInventoryKeys = (unit: EventRef): string[] => {
   if (!unit.season) return [];
   if (unit.season.role !== 'top') return [seasonOverridesKey(unit)];
-  return [seasonOverridesKey(unit), seasonUseKey(unit), seasonVersionKey(unit), seasonForgottenKey(unit)];
+  return [seasonOverridesKey(unit), seasonUseKey(unit), seasonVersionKey(unit), seasonForgottenKey(unit), seasonFeedKey(unit)];
 };

@@ -3,12 +3,21 @@ import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
 import type { BulkCommand, BulkReads } from './bulkReader.js';
-import { eventKeys, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
+import { eventKeys, seasonFeedKey, seasonOverridesKey, seasonUseKey, type EventRef } from './eventKeys.js';
 
 // Reads the state of an event's objects for object info and reports, and writes their
 // extra data (not the sales flow: that changes state only through the status script).
 // Reads are one pipelined round trip; the state is what Redis had at that moment, decoded
 // exactly as the scripts would see it at `now`.
+
+/** An event's state with the number of the last entry it reflects (readWithPosition). */
+export interface StreamPosition {
+  seq: number;
+  snapshots: Map<string, ObjectSnapshot>;
+  notForSale: Map<string, number>;
+  /** For an event of a season: its season's and partial seasons' records (seats, tables, booths), in the order asked, and its overrides. */
+  season?: { units: Map<string, ObjectSnapshot>[]; overrides: Set<string> };
+}
 
 /** The unexpired GA holds of an event by area, from the unexpired members and the gaHolds hash. */
 function areaHoldsOf(unexpired: string[], entries: Record<string, string>): Map<string, AreaHolds> {
@@ -166,11 +175,13 @@ export class EventObjectStore {
   /**
    * The event's objects that have a record (GA areas: every one with places taken or held),
    * decoded at `now`, its places not for sale by label, and the number of the last history
-   * entry written with them, from one
-   * transaction: the state as of that entry exactly (the status stream's snapshot,
-   * docs/status-stream.md). No history stream yet: entry 0.
+   * entry written with them, from one transaction: the state as of that entry exactly (the
+   * status stream's snapshot, docs/status-stream.md). No history stream yet: entry 0.
+   * For an event of a season, `seasonUnits` (its season and partial seasons): their seats',
+   * tables' and booths' records too, the event's overrides, and the number of the last entry
+   * of the season's feed instead (docs/status-stream.md, "Seasons").
    */
-  async readWithPosition(event: EventRef, index: ObjectIndex, now: number): Promise<{ seq: number; snapshots: Map<string, ObjectSnapshot>; notForSale: Map<string, number> }> {
+  async readWithPosition(event: EventRef, index: ObjectIndex, now: number, seasonUnits?: EventRef[]): Promise<StreamPosition> {
     const keys = eventKeys(event);
     const multi = this.redis
       .multi()
@@ -179,19 +190,16 @@ export class EventObjectStore {
       .zrangebyscore(keys.gaHoldExpiry, `(${now}`, '+inf')
       .hgetall(keys.gaHolds)
       .hgetall(keys.saleConfig);
+    for (const unit of seasonUnits ?? []) multi.hgetall(eventKeys(unit).objects).hgetall(eventKeys(unit).holdTokens);
+    if (seasonUnits) multi.hkeys(seasonOverridesKey(event));
     // lua/stream-last-entry-1.lua, defined on this connection by src/inventory/scripts.ts.
-    (multi as unknown as { streamLastEntry(key: string): unknown }).streamLastEntry(keys.history);
+    (multi as unknown as { streamLastEntry(key: string): unknown }).streamLastEntry(seasonUnits ? seasonFeedKey(event) : keys.history);
     const replies = await multi.exec();
     if (!replies) throw new Error('Redis aborted the transaction of a stream snapshot');
     for (const [error] of replies) if (error) throw error;
-    const [records, tokens, unexpired, entries, saleConfig, seq] = replies.map(([, value]) => value) as [
-      Record<string, string>,
-      Record<string, string>,
-      string[],
-      Record<string, string>,
-      Record<string, string>,
-      number,
-    ];
+    const values = replies.map(([, value]) => value);
+    const [records, tokens, unexpired, entries, saleConfig] = values as [Record<string, string>, Record<string, string>, string[], Record<string, string>, Record<string, string>];
+    const seq = values[values.length - 1] as number;
     // The places not for sale are the `n:<label>` fields (src/domain/eventObjectRules.ts, saleConfigFields).
     const notForSale = new Map<string, number>();
     for (const [field, places] of Object.entries(saleConfig)) if (field.startsWith('n:')) notForSale.set(field.slice(2), Number(places));
@@ -201,7 +209,20 @@ export class EventObjectStore {
     for (const label of new Set([...Object.keys(records), ...holdsByArea.keys()])) {
       snapshots.set(label, decode(index.byLabel.get(label), label, records[label] ?? null, null));
     }
-    return { seq, snapshots, notForSale };
+    if (!seasonUnits) return { seq, snapshots, notForSale };
+    // Each unit's seats, tables and booths (a season's GA places are not streamed).
+    const units = seasonUnits.map((_, i) => {
+      const [unitRecords, unitTokens] = values.slice(5 + 2 * i, 7 + 2 * i) as [Record<string, string>, Record<string, string>];
+      const unit = decoder((token) => unitTokens[token], new Map(), now);
+      const decoded = new Map<string, ObjectSnapshot>();
+      for (const [label, record] of Object.entries(unitRecords)) {
+        const object = index.byLabel.get(label);
+        if (object && object.objectType !== 'generalAdmission') decoded.set(label, unit.decode(object, label, record, null));
+      }
+      return decoded;
+    });
+    const overrides = new Set(values[5 + 2 * seasonUnits.length] as string[]);
+    return { seq, snapshots, notForSale, season: { units, overrides } };
   }
 
   /** Which of the labels (null: of all objects) the event overrides its season's status of. */

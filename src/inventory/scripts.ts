@@ -69,7 +69,7 @@ const SCRIPT_FILES = {
   streamLastEntry: 'stream-last-entry-1.lua',
   historyAfter: 'history-after-1.lua',
   countUsedObjects: 'count-used-objects.lua',
-  writeSaleConfig: 'write-sale-config-2.lua',
+  writeSaleConfig: 'write-sale-config.lua',
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
@@ -216,14 +216,15 @@ export class Scripts {
   }
 
   /**
-   * lua/write-sale-config-2.lua: replaces an event's sale config with `fields`, and appends a
-   * for-sale entry to its history stream when the places not for sale of some objects
-   * changed; answers how many objects' did (0: no entry).
+   * lua/write-sale-config.lua: replaces an event's sale config with `fields`, and appends a
+   * for-sale entry to its history stream (and, for a unit of a season, to the season's feed
+   * as unit `unitId`) when the places not for sale of some objects changed; answers how many
+   * objects' did (0: no entry).
    */
-  writeSaleConfig(saleConfigKey: string, historyKey: string, now: number, fields: Map<string, string>): Promise<number> {
-    const args: Arg[] = [now];
+  writeSaleConfig(saleConfigKey: string, historyKey: string, now: number, fields: Map<string, string>, feed?: { key: string; unitId: number }): Promise<number> {
+    const args: Arg[] = [now, feed?.unitId ?? ''];
     for (const [name, value] of fields) args.push(name, value);
-    return this.call('writeSaleConfig', [saleConfigKey, historyKey], args) as Promise<number>;
+    return this.call('writeSaleConfig', feed ? [saleConfigKey, historyKey, feed.key] : [saleConfigKey, historyKey], args) as Promise<number>;
   }
 
   private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {

@@ -3,7 +3,7 @@ import { isScriptRefusal, SCRIPT_REFUSALS, SCRIPT_SIGNALS, type ScriptRefusal } 
 import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
-import { eventKeys, EVENT_KEY_NAMES, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
+import { eventKeys, EVENT_KEY_NAMES, seasonFeedKey, seasonFeedKeyOfTag, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
 import { APPLIED } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
@@ -144,6 +144,8 @@ function seasonsPayload(changes: EventStatusChange[], position: Map<number, numb
       nfs: scope.propagated,
       sum: lite ? [] : scope.sum.map((u) => position.get(u._id)!),
       groups: lite ? [] : scope.groups.map((group) => group.map((u) => position.get(u._id)!)),
+      fd: indexOf(seasonFeedKey(unit)),
+      id: unit._id,
     };
     if (lite) entry.lite = true;
     if (role === 'top') entry.top = true;
@@ -167,6 +169,9 @@ interface SeasonUnitPayload {
   nfs: boolean;
   sum: number[];
   groups: number[][];
+  /** The season's feed (its key's position) and the unit's id, which the feed's entries carry (includes/historyEntries.lua). */
+  fd: number;
+  id: number;
 }
 
 /**
@@ -264,11 +269,19 @@ export type ExpiryOutcome = { done: true; holdings: HoldingChange[] } | { done: 
  */
 export async function expireHolds(calls: AtMostOnceCalls, event: EventRef, token: string, now: number): Promise<ExpiryOutcome> {
   const keys = scriptKeysOf(event).slice();
-  const seasons: Record<string, { use: number }> = {};
+  // The season's feed gets the entries of a unit of a season (includes/historyEntries.lua).
+  // A tag equal to the id is a top-level season or an event outside seasons: the feed is
+  // written only if it is there (`fdx`), which it is for a season whose units changed since.
+  keys.push(seasonFeedKeyOfTag(event.tag));
+  const feed = { fd: keys.length, id: event._id };
+  let season: { use?: number; top?: boolean; fd: number; id: number; fdx?: boolean };
   if (event.tag !== String(event._id)) {
     keys.push(seasonUseKeyOfTag(event.tag));
-    seasons['1'] = { use: keys.length };
+    season = { use: keys.length, ...feed };
+  } else {
+    season = { top: true, fdx: true, ...feed };
   }
+  const seasons = { '1': season };
   const payload = { origin: 'HOLD_EXPIRED', seasons, changes: [{ e: 1, op: 'expire', token, objects: [] }] };
   const reply = await calls.changeObjectStatus(event, keys, now, JSON.stringify(payload));
   if (reply === APPLIED) return { done: true, holdings: [] };

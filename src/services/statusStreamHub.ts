@@ -4,25 +4,27 @@ import { ApiError } from '../domain/errors.js';
 import { areaStatus } from '../domain/eventObjectInfo.js';
 import { HELD } from '../domain/objectStates.js';
 import type { AreaState, ObjectState } from '../domain/objectStates.js';
-import type { HistoryEntry } from '../domain/statusChangeHistory.js';
 import {
   applyChange,
   changesMessage,
   changesOf,
   isStatusChange,
+  SeasonLens,
   snapshotMessage,
+  ViewOverlay,
   type Audience,
+  type FollowedEntry,
   type StreamChange,
   type StreamObject,
 } from '../domain/statusStreamView.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
-import type { HistoryFollower, HistoryRange } from '../inventory/historyFollower.js';
+import { followsSeasonFeed, type HistoryFollower, type HistoryRange } from '../inventory/historyFollower.js';
 import type { LoadedEvent } from './eventCatalog.js';
 
 // The live status stream's fan-out (docs/status-stream.md): per process, one follower per
-// event that has subscribers here. A follower reads the event's history stream once
-// (src/inventory/historyFollower.ts), keeps the event's view (every object not free) and
-// its recent changes, and sends each batch of changes to every subscriber, the message built
+// event that has subscribers here. A follower reads the event's history stream once (an
+// event of a season: its season's feed, seen through a SeasonLens; src/inventory/historyFollower.ts),
+// keeps the event's view (every object not free or not wholly for sale) and its recent changes, and sends each batch of changes to every subscriber, the message built
 // once per audience: nothing is read or built per subscriber. A subscriber joins
 // synchronously between two batches, so it gets the view (or the changes since its `since`)
 // and then every batch, with nothing missed or repeated. Sent socket by socket rather than
@@ -87,6 +89,8 @@ interface Recent {
 class Follower {
   seq = 0;
   readonly view = new Map<string, StreamObject>();
+  /** For an event of a season: what its season's feed shows in it (made with the view). */
+  lens: SeasonLens | undefined;
   /** The last RECENT_CHANGES changes, oldest first. */
   readonly recent: Recent[] = [];
   /** Subscribers that joined, including those still being given their first message. */
@@ -202,7 +206,7 @@ export class StatusStreamHub {
     // Further back than memory: the changes up to where the follower is now, then what it read meanwhile.
     const upTo = follower.seq;
     const older = await this.parts.range(subscriber.loaded.event, since, upTo);
-    const olderChanges = older && (await this.withAreaCounts(subscriber.loaded, older.flatMap(changesOf)));
+    const olderChanges = older && (await this.withAreaCounts(subscriber.loaded, older.flatMap((followed) => changesOf(followed.entry))));
     if (subscriber.closed) return undefined;
     if (olderChanges === null || follower.recentFrom > upTo) return { text: follower.snapshot(audience, true) };
     return { text: this.catchUp(follower, upTo, olderChanges, audience) };
@@ -290,14 +294,33 @@ export class StatusStreamHub {
   }
 
   private async readView(follower: Follower): Promise<void> {
-    const { event, index } = follower.loaded;
-    const { seq, snapshots, notForSale } = await this.parts.objects.readWithPosition(event, index, Date.now());
+    const { event, index, season } = follower.loaded;
+    // An event of a season shows what its season and partial seasons (`sum`) took (docs/status-stream.md, "Seasons").
+    const units = followsSeasonFeed(event) ? (season?.sum ?? []) : undefined;
+    const position = await this.parts.objects.readWithPosition(event, index, Date.now(), units);
+    const { seq, snapshots, notForSale } = position;
     follower.view.clear();
     for (const [label, snapshot] of snapshots) {
       const object = streamObjectOf(snapshot.state, index.byLabel.get(label)?.capacity ?? 0);
       if (object) follower.view.set(label, object);
     }
     for (const [label, places] of notForSale) applyChange(follower.view, { objectLabel: label, notForSale: places });
+    follower.lens = undefined;
+    if (units && position.season) {
+      const isArea = (label: string) => index.byLabel.get(label)?.objectType === 'generalAdmission';
+      const lens = new SeasonLens(event._id, new Set(units.map((unit) => unit._id)), isArea, position.season.overrides, new Set());
+      // The first unit that took a seat gives its status (the rules let only one hold it).
+      for (const unitRecords of position.season.units) {
+        for (const [label, snapshot] of unitRecords) {
+          const object = streamObjectOf(snapshot.state, 1);
+          if (!object || lens.overrides.has(label) || lens.fromSeason.has(label) || (follower.view.get(label)?.status ?? 'free') !== 'free') continue;
+          const { notForSale: _places, ...status } = object;
+          applyChange(follower.view, { objectLabel: label, quantity: 1, ...status });
+          lens.fromSeason.add(label);
+        }
+      }
+      follower.lens = lens;
+    }
     follower.recent.length = 0;
     follower.seq = seq;
   }
@@ -315,7 +338,7 @@ export class StatusStreamHub {
         let entries = poll.entries;
         // Entries the drain stored and trimmed before this read (all of them, when the
         // stream is empty) come from the stored history.
-        const missedUpTo = entries.length > 0 ? entries[0]!.id - 1 : poll.lastWritten;
+        const missedUpTo = entries.length > 0 ? entries[0]!.seq - 1 : poll.lastWritten;
         if (follower.stopped || (entries.length === 0 && missedUpTo <= follower.seq)) continue;
         if (missedUpTo > follower.seq) {
           const missed = await this.parts.range(follower.loaded.event, follower.seq, missedUpTo);
@@ -335,22 +358,39 @@ export class StatusStreamHub {
   }
 
   /** Applies a batch of entries to the view and sends it: GA areas with their counts as they stand now. */
-  private async apply(follower: Follower, entries: HistoryEntry[]): Promise<void> {
-    const perEntry = entries.map(changesOf);
+  private async apply(follower: Follower, entries: FollowedEntry[]): Promise<void> {
+    const perEntry = this.changesOfBatch(follower, entries);
     const changes = perEntry.flat();
     await this.withAreaCounts(follower.loaded, changes);
     if (follower.stopped) return;
-    entries.forEach((entry, i) => {
+    entries.forEach((followed, i) => {
       for (const change of perEntry[i]!) {
         applyChange(follower.view, change);
-        follower.recent.push({ seq: entry.id, change });
+        follower.recent.push({ seq: followed.seq, change });
       }
     });
     if (follower.recent.length > RECENT_CHANGES) follower.recent.splice(0, follower.recent.length - RECENT_CHANGES);
-    follower.seq = entries[entries.length - 1]!.id;
+    follower.seq = entries[entries.length - 1]!.seq;
     const seq = follower.seq;
-    this.broadcast(follower, (audience) => changesMessage(seq, changes, audience));
+    // A season's feed has entries of its other units, which change nothing here.
+    if (changes.length > 0) this.broadcast(follower, (audience) => changesMessage(seq, changes, audience));
     this.wakeWaiters(follower);
+  }
+
+  /**
+   * Each entry's changes. Through a season's lens each depends on the view as the entries
+   * before it in the batch left it: they are laid over the view, which is changed only once
+   * the GA counts are read, all at once.
+   */
+  private changesOfBatch(follower: Follower, entries: FollowedEntry[]): StreamChange[][] {
+    const lens = follower.lens;
+    if (!lens) return entries.map((followed) => changesOf(followed.entry));
+    const overlay = new ViewOverlay(follower.view);
+    return entries.map((followed) => {
+      const changes = lens.changesOf(followed, overlay);
+      for (const change of changes) applyChange(overlay, change);
+      return changes;
+    });
   }
 
   /**

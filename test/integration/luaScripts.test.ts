@@ -176,7 +176,7 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
   });
 });
 
-describe('write-sale-config-2.lua replaces the sale config and records what changed for sale', () => {
+describe('write-sale-config.lua replaces the sale config and records what changed for sale', () => {
   const entries = async (event: EventRef) => (await redis.xrange(eventKeys(event).history, '-', '+')).map(([id, fields]) => decodeHistoryEntry(event._id, entryNumber(id), fields[1]!));
 
   it('appends one for-sale entry per write that changes places not for sale, none for other writes', async () => {

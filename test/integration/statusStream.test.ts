@@ -3,7 +3,8 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, expireIn, holdToken } from '../support/events.js';
 import { useEventPerTest } from '../support/eventPerTest.js';
-import { client, createTestCompany, eventually, newDatabaseName, startTestServer, type Api, type TestServer } from '../support/harness.js';
+import { client, createTestCompany, eventually, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { statusesOf, subscribe, viewStatuses, type Subscription } from '../support/statusStream.js';
 
 // The live status stream (docs/status-stream.md): a snapshot, then every change in the
@@ -258,6 +259,120 @@ describe('status stream', () => {
     const later = await publicOne({ since: 1 });
     expect((await later.until((m) => m.seq === 6)).changes).toEqual(all.slice(1));
     await closeAll();
+  });
+});
+
+describe('status stream: events of a season', () => {
+  // An event of a season follows its season's feed: its own changes, and what its season and
+  // partial seasons take of the seats it neither took itself nor overrides (docs/status-stream.md, "Seasons").
+  const ctx = useServerWithCompany();
+  let chartKey = '';
+  const open: Subscription[] = [];
+  beforeAll(async () => {
+    chartKey = (await uploadDrawing(ctx.api, rowsWithoutSections)).key;
+  });
+  afterAll(() => open.forEach((s) => s.close()));
+  const watch = async (event: string, options: { since?: number } = {}) => {
+    const subscription = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey, ...options });
+    open.push(subscription);
+    return subscription;
+  };
+  const post = async (path: string, body: unknown, status = 204) => {
+    const response = await ctx.api.post(path, body);
+    expect(response.status, response.text).toBe(status);
+  };
+
+  it("shows the season's and its partial season's bookings, holds, releases and expiries, not the other events', in one strictly increasing seq", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 3 });
+    const [e1, e2, e3] = eventKeysOf(season) as [string, string, string];
+    const partial = `${season.key}-p`;
+    await post(`/seasons/${season.key}/partial-seasons`, { key: partial, eventKeys: [e1, e2] }, 200);
+    await done(ctx.api, season.key, 'book', { objects: ['A-1'], orderId: 'season-1' });
+    await done(ctx.api, e1, 'book', { objects: ['A-2'] });
+
+    const s1 = await watch(e1);
+    const snapshot = await s1.until((m) => m.type === 'snapshot');
+    expect(snapshot.objects).toEqual({ 'A-1': { status: 'booked', orderId: 'season-1' }, 'A-2': { status: 'booked' } });
+    const s3 = await watch(e3);
+    expect((await s3.until((m) => m.type === 'snapshot')).objects).toEqual({ 'A-1': { status: 'booked', orderId: 'season-1' } });
+
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, partial, 'hold', { objects: ['A-3'], holdToken: token });
+    await done(ctx.api, e2, 'book', { objects: ['A-4'] });
+    await done(ctx.api, season.key, 'release', { objects: ['A-1'] });
+    await done(ctx.api, e1, 'book', { objects: ['A-1'] });
+    await expireIn(ctx.api, token, 0);
+    await s1.until((m) => m.changes?.some((c) => c.objectLabel === 'A-3' && c.status === 'free') ?? false, 15_000);
+    const changes = (s: Subscription) => s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
+    expect(changes(s1)).toEqual([
+      ['A-3', 'reservedByToken'],
+      ['A-1', 'free'],
+      ['A-1', 'booked'],
+      ['A-3', 'free'],
+    ]);
+    // Event 3 is not in the partial season: it sees only the season's release.
+    await s3.until((m) => m.changes?.some((c) => c.objectLabel === 'A-1') ?? false);
+    expect(changes(s3)).toEqual([['A-1', 'free']]);
+    for (const s of [s1, s3]) {
+      const seqs = s.messages.map((m) => m.seq);
+      expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+      expect(new Set(seqs).size).toBe(seqs.length);
+    }
+    expect(Object.fromEntries(s1.view)).toEqual({ 'A-1': { status: 'booked' }, 'A-2': { status: 'booked' } });
+    // A new subscriber, and one resuming from the first snapshot, end with the same view.
+    const fresh = await watch(e1);
+    await fresh.until((m) => m.type === 'snapshot');
+    expect(Object.fromEntries(fresh.view)).toEqual(Object.fromEntries(s1.view));
+    const resumed = await watch(e1, { since: snapshot.seq });
+    await resumed.until((m) => m.seq >= s1.seq());
+    expect(resumed.messages[0]!.type).toBe('changes');
+    expect(changes(resumed)).toEqual(changes(s1));
+  });
+
+  it("an event that overrides a seat shows its own status, not the season's, until it uses the season's again", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [e1] = eventKeysOf(season) as [string];
+    await done(ctx.api, season.key, 'book', { objects: ['B-1', 'B-2'] });
+    const s = await watch(e1);
+    expect((await s.until((m) => m.type === 'snapshot')).objects).toEqual({ 'B-1': { status: 'booked' }, 'B-2': { status: 'booked' } });
+    // A hold on the season itself, given back when its token expires.
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, season.key, 'hold', { objects: ['B-3'], holdToken: token });
+    await expireIn(ctx.api, token, 0);
+    await s.until((m) => m.changes?.some((c) => c.objectLabel === 'B-3' && c.status === 'free') ?? false, 15_000);
+    await post(`/events/${e1}/actions/override-season-status`, { objects: ['B-1'] });
+    await done(ctx.api, season.key, 'release', { objects: ['B-1', 'B-2'] });
+    await done(ctx.api, season.key, 'book', { objects: ['B-1'] });
+    await post(`/events/${e1}/actions/use-season-status`, { objects: ['B-1'] });
+    await s.until((m) => m.changes?.filter((c) => c.objectLabel === 'B-1').length === 2);
+    const changes = s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
+    // The override frees B-1 here; the season's release and booking of it show nothing; using
+    // the season's status again shows it booked.
+    expect(changes).toEqual([
+      ['B-3', 'reservedByToken'],
+      ['B-3', 'free'],
+      ['B-1', 'free'],
+      ['B-2', 'free'],
+      ['B-1', 'booked'],
+    ]);
+    expect(Object.fromEntries(s.view)).toEqual({ 'B-1': { status: 'booked' } });
+    const fresh = await watch(e1);
+    expect((await fresh.until((m) => m.type === 'snapshot')).objects).toEqual({ 'B-1': { status: 'booked' } });
+  });
+
+  it("keeps a season's view equal to object info while the season and its events book the same seats concurrently", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [e1, e2] = eventKeysOf(season) as [string, string];
+    const s = await watch(e1);
+    await s.until((m) => m.type === 'snapshot');
+    const labels = ['C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    const units = [season.key, e1, e2];
+    await Promise.all(labels.flatMap((label) => units.map((unit) => action(ctx.api, unit, 'book', { objects: [label] }))));
+    await Promise.all(labels.slice(0, 6).map((label) => action(ctx.api, season.key, 'release', { objects: [label] })));
+    const expected = await statusesOf(ctx.api, e1);
+    await eventually(async () => JSON.stringify([...viewStatuses(s.view)].sort()) === JSON.stringify([...expected].sort()), 5_000).catch(() => {
+      throw new Error(`view ${JSON.stringify([...s.view])} differs from ${JSON.stringify([...expected])}`);
+    });
   });
 });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptSource } from '../../src/inventory/luaSource.js';
 import { statusLibrary } from '../../src/inventory/scripts.js';
+import { SEASON_FEED_LENGTH } from '../../src/inventory/eventKeys.js';
 
 // The include loader (src/inventory/luaSource.ts) and the rule that keeps one status call's
 // state from reaching the next (lua/includes/callState.lua).
@@ -65,6 +66,11 @@ describe("the status function's includes", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("keep a season's feed as long as the TypeScript side says", () => {
+    const constants = readFileSync('lua/includes/constants.lua', 'utf8');
+    expect(Number(/local SEASON_FEED_LENGTH = '(\d+)'/.exec(constants)?.[1])).toBe(SEASON_FEED_LENGTH);
   });
 
   it('assemble the status function with each include once', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, changesMessage, changesOf, parseSince, snapshotMessage, type StreamChange, type StreamObject } from '../../src/domain/statusStreamView.js';
+import { applyChange, changesMessage, changesOf, parseSince, SeasonLens, snapshotMessage, ViewOverlay, type FollowedEntry, type StreamChange, type StreamObject } from '../../src/domain/statusStreamView.js';
 import type { StatusChangeRecord } from '../../src/domain/statusChangeHistory.js';
 
 const entry = (fields: Partial<StatusChangeRecord>): StatusChangeRecord => ({
@@ -52,6 +52,35 @@ describe('status stream view', () => {
     expect(after([['GA', { status: 'free', booked: 1, held: 0, notForSale: 3 }]], { objectLabel: 'GA', status: 'free', quantity: 1, booked: 0, held: 0 })).toEqual({
       GA: { status: 'free', booked: 0, held: 0, notForSale: 3 },
     });
+  });
+
+  it("shows an event of a season its season's seats unless it took or overrides them, deciding each entry on the batch so far", () => {
+    const EVENT = 5;
+    const SEASON = 1;
+    const OTHER_EVENT = 6;
+    const lens = new SeasonLens(EVENT, new Set([SEASON]), (label) => label === 'GA', new Set(['B-1']), new Set());
+    const view = new Map<string, StreamObject>([['A-1', { status: 'booked' }]]);
+    const overlay = new ViewOverlay(view);
+    const followed = (seq: number, unit: number, fields: Partial<StatusChangeRecord>, kind: FollowedEntry['kind'] = null): FollowedEntry => ({ seq, unit, kind, entry: entry(fields) });
+    const batch = [
+      followed(1, SEASON, { label: 'A-2', status: 'booked' }),
+      followed(2, SEASON, { label: 'B-1', status: 'booked' }), // overridden here
+      followed(3, OTHER_EVENT, { label: 'A-3', status: 'booked' }),
+      followed(4, SEASON, { label: 'GA', status: 'booked', quantity: 2 }),
+      followed(5, EVENT, { label: 'A-1', status: 'free' }),
+      followed(6, SEASON, { label: 'A-1', status: 'booked' }), // the event gave it back in this batch
+      followed(7, SEASON, { label: 'A-2', status: 'free' }),
+      followed(8, EVENT, { label: 'B-1', status: 'booked' }, 's'), // uses the season's status again
+    ];
+    const shown = batch.map((f) => {
+      const changes = lens.changesOf(f, overlay);
+      for (const change of changes) applyChange(overlay, change);
+      return changes.map((c) => ('status' in c ? `${c.objectLabel} ${c.status}` : c.objectLabel));
+    });
+    expect(shown).toEqual([['A-2 booked'], [], [], [], ['A-1 free'], ['A-1 booked'], ['A-2 free'], ['B-1 booked']]);
+    expect(view.get('A-1')).toEqual({ status: 'booked' }); // the overlay left the view alone
+    expect([...lens.fromSeason].sort()).toEqual(['A-1', 'B-1']);
+    expect(lens.overrides.size).toBe(0);
   });
 
   it('shows public-key clients neither hold tokens nor order ids', () => {

@@ -6,8 +6,11 @@
 --
 -- KEYS[1]  the event's sale config hash
 -- KEYS[2]  the event's history stream
+-- KEYS[3]  for a unit of a season: the season's feed, which gets the entry too, with the
+--          unit's id (includes/historyEntries.lua says why)
 -- ARGV[1]  now (ms), the entry's time
--- ARGV[2..] the new fields: name, value, name, value, ...
+-- ARGV[2]  the unit's id (for the feed; '' without one)
+-- ARGV[3..] the new fields: name, value, name, value, ...
 -- Returns  how many objects' places not for sale changed (0: no entry written)
 --
 -- The entry's `c` field (src/domain/statusChangeHistory.ts, decodeHistoryEntry): time, an
@@ -29,7 +32,7 @@ end
 
 local before = notForSaleOf(redis.call('HGETALL', KEYS[1]))
 local fields = {}
-for i = 2, #ARGV do fields[i - 1] = ARGV[i] end
+for i = 3, #ARGV do fields[i - 2] = ARGV[i] end
 local after = notForSaleOf(fields)
 
 redis.call('DEL', KEYS[1])
@@ -54,5 +57,7 @@ for _, label in ipairs(changed) do
   parts[#parts + 1] = label
   parts[#parts + 1] = after[label] or '0'
 end
-redis.call('XADD', KEYS[2], '0-*', 'c', table.concat(parts, SEP))
+local entry = table.concat(parts, SEP)
+redis.call('XADD', KEYS[2], '0-*', 'c', entry)
+if KEYS[3] then redis.call('XADD', KEYS[3], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', ARGV[2]) end
 return #changed
