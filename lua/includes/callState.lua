@@ -14,8 +14,8 @@ local function newCall()
     errors = {},         -- the failed checks, {code, label, detail} each (failures.lua)
     notedKeys = {},      -- history entries noted, by position: their streams ...
     noted = {},          -- ... their text ...
-    notedUse = {},       -- ... their usage mark or false ...
-    notedFeed = {},      -- ... and their season feed entry or false (historyEntries.lua)
+    notedUse = {},       -- ... and their usage mark or false (historyEntries.lua)
+    notedFeed = false,   -- their season feed entries, by position, once a unit of a season notes one (historyEntries.lua)
     results = {},        -- with expand: each change's objects right after it (change-object-status.lua)
   }
 end

@@ -19,7 +19,8 @@
 -- feed, one stream for all the season's units, with the unit's id and, for an event's
 -- override-season-status or use-season-status, its kind (`o` or `s`): the live status
 -- stream of an event of the season follows it (docs/status-stream.md, "Seasons"). Kept
--- by position in call.notedFeed ({feed, unit id, kind or false}, or false).
+-- by position in call.notedFeed ({feed, unit id, kind or false}), made by the first such
+-- entry of the call: a call outside seasons (nearly every booking) makes no such table.
 
 -- `used`: the entry's `u` field, or nil for an object the change does not use.
 -- `kind`: for the season's feed, 'o' (override) or 's' (use season status), or nil.
@@ -28,7 +29,10 @@ local function noteEntry(state, label, status, quantity, orderId, token, origin,
   local n = #noted + 1
   call.notedKeys[n] = state.history
   call.notedUse[n] = used or false
-  call.notedFeed[n] = state.feed and { state.feed, state.unitId, kind or false } or false
+  if state.feed then
+    call.notedFeed = call.notedFeed or {}
+    call.notedFeed[n] = { state.feed, state.unitId, kind or false }
+  end
   noted[n] = nowText .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
@@ -41,7 +45,7 @@ local function writeHistory()
     else
       redis.call('XADD', notedKeys[i], '0-*', 'c', entry)
     end
-    local feed = notedFeed[i]
+    local feed = notedFeed and notedFeed[i]
     if feed then
       if feed[3] then
         redis.call('XADD', feed[1], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', feed[2], 'k', feed[3])

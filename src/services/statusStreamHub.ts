@@ -24,7 +24,8 @@ import type { LoadedEvent } from './eventCatalog.js';
 // The live status stream's fan-out (docs/status-stream.md): per process, one follower per
 // event that has subscribers here. A follower reads the event's history stream once (an
 // event of a season: its season's feed, seen through a SeasonLens; src/inventory/historyFollower.ts),
-// keeps the event's view (every object not free or not wholly for sale) and its recent changes, and sends each batch of changes to every subscriber, the message built
+// keeps the event's view (every object not free or not wholly for sale) and its recent
+// changes, and sends each batch of changes to every subscriber, the message built
 // once per audience: nothing is read or built per subscriber. A subscriber joins
 // synchronously between two batches, so it gets the view (or the changes since its `since`)
 // and then every batch, with nothing missed or repeated. Sent socket by socket rather than
