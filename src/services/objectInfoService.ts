@@ -3,8 +3,8 @@ import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
-import { bookableObjects, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
-import type { ChartObject } from '../domain/objectIndex.js';
+import { bookableObjects, directRules, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
+import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
 import type { EventObjectStore, WholeEventState } from '../inventory/eventObjectStore.js';
@@ -69,6 +69,21 @@ function settingsOf(loaded: LoadedEvent): EventDoc {
   };
 }
 
+/**
+ * The object rules of a unit: its settings' (settingsOf), except that an object a unit with
+ * a for-sale config of its own keeps entirely on sale stays off sale where its top-level
+ * season, propagating its config, keeps it off: the status script falls back to the
+ * season's places object by object (lua/includes/eventState.lua, saleField), as "not for
+ * sale on the season means unavailable in every event" (docs/seasons.md, "Rules") asks.
+ */
+function rulesOf(loaded: LoadedEvent, settings: EventDoc, make: (event: EventDoc, index: ObjectIndex) => ObjectRules): ObjectRules {
+  const rules = make(settings, loaded.index);
+  const { event, season } = loaded;
+  if (!season || season.role === 'top' || !season.propagated || !event.forSaleConfig || !season.top.forSaleConfig) return rules;
+  const seasonRules = make(season.top, loaded.index);
+  return { ...rules, notForSale: (object) => rules.notForSale(object) || seasonRules.notForSale(object) };
+}
+
 export class ObjectInfoService {
   /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
   private readonly views = new WeakMap<LoadedEvent, EventView>();
@@ -93,9 +108,10 @@ export class ObjectInfoService {
     const objects = labels.map((label) => objectOf(loaded, label));
     const snapshots = await this.snapshots(loaded, labels, Date.now());
     const settings = settingsOf(loaded);
+    const rules = rulesOf(loaded, settings, directRules);
     const result: Record<string, Record<string, unknown>> = {};
     for (const object of objects) {
-      result[object.label] = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!);
+      result[object.label] = describeEventObject(settings, loaded.index, object, snapshots.get(object.label)!, rules);
     }
     return result;
   }
@@ -173,7 +189,7 @@ export class ObjectInfoService {
     let view = this.views.get(loaded);
     if (!view) {
       const settings = settingsOf(loaded);
-      view = { settings, rules: indexedRules(settings, loaded.index), objects: bookableObjects(loaded.event, loaded.index) };
+      view = { settings, rules: rulesOf(loaded, settings, indexedRules), objects: bookableObjects(loaded.event, loaded.index) };
       this.views.set(loaded, view);
     }
     return view;

@@ -154,6 +154,25 @@ describe('for sale and channels', () => {
     expectError(await ctx.api.post(eventPath(s.key, '/actions/mark-as-for-sale'), { objects: ['A-1'] }), 400, 'NOT_SUPPORTED_FOR_SEASONS');
   });
 
+  it("not for sale on the season closes an event with a for-sale config of its own too, and object info and the by-label report say so", async () => {
+    const s = await season(2);
+    expect((await ctx.api.post(eventPath(s.key, '/actions/mark-as-not-for-sale'), { objects: ['A-1'] })).status).toBe(200);
+    expect((await ctx.api.post(eventPath(s.events[0]!, '/actions/mark-as-not-for-sale'), { objects: ['A-2'] })).status).toBe(200);
+    for (const label of ['A-1', 'A-2']) {
+      expectError(await book(s.events[0]!, [label]), 400, 'OBJECT_NOT_FOR_SALE');
+      expect(await objectInfo(ctx.api, s.events[0]!, label)).toMatchObject({ forSale: false, isAvailable: false, availabilityReason: 'not_for_sale' });
+    }
+    expect(await objectInfo(ctx.api, s.events[0]!, 'A-3')).toMatchObject({ forSale: true, isAvailable: true });
+    const report = await ctx.api.get(`/reports/events/${encodeURIComponent(s.events[0]!)}/byLabel`);
+    expect(report.body['A-1'][0]).toMatchObject({ forSale: false, isAvailable: false });
+    // Without propagation the event's own config alone counts.
+    const s2 = await season(1, { forSalePropagated: false });
+    await ctx.api.post(eventPath(s2.key, '/actions/mark-as-not-for-sale'), { objects: ['A-1'] });
+    await ctx.api.post(eventPath(s2.events[0]!, '/actions/mark-as-not-for-sale'), { objects: ['A-2'] });
+    expect(await objectInfo(ctx.api, s2.events[0]!, 'A-1')).toMatchObject({ forSale: true, isAvailable: true });
+    await done(ctx.api, s2.events[0]!, 'book', { objects: ['A-1'] });
+  });
+
   it('not for sale in one event closes the season, not the other events', async () => {
     const s = await season(2);
     expect((await ctx.api.post(eventPath(s.events[0]!, '/actions/mark-as-not-for-sale'), { objects: ['A-2'] })).status).toBe(200);
