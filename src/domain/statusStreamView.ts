@@ -106,11 +106,23 @@ export class SeasonLens {
     readonly overrides: Set<string>,
     /** Labels whose status in the view is a season's. */
     readonly fromSeason: Set<string>,
+    readonly forSale: SeasonForSale,
   ) {}
+
+  /**
+   * The places of an object not for sale in the event: its own config's, or, for an object
+   * it does not list, its top-level season's while the season propagates its config
+   * (docs/seasons.md, "Rules").
+   */
+  notForSale(label: string): number {
+    const { own, season, propagated } = this.forSale;
+    return own.get(label) ?? (propagated ? (season.get(label) ?? 0) : 0);
+  }
 
   /** The changes an entry makes to the event's view `view` (as it stands before the entry). */
   changesOf(followed: FollowedEntry, view: ViewLike): StreamChange[] {
     const { unit, entry, kind } = followed;
+    if (isForSaleChange(entry)) return this.forSaleChanges(unit, entry.notForSale);
     if (unit === this.eventId) {
       const changes = changesOf(entry);
       for (const change of changes) {
@@ -124,7 +136,7 @@ export class SeasonLens {
       }
       return changes;
     }
-    if (!this.shownUnits.has(unit) || isForSaleChange(entry) || this.isArea(entry.label)) return [];
+    if (!this.shownUnits.has(unit) || this.isArea(entry.label)) return [];
     const label = entry.label;
     const shown = view.get(label);
     const ownTaken = shown !== undefined && shown.status !== 'free' && !this.fromSeason.has(label);
@@ -134,6 +146,30 @@ export class SeasonLens {
     else this.fromSeason.add(label);
     return changes;
   }
+
+  /** The event's own for-sale changes, and its top-level season's where they show (notForSale). */
+  private forSaleChanges(unit: number, places: [string, number][]): StreamChange[] {
+    const { own, season, topId, propagated } = this.forSale;
+    const listed = unit === this.eventId ? own : unit === topId && propagated ? season : null;
+    if (!listed) return [];
+    const changes: StreamChange[] = [];
+    for (const [label, count] of places) {
+      if (count > 0) listed.set(label, count);
+      else listed.delete(label);
+      if (listed === own || !own.has(label)) changes.push({ objectLabel: label, notForSale: this.notForSale(label) });
+    }
+    return changes;
+  }
+}
+
+/** What an event of a season and its top-level season keep off sale (SeasonLens.notForSale). */
+export interface SeasonForSale {
+  topId: number;
+  /** The season's forSalePropagated. */
+  propagated: boolean;
+  /** The event's own places not for sale, and its top-level season's, by label. */
+  own: Map<string, number>;
+  season: Map<string, number>;
 }
 
 /** A batch's changes laid over a view without touching it: decisions within a batch see the entries before them. */

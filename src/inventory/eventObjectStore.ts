@@ -15,8 +15,15 @@ export interface StreamPosition {
   seq: number;
   snapshots: Map<string, ObjectSnapshot>;
   notForSale: Map<string, number>;
-  /** For an event of a season: its season's and partial seasons' records (seats, tables, booths), in the order asked, and its overrides. */
-  season?: { units: Map<string, ObjectSnapshot>[]; overrides: Set<string> };
+  /** For an event of a season: its season's and partial seasons' records (seats, tables, booths), in the order asked, its overrides, and its top-level season's places off sale. */
+  season?: { units: Map<string, ObjectSnapshot>[]; overrides: Set<string>; topNotForSale: Map<string, number> };
+}
+
+/** The places not for sale of a sale config hash: its `n:<label>` fields (src/domain/eventObjectRules.ts, saleConfigFields). */
+function notForSaleOf(saleConfig: Record<string, string>): Map<string, number> {
+  const places = new Map<string, number>();
+  for (const [field, value] of Object.entries(saleConfig)) if (field.startsWith('n:')) places.set(field.slice(2), Number(value));
+  return places;
 }
 
 /** The unexpired GA holds of an event by area, from the unexpired members and the gaHolds hash. */
@@ -177,11 +184,13 @@ export class EventObjectStore {
    * decoded at `now`, its places not for sale by label, and the number of the last history
    * entry written with them, from one transaction: the state as of that entry exactly (the
    * status stream's snapshot, docs/status-stream.md). No history stream yet: entry 0.
-   * For an event of a season, `seasonUnits` (its season and partial seasons): their seats',
-   * tables' and booths' records too, the event's overrides, and the number of the last entry
-   * of the season's feed instead (docs/status-stream.md, "Seasons").
+   * For an event of a season, `season.units` (its season and partial seasons): their seats',
+   * tables' and booths' records too, the event's overrides, the places its top-level season
+   * keeps off sale, and the number of the last entry of the season's feed instead
+   * (docs/status-stream.md, "Seasons").
    */
-  async readWithPosition(event: EventRef, index: ObjectIndex, now: number, seasonUnits?: EventRef[]): Promise<StreamPosition> {
+  async readWithPosition(event: EventRef, index: ObjectIndex, now: number, season?: { units: EventRef[]; top: EventRef }): Promise<StreamPosition> {
+    const seasonUnits = season?.units;
     const keys = eventKeys(event);
     const multi = this.redis
       .multi()
@@ -191,7 +200,7 @@ export class EventObjectStore {
       .hgetall(keys.gaHolds)
       .hgetall(keys.saleConfig);
     for (const unit of seasonUnits ?? []) multi.hgetall(eventKeys(unit).objects).hgetall(eventKeys(unit).holdTokens);
-    if (seasonUnits) multi.hkeys(seasonOverridesKey(event));
+    if (season) multi.hkeys(seasonOverridesKey(event)).hgetall(eventKeys(season.top).saleConfig);
     // lua/stream-last-entry-1.lua, defined on this connection by src/inventory/scripts.ts.
     (multi as unknown as { streamLastEntry(key: string): unknown }).streamLastEntry(seasonUnits ? seasonFeedKey(event) : keys.history);
     const replies = await multi.exec();
@@ -200,9 +209,7 @@ export class EventObjectStore {
     const values = replies.map(([, value]) => value);
     const [records, tokens, unexpired, entries, saleConfig] = values as [Record<string, string>, Record<string, string>, string[], Record<string, string>, Record<string, string>];
     const seq = values[values.length - 1] as number;
-    // The places not for sale are the `n:<label>` fields (src/domain/eventObjectRules.ts, saleConfigFields).
-    const notForSale = new Map<string, number>();
-    for (const [field, places] of Object.entries(saleConfig)) if (field.startsWith('n:')) notForSale.set(field.slice(2), Number(places));
+    const notForSale = notForSaleOf(saleConfig);
     const holdsByArea = areaHoldsOf(unexpired, entries);
     const { decode } = decoder((token) => tokens[token], holdsByArea, now);
     const snapshots = new Map<string, ObjectSnapshot>();
@@ -210,6 +217,7 @@ export class EventObjectStore {
       snapshots.set(label, decode(index.byLabel.get(label), label, records[label] ?? null, null));
     }
     if (!seasonUnits) return { seq, snapshots, notForSale };
+    const at = 5 + 2 * seasonUnits.length;
     // Each unit's seats, tables and booths (a season's GA places are not streamed).
     const units = seasonUnits.map((_, i) => {
       const [unitRecords, unitTokens] = values.slice(5 + 2 * i, 7 + 2 * i) as [Record<string, string>, Record<string, string>];
@@ -221,8 +229,8 @@ export class EventObjectStore {
       }
       return decoded;
     });
-    const overrides = new Set(values[5 + 2 * seasonUnits.length] as string[]);
-    return { seq, snapshots, notForSale, season: { units, overrides } };
+    const overrides = new Set(values[at] as string[]);
+    return { seq, snapshots, notForSale, season: { units, overrides, topNotForSale: notForSaleOf(values[at + 1] as Record<string, string>) } };
   }
 
   /** Which of the labels (null: of all objects) the event overrides its season's status of. */

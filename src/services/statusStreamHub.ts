@@ -297,19 +297,24 @@ export class StatusStreamHub {
   private async readView(follower: Follower): Promise<void> {
     const { event, index, season } = follower.loaded;
     // An event of a season shows what its season and partial seasons (`sum`) took (docs/status-stream.md, "Seasons").
-    const units = followsSeasonFeed(event) ? (season?.sum ?? []) : undefined;
-    const position = await this.parts.objects.readWithPosition(event, index, Date.now(), units);
+    const units = followsSeasonFeed(event) && season ? season.sum : undefined;
+    const position = await this.parts.objects.readWithPosition(event, index, Date.now(), units && season && { units, top: season.top });
     const { seq, snapshots, notForSale } = position;
     follower.view.clear();
     for (const [label, snapshot] of snapshots) {
       const object = streamObjectOf(snapshot.state, index.byLabel.get(label)?.capacity ?? 0);
       if (object) follower.view.set(label, object);
     }
-    for (const [label, places] of notForSale) applyChange(follower.view, { objectLabel: label, notForSale: places });
     follower.lens = undefined;
-    if (units && position.season) {
+    if (!units || !season || !position.season) {
+      for (const [label, places] of notForSale) applyChange(follower.view, { objectLabel: label, notForSale: places });
+    } else {
       const isArea = (label: string) => index.byLabel.get(label)?.objectType === 'generalAdmission';
-      const lens = new SeasonLens(event._id, new Set(units.map((unit) => unit._id)), isArea, position.season.overrides, new Set());
+      const forSale = { topId: season.top._id, propagated: season.propagated, own: notForSale, season: position.season.topNotForSale };
+      const lens = new SeasonLens(event._id, new Set(units.map((unit) => unit._id)), isArea, position.season.overrides, new Set(), forSale);
+      for (const label of new Set([...notForSale.keys(), ...forSale.season.keys()])) {
+        applyChange(follower.view, { objectLabel: label, notForSale: lens.notForSale(label) });
+      }
       // The first unit that took a seat gives its status (the rules let only one hold it).
       for (const unitRecords of position.season.units) {
         for (const [label, snapshot] of unitRecords) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { action, createEvent, done, expireIn, holdToken } from '../support/events.js';
+import { action, createEvent, done, expireIn, holdToken, objectInfo } from '../support/events.js';
 import { useEventPerTest } from '../support/eventPerTest.js';
 import { client, createTestCompany, eventually, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
@@ -358,6 +358,26 @@ describe('status stream: events of a season', () => {
     expect(Object.fromEntries(s.view)).toEqual({ 'B-1': { status: 'booked' } });
     const fresh = await watch(e1);
     expect((await fresh.until((m) => m.type === 'snapshot')).objects).toEqual({ 'B-1': { status: 'booked' } });
+  });
+
+  it("shows the event's own places off sale and those its season propagates to it", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [e1] = eventKeysOf(season) as [string];
+    await post(`/events/${season.key}/actions/mark-as-not-for-sale`, { objects: ['C-1'] }, 200);
+    const s = await watch(e1);
+    expect((await s.until((m) => m.type === 'snapshot')).objects).toEqual({ 'C-1': { status: 'free', notForSale: 1 } });
+    await post(`/events/${e1}/actions/mark-as-not-for-sale`, { objects: ['C-2'] }, 200);
+    await post(`/events/${season.key}/actions/mark-as-not-for-sale`, { objects: ['C-1', 'C-3'] }, 200);
+    await s.until((m) => m.changes?.some((c) => c.objectLabel === 'C-3') ?? false);
+    expect(Object.fromEntries(s.view)).toEqual({
+      'C-1': { status: 'free', notForSale: 1 },
+      'C-2': { status: 'free', notForSale: 1 },
+      'C-3': { status: 'free', notForSale: 1 },
+    });
+    // What object info says of them.
+    for (const label of ['C-1', 'C-2', 'C-3', 'C-4']) expect((await objectInfo(ctx.api, e1, label)).forSale, label).toBe(label === 'C-4');
+    const fresh = await watch(e1);
+    expect((await fresh.until((m) => m.type === 'snapshot')).objects).toEqual(Object.fromEntries(s.view));
   });
 
   it("keeps a season's view equal to object info while the season and its events book the same seats concurrently", async () => {

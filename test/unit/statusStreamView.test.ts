@@ -58,7 +58,8 @@ describe('status stream view', () => {
     const EVENT = 5;
     const SEASON = 1;
     const OTHER_EVENT = 6;
-    const lens = new SeasonLens(EVENT, new Set([SEASON]), (label) => label === 'GA', new Set(['B-1']), new Set());
+    const forSale = { topId: SEASON, propagated: true, own: new Map<string, number>(), season: new Map<string, number>() };
+    const lens = new SeasonLens(EVENT, new Set([SEASON]), (label) => label === 'GA', new Set(['B-1']), new Set(), forSale);
     const view = new Map<string, StreamObject>([['A-1', { status: 'booked' }]]);
     const overlay = new ViewOverlay(view);
     const followed = (seq: number, unit: number, fields: Partial<StatusChangeRecord>, kind: FollowedEntry['kind'] = null): FollowedEntry => ({ seq, unit, kind, entry: entry(fields) });
@@ -81,6 +82,24 @@ describe('status stream view', () => {
     expect(view.get('A-1')).toEqual({ status: 'booked' }); // the overlay left the view alone
     expect([...lens.fromSeason].sort()).toEqual(['A-1', 'B-1']);
     expect(lens.overrides.size).toBe(0);
+  });
+
+  it("shows an event of a season its own places off sale, and its season's for the objects it does not list while the season propagates them", () => {
+    const EVENT = 5;
+    const SEASON = 1;
+    const forSale = { topId: SEASON, propagated: true, own: new Map([['A-1', 1]]), season: new Map<string, number>() };
+    const lens = new SeasonLens(EVENT, new Set([SEASON]), () => false, new Set(), new Set(), forSale);
+    const view = new Map<string, StreamObject>();
+    const forSaleEntry = (seq: number, unit: number, notForSale: [string, number][]): FollowedEntry => ({ seq, unit, kind: null, entry: { eventId: unit, id: seq, date: new Date(0), notForSale } });
+    expect(lens.changesOf(forSaleEntry(1, SEASON, [['A-1', 1], ['A-2', 1]]), view)).toEqual([{ objectLabel: 'A-2', notForSale: 1 }]);
+    expect(lens.changesOf(forSaleEntry(2, EVENT, [['A-1', 0]]), view)).toEqual([{ objectLabel: 'A-1', notForSale: 1 }]); // the season's now
+    expect(lens.changesOf(forSaleEntry(3, SEASON, [['A-1', 0], ['A-2', 0]]), view)).toEqual([
+      { objectLabel: 'A-1', notForSale: 0 },
+      { objectLabel: 'A-2', notForSale: 0 },
+    ]);
+    expect(lens.changesOf(forSaleEntry(4, 6, [['A-3', 1]]), view)).toEqual([]); // another event's
+    const unpropagated = new SeasonLens(EVENT, new Set([SEASON]), () => false, new Set(), new Set(), { ...forSale, propagated: false, own: new Map() });
+    expect(unpropagated.changesOf(forSaleEntry(5, SEASON, [['A-4', 1]]), view)).toEqual([]);
   });
 
   it('shows public-key clients neither hold tokens nor order ids', () => {
