@@ -249,6 +249,7 @@ export function compose(
       objects: eventObjects,
       follow: (loaded) => new HistoryFollower(scripts, loaded.event),
       range: historyRange(redis, repos.statusChanges),
+      reload: (loaded) => catalog.reload(loaded.event.workspaceId, loaded.event.key),
       logger,
     },
     config.statusStream,

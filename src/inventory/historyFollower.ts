@@ -30,6 +30,12 @@ export interface HistoryPoll {
    * the follower's, the drain stored and trimmed entries before they were read.
    */
   lastWritten: number;
+  /**
+   * A season's feed only: its make-up changed (a mark among the entries read, from
+   * src/inventory/seasonStore.ts, bump). The follower then reads the event anew; the
+   * entries are left out.
+   */
+  makeUpChanged?: true;
 }
 
 export class HistoryFollower {
@@ -47,6 +53,7 @@ export class HistoryFollower {
   /** The entries after number `after`, oldest first, in one round trip (lua/history-after-1.lua). */
   async next(after: number): Promise<HistoryPoll> {
     const [lastWritten, page] = await this.scripts.historyAfter(this.key, after, READ_COUNT);
+    if (this.feed && page.some(([, fields]) => fields[0] === 'm')) return { entries: [], lastWritten, makeUpChanged: true };
     return { entries: page.map(([id, fields]) => this.followed(entryNumber(id), fields)), lastWritten };
   }
 

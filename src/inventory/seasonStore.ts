@@ -1,5 +1,5 @@
 import type { RedisClient } from './redis.js';
-import { eventKeys, seasonForgottenKey, seasonUseKey, seasonVersionKey, type EventRef } from './eventKeys.js';
+import { eventKeys, SEASON_FEED_LENGTH, seasonFeedKey, seasonForgottenKey, seasonUseKey, seasonVersionKey, type EventRef } from './eventKeys.js';
 import type { Scripts } from './scripts.js';
 
 // What the admin side keeps of a season's make-up in Redis: its version
@@ -24,7 +24,16 @@ export class SeasonStore {
     return (await this.redis.get(seasonVersionKey(unit))) ?? '0';
   }
 
+  /**
+   * A new version, and a mark in the season's feed (field `m`) at that point, so the live
+   * stream's followers of its events read the new make-up (docs/status-stream.md, "Seasons").
+   */
   async bump(unit: EventRef): Promise<void> {
-    await this.redis.incr(seasonVersionKey(unit));
+    const version = await this.redis
+      .multi()
+      .incr(seasonVersionKey(unit))
+      .xadd(seasonFeedKey(unit), 'MAXLEN', '~', String(SEASON_FEED_LENGTH), '0-*', 'm', '1')
+      .exec();
+    for (const [error] of version ?? []) if (error) throw error;
   }
 }

@@ -85,6 +85,12 @@ export class EventCatalog {
     return found;
   }
 
+  /** The event read from the database now, not from this cache (the status stream, after its season's make-up changed); null once it is gone. */
+  async reload(workspaceId: number, key: string): Promise<LoadedEvent | null> {
+    this.loaded.delete(entryKey(workspaceId, key));
+    return this.load(workspaceId, key);
+  }
+
   /** Called by the admin route that changed or deleted an event (pass every key it had). */
   async changed(workspaceId: number, ...keys: string[]): Promise<void> {
     for (const key of keys) {

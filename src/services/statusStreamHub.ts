@@ -133,6 +133,8 @@ export interface HubParts {
   follow: (loaded: LoadedEvent) => HistoryFollower;
   /** Reads the changes after `after` up to `upTo` from the stream and the stored history. */
   range: HistoryRange;
+  /** The event read anew, not from a cache (its season's make-up changed); null once it is gone. */
+  reload: (loaded: LoadedEvent) => Promise<LoadedEvent | null>;
   logger?: Logger;
 }
 
@@ -341,6 +343,12 @@ export class StatusStreamHub {
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         readAt = performance.now();
         const poll = await follower.reader.next(follower.seq);
+        if (poll.makeUpChanged) {
+          // The season's units changed: what the event shows of them is read anew.
+          follower.loaded = (await this.parts.reload(follower.loaded)) ?? follower.loaded;
+          await this.resetAll(follower);
+          continue;
+        }
         let entries = poll.entries;
         // Entries the drain stored and trimmed before this read (all of them, when the
         // stream is empty) come from the stored history.

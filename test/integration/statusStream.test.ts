@@ -380,6 +380,22 @@ describe('status stream: events of a season', () => {
     expect((await fresh.until((m) => m.type === 'snapshot')).objects).toEqual(Object.fromEntries(s.view));
   });
 
+  it("follows a change of the season's make-up: a partial season created after the subscriber joined shows in its events", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [e1, e2] = eventKeysOf(season) as [string, string];
+    const s = await watch(e2);
+    await s.until((m) => m.type === 'snapshot');
+    const partial = `${season.key}-later`;
+    await post(`/seasons/${season.key}/partial-seasons`, { key: partial, eventKeys: [e2] }, 200);
+    // The follower reads the event anew: its subscribers get the view again, marked reset.
+    await s.until((m) => m.type === 'snapshot' && m.reset === true);
+    await done(ctx.api, partial, 'book', { objects: ['D-1'] });
+    await done(ctx.api, e1, 'book', { objects: ['D-2'] });
+    await done(ctx.api, e2, 'book', { objects: ['D-3'] });
+    await s.until((m) => m.changes?.some((c) => c.objectLabel === 'D-3') ?? false);
+    expect(Object.fromEntries(s.view)).toEqual({ 'D-1': { status: 'booked' }, 'D-3': { status: 'booked' } });
+  });
+
   it("keeps a season's view equal to object info while the season and its events book the same seats concurrently", async () => {
     const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
     const [e1, e2] = eventKeysOf(season) as [string, string];
