@@ -119,32 +119,68 @@ export class SeasonLens {
     return own.get(label) ?? (propagated ? (season.get(label) ?? 0) : 0);
   }
 
+  /**
+   * What each unit of the season (top-level and partial) holds of each seat, table or booth
+   * that is not free there, whether the event shows it or not: when the event gives an object
+   * back (its own hold expiring after the season took the seat, an override dropped), the
+   * object shows the season's status again.
+   */
+  private readonly seasonTaken = new Map<string, Map<number, StreamStatusChange>>();
+
+  /** Notes what a season unit's object is now (`free` drops it). */
+  noteSeason(unit: number, change: StreamStatusChange): void {
+    const label = change.objectLabel;
+    let units = this.seasonTaken.get(label);
+    if (change.status === 'free') {
+      units?.delete(unit);
+      if (units?.size === 0) this.seasonTaken.delete(label);
+      return;
+    }
+    if (!units) this.seasonTaken.set(label, (units = new Map()));
+    units.set(unit, change);
+  }
+
+  /**
+   * The change that shows what the season holds of an object, or undefined when nothing.
+   * One unit holds it, but for a hold that expired without being given back yet: the other
+   * unit's status then wins.
+   */
+  seasonChange(label: string): StreamStatusChange | undefined {
+    const units = this.seasonTaken.get(label);
+    if (!units) return undefined;
+    let held: StreamStatusChange | undefined;
+    for (const change of units.values()) {
+      if (change.status !== HELD) return { ...change };
+      held ??= change;
+    }
+    return held && { ...held };
+  }
+
   /** The changes an entry makes to the event's view `view` (as it stands before the entry). */
   changesOf(followed: FollowedEntry, view: ViewLike): StreamChange[] {
     const { unit, entry, kind } = followed;
     if (isForSaleChange(entry)) return this.forSaleChanges(unit, entry.notForSale);
-    if (unit === this.eventId) {
-      const changes = changesOf(entry);
-      for (const change of changes) {
-        if (!isStatusChange(change)) continue;
-        this.fromSeason.delete(change.objectLabel);
-        if (kind === 'o') this.overrides.add(change.objectLabel);
-        if (kind === 's') {
-          this.overrides.delete(change.objectLabel);
-          if (change.status !== 'free') this.fromSeason.add(change.objectLabel);
-        }
-      }
-      return changes;
-    }
-    if (!this.shownUnits.has(unit) || this.isArea(entry.label)) return [];
     const label = entry.label;
+    if (unit === this.eventId) {
+      const [change] = changesOf(entry) as [StreamStatusChange];
+      this.fromSeason.delete(label);
+      if (kind === 'o') this.overrides.add(label);
+      if (kind === 's') this.overrides.delete(label);
+      // Given back (or the override dropped): the season's status shows again, if it has one.
+      const season = change.status === 'free' && !this.overrides.has(label) ? this.seasonChange(label) : undefined;
+      if (season || (kind === 's' && change.status !== 'free')) this.fromSeason.add(label);
+      return [season ?? change];
+    }
+    if (!this.shownUnits.has(unit) || this.isArea(label)) return [];
+    const [change] = changesOf(entry) as [StreamStatusChange];
+    this.noteSeason(unit, change);
     const shown = view.get(label);
     const ownTaken = shown !== undefined && shown.status !== 'free' && !this.fromSeason.has(label);
     if (this.overrides.has(label) || ownTaken) return [];
-    const changes = changesOf(entry);
-    if (entry.status === 'free') this.fromSeason.delete(label);
-    else this.fromSeason.add(label);
-    return changes;
+    const season = this.seasonChange(label);
+    if (season) this.fromSeason.add(label);
+    else this.fromSeason.delete(label);
+    return [season ?? change];
   }
 
   /** The event's own for-sale changes, and its top-level season's where they show (notForSale). */

@@ -317,15 +317,18 @@ export class StatusStreamHub {
       for (const label of new Set([...notForSale.keys(), ...forSale.season.keys()])) {
         applyChange(follower.view, { objectLabel: label, notForSale: lens.notForSale(label) });
       }
-      // The first unit that took a seat gives its status (the rules let only one hold it).
-      for (const unitRecords of position.season.units) {
+      // What each unit holds, then what the event shows of it.
+      position.season.units.forEach((unitRecords, i) => {
         for (const [label, snapshot] of unitRecords) {
           const object = streamObjectOf(snapshot.state, 1);
-          if (!object || lens.overrides.has(label) || lens.fromSeason.has(label) || (follower.view.get(label)?.status ?? 'free') !== 'free') continue;
-          const { notForSale: _places, ...status } = object;
-          applyChange(follower.view, { objectLabel: label, quantity: 1, ...status });
-          lens.fromSeason.add(label);
+          if (object) lens.noteSeason(units[i]!._id, { objectLabel: label, quantity: 1, ...object });
         }
+      });
+      for (const label of new Set(position.season.units.flatMap((unitRecords) => [...unitRecords.keys()]))) {
+        const change = lens.seasonChange(label);
+        if (!change || lens.overrides.has(label) || (follower.view.get(label)?.status ?? 'free') !== 'free') continue;
+        applyChange(follower.view, change);
+        lens.fromSeason.add(label);
       }
       follower.lens = lens;
     }

@@ -84,6 +84,30 @@ describe('status stream view', () => {
     expect(lens.overrides.size).toBe(0);
   });
 
+  it("shows the season's status again when the event gives an object back that the season took meanwhile (an expired hold)", () => {
+    const EVENT = 5;
+    const SEASON = 1;
+    const PARTIAL = 2;
+    const forSale = { topId: SEASON, propagated: true, own: new Map<string, number>(), season: new Map<string, number>() };
+    const lens = new SeasonLens(EVENT, new Set([SEASON, PARTIAL]), () => false, new Set(), new Set(), forSale);
+    const view = new Map<string, StreamObject>([['A-5', { status: 'reservedByToken' }]]);
+    const at = (seq: number, unit: number, fields: Partial<StatusChangeRecord>): FollowedEntry => ({ seq, unit, kind: null, entry: entry(fields) });
+    const step = (followed: FollowedEntry) => {
+      const changes = lens.changesOf(followed, view);
+      for (const change of changes) applyChange(view, change);
+      return changes.map((c) => ('status' in c ? `${c.objectLabel} ${c.status}` : c.objectLabel));
+    };
+    // The event's hold on A-5 expired; the season books it before the expiry job gives it back.
+    expect(step(at(1, SEASON, { label: 'A-5', status: 'booked', orderId: 's' }))).toEqual([]);
+    expect(step(at(2, EVENT, { label: 'A-5', status: 'free', origin: { type: 'HOLD_EXPIRED' } }))).toEqual(['A-5 booked']);
+    expect(view.get('A-5')).toEqual({ status: 'booked', orderId: 's' });
+    // A partial season's expired hold given back while the season holds the seat: still booked.
+    expect(step(at(3, PARTIAL, { label: 'A-5', status: 'reservedByToken', holdToken: 't' }))).toEqual(['A-5 booked']);
+    expect(step(at(4, PARTIAL, { label: 'A-5', status: 'free' }))).toEqual(['A-5 booked']);
+    expect(step(at(5, SEASON, { label: 'A-5', status: 'free' }))).toEqual(['A-5 free']);
+    expect(view.has('A-5')).toBe(false);
+  });
+
   it("shows an event of a season its own places off sale, and its season's for the objects it does not list while the season propagates them", () => {
     const EVENT = 5;
     const SEASON = 1;
