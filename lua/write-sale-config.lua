@@ -7,7 +7,7 @@
 -- KEYS[1]  the event's sale config hash
 -- KEYS[2]  the event's history stream
 -- KEYS[3]  for a unit of a season: the season's feed, which gets the entry too, with the
---          unit's id (includes/historyEntries.lua says why)
+--          unit's id (includes/seasonFeed.lua)
 -- ARGV[1]  now (ms), the entry's time
 -- ARGV[2]  the unit's id (for the feed; '' without one)
 -- ARGV[3..] the new fields: name, value, name, value, ...
@@ -18,6 +18,8 @@
 -- now (0: all for sale again), by label, joined by SEP.
 
 --#include constants.lua
+--#include calls.lua
+--#include seasonFeed.lua
 
 local FOR_SALE_ENTRY = '\2notForSale'
 local PREFIX = 'n:'
@@ -36,11 +38,7 @@ for i = 3, #ARGV do fields[i - 2] = ARGV[i] end
 local after = notForSaleOf(fields)
 
 redis.call('DEL', KEYS[1])
--- In slices: unpack has a limit (Lua's C stack) that an event with thousands of objects off sale passes.
-local SLICE = 1000
-for i = 1, #fields, SLICE do
-  redis.call('HSET', KEYS[1], unpack(fields, i, math.min(i + SLICE - 1, #fields)))
-end
+callChunked('HSET', KEYS[1], fields)
 
 local changed = {}
 for label, places in pairs(after) do
@@ -59,5 +57,5 @@ for _, label in ipairs(changed) do
 end
 local entry = table.concat(parts, SEP)
 redis.call('XADD', KEYS[2], '0-*', 'c', entry)
-if KEYS[3] then redis.call('XADD', KEYS[3], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', ARGV[2]) end
+if KEYS[3] then addToFeed(KEYS[3], entry, ARGV[2]) end
 return #changed

@@ -8,5 +8,5 @@ local RESALE = 'resale'
 -- Joins the fields of a stored record and a GA hold's `<label>SEP<token>` (unit separator).
 local SEP = '\31'
 -- Entries a season's feed keeps at least (src/inventory/eventKeys.ts, SEASON_FEED_LENGTH;
--- includes/historyEntries.lua).
+-- includes/seasonFeed.lua).
 local SEASON_FEED_LENGTH = '20000'

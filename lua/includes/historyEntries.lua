@@ -12,15 +12,15 @@
 -- Needs: nowText (now as the caller sent it, ms).
 --#include callState.lua
 --#include constants.lua
+--#include seasonFeed.lua
 
 -- Stream keys, entries and usage marks are kept by position in call.notedKeys, call.noted
 -- and call.notedUse: flat lists rather than a table per object.
 -- A unit of a season (state.feed set, eventState.lua) also adds each entry to its season's
--- feed, one stream for all the season's units, with the unit's id and, for an event's
--- override-season-status or use-season-status, its kind (`o` or `s`): the live status
--- stream of an event of the season follows it (docs/status-stream.md, "Seasons"). Kept
--- by position in call.notedFeed ({feed, unit id, kind or false}), made by the first such
--- entry of the call: a call outside seasons (nearly every booking) makes no such table.
+-- feed (seasonFeed.lua), with the unit's id and, for an event's override-season-status or
+-- use-season-status, its kind. Kept by position in call.notedFeed ({feed, unit id, kind
+-- or false}), made by the first such entry of the call: a call outside seasons (nearly
+-- every booking) makes no such table.
 
 -- `used`: the entry's `u` field, or nil for an object the change does not use.
 -- `kind`: for the season's feed, 'o' (override) or 's' (use season status), or nil.
@@ -46,12 +46,6 @@ local function writeHistory()
       redis.call('XADD', notedKeys[i], '0-*', 'c', entry)
     end
     local feed = notedFeed and notedFeed[i]
-    if feed then
-      if feed[3] then
-        redis.call('XADD', feed[1], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', feed[2], 'k', feed[3])
-      else
-        redis.call('XADD', feed[1], 'MAXLEN', '~', SEASON_FEED_LENGTH, '0-*', 'c', entry, 'e', feed[2])
-      end
-    end
+    if feed then addToFeed(feed[1], entry, feed[2], feed[3]) end
   end
 end
