@@ -129,6 +129,13 @@ export function saleConfigFields(event: EventSettings, index: ObjectIndex): Map<
   return fields;
 }
 
+/** The places not for sale by label, read back from a sale config hash (its `n:<label>` fields, saleConfigFields). */
+export function notForSaleOfFields(fields: Record<string, string>): Map<string, number> {
+  const places = new Map<string, number>();
+  for (const [field, value] of Object.entries(fields)) if (field.startsWith('n:')) places.set(field.slice(2), Number(value));
+  return places;
+}
+
 /** What an event makes of one object: its category, its places off sale, its channel. */
 export interface ObjectRules {
   category(object: ChartObject): IndexedCategory | null;

@@ -1,5 +1,6 @@
 import type { RedisClient } from './redis.js';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { notForSaleOfFields } from '../domain/eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, heldByTicketType, holdMember, objectState, recordStatus, tokenEntryExpiry, type AreaHolds } from '../domain/objectStates.js';
 import type { BulkCommand, BulkReads } from './bulkReader.js';
@@ -17,13 +18,6 @@ export interface StreamPosition {
   notForSale: Map<string, number>;
   /** For an event of a season: its season's and partial seasons' records (seats, tables, booths), in the order asked, its overrides, and its top-level season's places off sale. */
   season?: { units: Map<string, ObjectSnapshot>[]; overrides: Set<string>; topNotForSale: Map<string, number> };
-}
-
-/** The places not for sale of a sale config hash: its `n:<label>` fields (src/domain/eventObjectRules.ts, saleConfigFields). */
-function notForSaleOf(saleConfig: Record<string, string>): Map<string, number> {
-  const places = new Map<string, number>();
-  for (const [field, value] of Object.entries(saleConfig)) if (field.startsWith('n:')) places.set(field.slice(2), Number(value));
-  return places;
 }
 
 /** The unexpired GA holds of an event by area, from the unexpired members and the gaHolds hash. */
@@ -209,7 +203,7 @@ export class EventObjectStore {
     const values = replies.map(([, value]) => value);
     const [records, tokens, unexpired, entries, saleConfig] = values as [Record<string, string>, Record<string, string>, string[], Record<string, string>, Record<string, string>];
     const seq = values[values.length - 1] as number;
-    const notForSale = notForSaleOf(saleConfig);
+    const notForSale = notForSaleOfFields(saleConfig);
     const holdsByArea = areaHoldsOf(unexpired, entries);
     const { decode } = decoder((token) => tokens[token], holdsByArea, now);
     const snapshots = new Map<string, ObjectSnapshot>();
@@ -230,7 +224,7 @@ export class EventObjectStore {
       return decoded;
     });
     const overrides = new Set(values[at] as string[]);
-    return { seq, snapshots, notForSale, season: { units, overrides, topNotForSale: notForSaleOf(values[at + 1] as Record<string, string>) } };
+    return { seq, snapshots, notForSale, season: { units, overrides, topNotForSale: notForSaleOfFields(values[at + 1] as Record<string, string>) } };
   }
 
   /** Which of the labels (null: of all objects) the event overrides its season's status of. */
