@@ -156,6 +156,29 @@ export class SeasonLens {
     return held && { ...held };
   }
 
+  /**
+   * Completes the event's view at its snapshot (`view` holds the event's own objects): notes
+   * what each unit of the season holds, sets the places off sale as the event sees them, and
+   * shows the season's status where the event neither holds nor overrides the object.
+   */
+  startView(view: ViewLike, units: [unit: number, changes: StreamStatusChange[]][]): void {
+    const { own, season } = this.forSale;
+    for (const label of new Set([...own.keys(), ...season.keys()])) applyChange(view, { objectLabel: label, notForSale: this.notForSale(label) });
+    for (const [unit, changes] of units) for (const change of changes) this.noteSeason(unit, change);
+    for (const label of this.seasonTaken.keys()) {
+      if (!this.showsSeason(label, view)) continue;
+      applyChange(view, this.seasonChange(label)!);
+      this.fromSeason.add(label);
+    }
+  }
+
+  /** Whether the event shows the season's status of an object: it neither overrides it nor holds it itself. */
+  private showsSeason(label: string, view: ViewLike): boolean {
+    const shown = view.get(label);
+    const ownTaken = shown !== undefined && shown.status !== 'free' && !this.fromSeason.has(label);
+    return !ownTaken && !this.overrides.has(label);
+  }
+
   /** The changes an entry makes to the event's view `view` (as it stands before the entry). */
   changesOf(followed: FollowedEntry, view: ViewLike): StreamChange[] {
     const { unit, entry, kind } = followed;
@@ -174,9 +197,7 @@ export class SeasonLens {
     if (!this.shownUnits.has(unit) || this.isArea(label)) return [];
     const [change] = changesOf(entry) as [StreamStatusChange];
     this.noteSeason(unit, change);
-    const shown = view.get(label);
-    const ownTaken = shown !== undefined && shown.status !== 'free' && !this.fromSeason.has(label);
-    if (this.overrides.has(label) || ownTaken) return [];
+    if (!this.showsSeason(label, view)) return [];
     const season = this.seasonChange(label);
     if (season) this.fromSeason.add(label);
     else this.fromSeason.delete(label);

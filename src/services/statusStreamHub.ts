@@ -4,6 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { areaStatus } from '../domain/eventObjectInfo.js';
 import { HELD } from '../domain/objectStates.js';
 import type { AreaState, ObjectState } from '../domain/objectStates.js';
+import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import {
   applyChange,
   changesMessage,
@@ -16,6 +17,7 @@ import {
   type FollowedEntry,
   type StreamChange,
   type StreamObject,
+  type StreamStatusChange,
 } from '../domain/statusStreamView.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import { followsSeasonFeed, type HistoryFollower, type HistoryRange } from '../inventory/historyFollower.js';
@@ -299,8 +301,8 @@ export class StatusStreamHub {
   private async readView(follower: Follower): Promise<void> {
     const { event, index, season } = follower.loaded;
     // An event of a season shows what its season and partial seasons (`sum`) took (docs/status-stream.md, "Seasons").
-    const units = followsSeasonFeed(event) && season ? season.sum : undefined;
-    const position = await this.parts.objects.readWithPosition(event, index, Date.now(), units && season && { units, top: season.top });
+    const inSeason = followsSeasonFeed(event) ? season : undefined;
+    const position = await this.parts.objects.readWithPosition(event, index, Date.now(), inSeason && { units: inSeason.sum, top: inSeason.top });
     const { seq, snapshots, notForSale } = position;
     follower.view.clear();
     for (const [label, snapshot] of snapshots) {
@@ -308,28 +310,15 @@ export class StatusStreamHub {
       if (object) follower.view.set(label, object);
     }
     follower.lens = undefined;
-    if (!units || !season || !position.season) {
+    if (!inSeason || !position.season) {
       for (const [label, places] of notForSale) applyChange(follower.view, { objectLabel: label, notForSale: places });
     } else {
       const isArea = (label: string) => index.byLabel.get(label)?.objectType === 'generalAdmission';
-      const forSale = { topId: season.top._id, propagated: season.propagated, own: notForSale, season: position.season.topNotForSale };
+      const units = inSeason.sum;
+      const forSale = { topId: inSeason.top._id, propagated: inSeason.propagated, own: notForSale, season: position.season.topNotForSale };
       const lens = new SeasonLens(event._id, new Set(units.map((unit) => unit._id)), isArea, position.season.overrides, new Set(), forSale);
-      for (const label of new Set([...notForSale.keys(), ...forSale.season.keys()])) {
-        applyChange(follower.view, { objectLabel: label, notForSale: lens.notForSale(label) });
-      }
-      // What each unit holds, then what the event shows of it.
-      position.season.units.forEach((unitRecords, i) => {
-        for (const [label, snapshot] of unitRecords) {
-          const object = streamObjectOf(snapshot.state, 1);
-          if (object) lens.noteSeason(units[i]!._id, { objectLabel: label, quantity: 1, ...object });
-        }
-      });
-      for (const label of new Set(position.season.units.flatMap((unitRecords) => [...unitRecords.keys()]))) {
-        const change = lens.seasonChange(label);
-        if (!change || lens.overrides.has(label) || (follower.view.get(label)?.status ?? 'free') !== 'free') continue;
-        applyChange(follower.view, change);
-        lens.fromSeason.add(label);
-      }
+      const held = position.season.units.map((records, i): [number, StreamStatusChange[]] => [units[i]!._id, seatChangesOf(records)]);
+      lens.startView(follower.view, held);
       follower.lens = lens;
     }
     follower.recent.length = 0;
@@ -478,6 +467,16 @@ export class StatusStreamHub {
   private closeTooSlow(ws: Socket): void {
     ws.end(CLOSE_TOO_SLOW, 'Too far behind: connect again with since');
   }
+}
+
+/** A season unit's seats, tables and booths that are not free, as status changes (SeasonLens.startView). */
+function seatChangesOf(records: Map<string, ObjectSnapshot>): StreamStatusChange[] {
+  const changes: StreamStatusChange[] = [];
+  for (const [label, snapshot] of records) {
+    const object = streamObjectOf(snapshot.state, 1);
+    if (object) changes.push({ objectLabel: label, quantity: 1, ...object });
+  }
+  return changes;
 }
 
 /** An object of a snapshot read from Redis as the stream shows it; undefined when free. */
