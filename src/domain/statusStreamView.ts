@@ -246,7 +246,7 @@ export class ViewOverlay implements ViewLike {
 }
 
 /** Whether a view lists the object: not free, GA places taken, or places not for sale. */
-export function isShown(object: StreamObject): boolean {
+function isShown(object: StreamObject): boolean {
   return object.status !== 'free' || (object.booked ?? 0) > 0 || (object.held ?? 0) > 0 || (object.notForSale ?? 0) > 0;
 }
 
