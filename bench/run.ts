@@ -55,7 +55,7 @@ const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) 
 const compareFile = option('--compare');
 // `--cluster` compares the scenarios the issue of Redis Cluster names, unless --only says others.
 const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['book2', 'seasonBook'] : undefined);
-// `--profile DIR`: the server writes a V8 CPU profile there when it stops.
+// `--profile DIR`: the server writes a V8 CPU profile there when it stops, the reference in DIR/reference.
 const profileDir = option('--profile');
 // `--allocation`: the server's bytes allocated per request of each scenario (bench/lib/allocation.ts),
 // with each scenario's profile beside the output file (`<scenario>.heapprofile`);
@@ -143,8 +143,9 @@ function startReference(redisUrl: string): Promise<ChildServer> {
     startChildServer({
       name: 'reference',
       command: process.execPath,
-      // The server's V8 flags, so both pay the same young-generation size.
-      args: [...SERVER_NODE_FLAGS, 'dist/bench/reference/server.js', String(port), redisUrl],
+      // The server's V8 flags, so both pay the same young-generation size; with --profile, its
+      // own CPU profile beside the server's (`<DIR>/reference/`), to compare the two paths.
+      args: [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'reference')}`] : []), 'dist/bench/reference/server.js', String(port), redisUrl],
       readyLine: /reference ready/,
       url: `http://127.0.0.1:${port}`,
     }),
