@@ -5,6 +5,7 @@ import { requestRecordKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
 import { APPLIED, type Scripts, type StatusReply } from './scripts.js';
+import type { StatusReceiver } from './statusWire.js';
 
 // Status changes applied at most once, answered within a bounded time, and never applied
 // after their answer (docs/faults.md):
@@ -31,8 +32,6 @@ const MAX_MARGIN_MS = 250;
 const RECORD_SLACK_MS = 5_000;
 
 const CONNECTION_CLOSED = /^Connection is closed/;
-
-type Outcome = { kind: 'reply'; reply: StatusReply } | { kind: 'error'; error: unknown } | { kind: 'lost' } | { kind: 'timeout' };
 
 /**
  * 503 for a request Redis did not serve. `applied` says what became of a status change:
@@ -66,10 +65,14 @@ function signalOrTime(signals: Set<() => void>, until: number): Promise<boolean>
   });
 }
 
-/** A call sent to Redis and waiting for its outcome; `settle` is null once it has one. */
+/** A call sent to Redis and waiting for its outcome; `pending` is false once it has one. */
 interface SentCall {
   giveUpAt: number;
-  settle: ((outcome: Outcome) => void) | null;
+  pending: boolean;
+  /** The connection it was sent on closed before its answer. */
+  lost(): void;
+  /** `giveUpAt` passed before its answer. */
+  timedOut(): void;
 }
 
 /**
@@ -85,6 +88,7 @@ class SentCalls {
   private timer: NodeJS.Timeout | undefined;
 
   add(call: SentCall): void {
+    call.pending = true;
     // A call sent again after a reconnect may give up before calls sent since: kept sorted.
     let at = this.calls.length;
     while (at > this.head && this.calls[at - 1]!.giveUpAt > call.giveUpAt) at--;
@@ -93,26 +97,26 @@ class SentCalls {
     if (this.timer === undefined || at === this.head) this.arm();
   }
 
-  /** Gives the call its outcome unless it has one; answered calls at the front leave. */
-  settle(call: SentCall, outcome: Outcome): void {
-    const settle = call.settle;
-    call.settle = null;
-    settle?.(outcome);
+  /** True if the call was waiting for its outcome, which is now settled; answered calls at the front leave. */
+  settle(call: SentCall): boolean {
+    if (!call.pending) return false;
+    call.pending = false;
     this.dropSettled();
+    return true;
   }
 
   /** The connection closed: every call sent on it is lost. */
-  settleAll(outcome: Outcome): void {
+  loseAll(): void {
     const calls = this.calls.slice(this.head);
     this.calls = [];
     this.head = 0;
     clearTimeout(this.timer);
     this.timer = undefined;
-    for (const call of calls) this.settle(call, outcome);
+    for (const call of calls) if (this.settle(call)) call.lost();
   }
 
   private dropSettled(): void {
-    while (this.head < this.calls.length && this.calls[this.head]!.settle === null) this.head++;
+    while (this.head < this.calls.length && !this.calls[this.head]!.pending) this.head++;
     if (this.head === this.calls.length) {
       this.calls = [];
       this.head = 0;
@@ -134,35 +138,119 @@ class SentCalls {
     this.timer = undefined;
     const now = performance.now();
     // Answered calls never stay at the front (settle drops them), so the first is waiting.
-    while (this.head < this.calls.length && this.calls[this.head]!.giveUpAt <= now) this.settle(this.calls[this.head]!, { kind: 'timeout' });
+    while (this.head < this.calls.length && this.calls[this.head]!.giveUpAt <= now) {
+      const call = this.calls[this.head]!;
+      this.settle(call);
+      call.timedOut();
+    }
     this.arm();
   }
 }
 
+/**
+ * One status change through to its outcome: sent, sent again with the same record key while
+ * the connection drops under it, until Redis answers or its time is up. One object per call,
+ * its handlers shared methods: Redis's answer comes straight to it (src/inventory/statusWire.ts,
+ * StatusCommand), with no promise or closure per call between.
+ */
+class StatusCall implements SentCall, StatusReceiver {
+  pending = false;
+  /** The connection's epoch it was last sent in: an answer from an older one no longer counts. */
+  private epoch = -1;
+  private sent = false;
+
+  constructor(
+    private readonly calls: AtMostOnceCalls,
+    private readonly keys: string[],
+    private readonly now: number,
+    private readonly request: string,
+    private readonly deadline: number,
+    readonly giveUpAt: number,
+    private readonly resolve: (reply: StatusReply) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  send(): void {
+    const calls = this.calls;
+    // Checked here first: a connection that is up needs no wait (nearly every call).
+    if (calls.connection.status !== 'ready') {
+      calls.ready(this.giveUpAt).then(
+        (up) => (up ? this.send() : this.reject(unavailable(`no connection for ${calls.options.timeoutMs} ms`, this.sent ? 'unknown' : false))),
+        this.reject,
+      );
+      return;
+    }
+    // Only a call sent before can have left a record: the first send skips the look-up.
+    const again = this.sent;
+    this.sent = true;
+    this.epoch = calls.epoch;
+    calls.unanswered++;
+    calls.sentCalls.add(this);
+    calls.scripts.sendStatus(this.keys, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
+  }
+
+  answer(reply: unknown): void {
+    this.answered();
+    if (!this.calls.sentCalls.settle(this)) return;
+    const status = reply as StatusReply;
+    if (status !== APPLIED && status[0] === -1) this.reject(unavailable(`it answered after the request's deadline`, false));
+    else this.resolve(status);
+  }
+
+  fail(error: unknown): void {
+    // A Redis error is an answer (the script failed, nothing written), and so is an error
+    // while the connection stays up; any other is the connection failing under the call.
+    // On a cluster only a node's connection fails, not the client: its "Connection is closed".
+    const calls = this.calls;
+    const lost = !(error instanceof ReplyError) && (calls.epoch !== this.epoch || calls.connection.status !== 'ready' || CONNECTION_CLOSED.test(String((error as Error)?.message)));
+    this.answered();
+    if (!calls.sentCalls.settle(this)) return;
+    if (lost) this.lost();
+    else this.reject(error);
+  }
+
+  /**
+   * The connection dropped with the call unanswered: it may or may not have run. The same
+   * call again (same record key) answers with the first run's outcome.
+   */
+  lost(): void {
+    this.send();
+  }
+
+  timedOut(): void {
+    this.reject(unavailable(`no answer within ${this.calls.options.timeoutMs} ms`, 'unknown'));
+  }
+
+  private answered(): void {
+    if (this.calls.epoch === this.epoch) this.calls.unanswered--;
+  }
+}
+
 export class AtMostOnceCalls {
+  // Read and changed by StatusCall, this module's own; nothing outside it uses them.
   /** Goes up each time the connection closes: attempts sent before are lost. */
-  private epoch = 0;
+  epoch = 0;
   /** Calls sent on the current connection and not answered yet. */
-  private unanswered = 0;
+  unanswered = 0;
   /** Calls waiting for the connection to come back. */
   private waitingForReady = 0;
-  private readonly sent = new SentCalls();
+  readonly sentCalls = new SentCalls();
   private readonly onReady = new Set<() => void>();
   /** Unique across processes and restarts: a random prefix per process, then a counter. */
   private readonly idPrefix = randomBytes(9).toString('base64url');
   private idCounter = 0;
 
   constructor(
-    private readonly scripts: Scripts,
-    private readonly connection: RedisClient,
+    readonly scripts: Scripts,
+    readonly connection: RedisClient,
     private readonly clock: RedisClock,
-    private readonly options: AtMostOnceOptions,
+    readonly options: AtMostOnceOptions,
   ) {
     connection.on('close', () => {
       this.epoch++;
       // Attempts on the closed connection will never be answered: they no longer count.
       this.unanswered = 0;
-      this.sent.settleAll({ kind: 'lost' });
+      this.sentCalls.loseAll();
     });
     connection.on('ready', () => {
       for (const wake of [...this.onReady]) wake();
@@ -173,43 +261,19 @@ export class AtMostOnceCalls {
    * lua/change-object-status.lua, at most once. `event` names the record key's hash tag;
    * `keys` is the caller's own list, which gets the record key at its end.
    */
-  async changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<StatusReply> {
+  changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<StatusReply> {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
-    if (outstanding >= maxOutstanding) throw unavailable(`${outstanding} status changes are already waiting for it`, false);
+    if (outstanding >= maxOutstanding) return Promise.reject(unavailable(`${outstanding} status changes are already waiting for it`, false));
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
     // The caller's fresh list: the record key goes at its end (no copy per call).
-    const allKeys = keys;
-    allKeys.push(requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`));
-    let sent = false;
-    for (;;) {
-      // Checked here first: a connection that is up needs no wait (nearly every call).
-      if (this.connection.status !== 'ready' && !(await this.ready(giveUpAt))) {
-        throw unavailable(`no connection for ${timeoutMs} ms`, sent ? 'unknown' : false);
-      }
-      // Only a call sent before can have left a record: the first send skips the look-up.
-      const again = sent;
-      sent = true;
-      const outcome = await this.attempt(() => this.scripts.changeObjectStatus(allKeys, now, request, deadline, timeoutMs + RECORD_SLACK_MS, again), giveUpAt);
-      switch (outcome.kind) {
-        case 'reply':
-          if (outcome.reply !== APPLIED && outcome.reply[0] === -1) throw unavailable(`it answered after the request's deadline`, false);
-          return outcome.reply;
-        case 'error':
-          throw outcome.error;
-        case 'timeout':
-          throw unavailable(`no answer within ${timeoutMs} ms`, 'unknown');
-        case 'lost':
-          // The connection dropped with the call unanswered: it may or may not have run.
-          // The same call again (same record key) answers with the first run's outcome.
-          continue;
-      }
-    }
+    keys.push(requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`));
+    return new Promise((resolve, reject) => new StatusCall(this, keys, now, request, deadline, giveUpAt, resolve, reject).send());
   }
 
   /** True once the connection is up; false if `giveUpAt` comes first. */
-  private async ready(giveUpAt: number): Promise<boolean> {
+  async ready(giveUpAt: number): Promise<boolean> {
     if (this.connection.status === 'ready') return true;
     if (performance.now() >= giveUpAt) return false;
     this.waitingForReady++;
@@ -218,32 +282,5 @@ export class AtMostOnceCalls {
     } finally {
       this.waitingForReady--;
     }
-  }
-
-  /** One send of the call: its reply, a Redis error, the connection lost, or no answer by `giveUpAt`. */
-  private attempt(send: () => Promise<StatusReply>, giveUpAt: number): Promise<Outcome> {
-    const epoch = this.epoch;
-    this.unanswered++;
-    const answered = () => {
-      if (this.epoch === epoch) this.unanswered--;
-    };
-    return new Promise<Outcome>((resolve) => {
-      const call: SentCall = { giveUpAt, settle: resolve };
-      this.sent.add(call);
-      send().then(
-        (reply) => {
-          answered();
-          this.sent.settle(call, { kind: 'reply', reply });
-        },
-        (error: unknown) => {
-          // A Redis error is an answer (the script failed, nothing written), and so is an
-          // error while the connection stays up; any other is the connection failing under the call.
-          // On a cluster only a node's connection fails, not the client: its "Connection is closed".
-          const lost = !(error instanceof ReplyError) && (this.epoch !== epoch || this.connection.status !== 'ready' || CONNECTION_CLOSED.test(String((error as Error)?.message)));
-          answered();
-          this.sent.settle(call, lost ? { kind: 'lost' } : { kind: 'error', error });
-        },
-      );
-    });
   }
 }

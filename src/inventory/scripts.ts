@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
-import type { Command, Redis } from 'ioredis';
-import { StatusWire } from './statusWire.js';
+import type { Redis } from 'ioredis';
+import { FUNCTION_MISSING, StatusWire, type StatusCommand, type StatusReceiver } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
 import { STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua } from './statusContract.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
@@ -91,9 +91,9 @@ export class Scripts {
   /**
    * `statusRedis` carries the status script alone: a connection that never re-sends an
    * unanswered command (docs/faults.md, "Exactly once"); every other script is safe to
-   * repeat and goes on `redis`.
+   * repeat and goes on `redis`. A call goes to Redis through `sendStatusNow`.
    */
-  private readonly statusCall: (keys: Arg[], args: Arg[]) => Promise<unknown>;
+  private readonly sendStatusNow: (keys: string[], args: Arg[], receiver: StatusReceiver) => void;
   private readonly loadStatusLibrary: () => Promise<unknown>;
 
   /** The status function's library this server loads and calls. */
@@ -125,32 +125,41 @@ export class Scripts {
     if (isCluster(statusRedis)) statusRedis.on('+node', (node: RedisClient) => void loadOn(node).catch(() => undefined));
     load();
     const functionName = library.functionName;
-    const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '');
-    this.statusCall = batched(
-      statusRedis,
-      (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args),
-      functionName,
-      undefined,
-      (keys, args) => wire.command(keys, args),
-    );
+    // A Redis that lost the function (it restarted without persistence) gets it again, and
+    // the call is sent again: it cannot have run.
+    const reloadThen = (resend: () => void, receiver: StatusReceiver) => void this.loadStatusLibrary().then(resend, (error: unknown) => receiver.fail(error));
+    if (isCluster(statusRedis)) {
+      // On a cluster, the turn's calls go as one pipeline per slot (batched, below).
+      const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), functionName, undefined);
+      const send = (keys: string[], args: Arg[], receiver: StatusReceiver): void =>
+        void call(keys, args).then(
+          (reply) => receiver.answer(reply),
+          (error: unknown) => {
+            if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, args, receiver), receiver);
+            else receiver.fail(error);
+          },
+        );
+      this.sendStatusNow = send;
+    } else {
+      const send = corkedForTheTurn(statusRedis as Redis);
+      const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '', (command) => reloadThen(() => send(command.again()), command.receiver));
+      this.sendStatusNow = (keys, args, receiver) => send(wire.command(keys, args, receiver));
+    }
   }
 
   /**
    * lua/change-object-status.lua: every object of every change of a request, all or
    * nothing. Keys: per event its keys, the seasons' keys (statusChanges.ts), then the
-   * request's record key. Called through AtMostOnceCalls, never directly. A Redis that
-   * lost the function (it restarted without persistence) gets it again, and the call is
-   * sent again: it cannot have run.
+   * request's record key. Sent through AtMostOnceCalls (src/inventory/atMostOnce.ts), which
+   * decides what a lost connection means; the outcome goes to `receiver`, once.
    */
-  async changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<StatusReply> {
-    const args = statusArgs({ now, request, deadline, keepMs, sentBefore: sentBefore ? 1 : 0 });
-    try {
-      return (await this.statusCall(keys, args)) as StatusReply;
-    } catch (error) {
-      if (!(error instanceof Error) || !/Function not found/i.test(error.message)) throw error;
-      await this.loadStatusLibrary();
-      return (await this.statusCall(keys, args)) as StatusReply;
-    }
+  sendStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
+    this.sendStatusNow(keys, statusArgs({ now, request, deadline, keepMs, sentBefore: sentBefore ? 1 : 0 }), receiver);
+  }
+
+  /** sendStatus as a promise (tests call the function this way). */
+  changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<StatusReply> {
+    return new Promise((answer, fail) => this.sendStatus(keys, now, request, deadline, keepMs, sentBefore, { answer: answer as (reply: unknown) => void, fail }));
   }
 
   /** lua/create-hold-token-2.lua: the token's record, how long Redis keeps it, and the key living until it expires. */
@@ -247,8 +256,8 @@ interface PendingCall {
  * auto-pipelining kept the two taking turns (the bench baselines show the difference).
  * Each call still gets its own reply or error.
  *
- * On one Redis the client's socket is corked for the turn. On Redis Cluster a turn's calls
- * go as one pipeline per slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
+ * On one Redis a turn's calls go as one pipeline (the status function's calls go on their
+ * own, corkedForTheTurn below). On Redis Cluster a turn's calls go as one pipeline per slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
  * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
  * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
  * rest of their pipeline ran once and keeps its replies.
@@ -263,20 +272,20 @@ type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
  * command methods, which would auto-pipeline it: ioredis's auto-pipelines can stall for good
  * after the connection drops under load (test/integration/faults.test.ts caught it).
  */
-function corkedForTheTurn(redis: Redis, command: (keys: string[], args: Arg[]) => Command): (keys: string[], args: Arg[]) => Promise<unknown> {
+function corkedForTheTurn(redis: Redis): (command: StatusCommand) => void {
   let corked: { uncork(): void } | undefined;
   const uncork = () => {
     corked?.uncork();
     corked = undefined;
   };
-  return (keys, args) => {
+  return (command) => {
     const socket = redis.stream as (typeof redis.stream & { writable?: boolean }) | undefined;
     if (!corked && redis.status === 'ready' && socket?.writable) {
       socket.cork();
       corked = socket;
       setImmediate(uncork);
     }
-    return redis.sendCommand(command(keys, args)) as Promise<unknown>;
+    redis.sendCommand(command);
   };
 }
 type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<RedisClient['pipeline']>;
@@ -289,8 +298,6 @@ function batched(
   send: (pipeline: ScriptPipeline, args: Arg[]) => unknown,
   name: string,
   fixedKeys: number | undefined,
-  /** The command of one call, for sending it on its own (one Redis, not a cluster). */
-  direct?: (keys: string[], args: Arg[]) => Command,
 ): (keys: Arg[], args: Arg[]) => Promise<unknown> {
   const cluster = isCluster(redis);
   const keyPrefix = redis.options.keyPrefix ?? '';
@@ -322,12 +329,10 @@ function batched(
     }
     for (const calls of bySlot.values()) sendBatch(calls);
   };
-  const sendAlone = !cluster && direct ? corkedForTheTurn(redis as Redis, direct) : undefined;
   return (keys, args) => {
     if (fixedKeys !== undefined && keys.length !== fixedKeys) {
       return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
     }
-    if (sendAlone) return sendAlone(keys as string[], args);
     // A script whose key count varies gets it as its first argument (EVALSHA numkeys).
     const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
     return new Promise((resolve, reject) => {
