@@ -31,7 +31,7 @@ import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scena
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
-//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster] [-- --allocation]`
+//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster] [-- --allocation | --survivors]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -60,7 +60,13 @@ const profileDir = option('--profile');
 // `--allocation`: the server's bytes allocated per request of each scenario (bench/lib/allocation.ts),
 // with each scenario's profile beside the output file (`<scenario>.heapprofile`);
 // the profiler costs CPU, so such a run's CPU figures are not comparable with others'.
-const allocation = args.includes('--allocation');
+// `--survivors`: the same, counting only what outlived the young generation's collections
+// (scavenges): promoted to the old generation, whether still held or freed later by a major
+// collection. A scavenge costs what it copies, and what is promoted costs a major collection
+// later, so this, more than the bytes allocated, is what GC costs per request
+// (docs/performance.md, "What outlives a scavenge").
+const survivors = args.includes('--survivors');
+const allocation = args.includes('--allocation') || survivors;
 const output = option('--output') ?? 'bench/results/latest.json';
 // `--workers N`: the server as N processes on one port (WORKERS=N, docs/operations.md, "One process per core").
 const workers = Number(option('--workers') ?? 1);
@@ -322,7 +328,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
-      const allocated = inspectPort && !REFERENCE_SCENARIOS.has(name) && name !== 'ceiling' ? await allocationMeter(inspectPort, join(dirname(output), `${name}.heapprofile`)) : undefined;
+      const allocated = inspectPort && !REFERENCE_SCENARIOS.has(name) && name !== 'ceiling' ? await allocationMeter(inspectPort, join(dirname(output), `${name}.heapprofile`), !survivors) : undefined;
       let figures: Figures;
       try {
         figures = await scenario(ctx);
@@ -332,12 +338,12 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
         throw error;
       }
       const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
-      const allocationFigure = allocated && figures.requests > 0 ? { allocatedBytesPerRequest: Math.round((await allocated()) / figures.requests) } : {};
+      const allocationFigure = allocated && figures.requests > 0 ? { [survivors ? 'survivingBytesPerRequest' : 'allocatedBytesPerRequest']: Math.round((await allocated()) / figures.requests) } : {};
       // The server's RSS after each scenario, and its peak so far: where a run's peak came from.
       const { rssBytes, peakRssBytes } = processMemory(server.pid);
       const memoryFigures = { serverRssMbAfter: Math.round(rssBytes / 2 ** 20), serverPeakRssMbSoFar: Math.round(peakRssBytes / 2 ** 20) };
       scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain, ...allocationFigure, ...memoryFigures };
-      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${allocated ? `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request` : ''}`);
+      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
     sections.server = { ...processMemory(server.pid), ...(await serverHeap(server.url)) };
     sections.redis = { usedMemoryBytes: await state.usedMemory() };

@@ -54,15 +54,19 @@ const totalSize = (node: ProfileNode): number => node.children.reduce((sum, chil
 
 /**
  * Starts sampling the server's allocations; the function it answers stops and gives the
- * bytes allocated meanwhile, and writes the profile to `profileFile` (DevTools opens it: Memory,
+ * bytes allocated meanwhile (with `includeScavenged` false: of those, the bytes no
+ * young-generation collection freed), and writes the profile to `profileFile` (DevTools opens it: Memory,
  * Load) to see where they were allocated.
  */
-export async function allocationMeter(inspectPort: number, profileFile: string): Promise<() => Promise<number>> {
+export async function allocationMeter(inspectPort: number, profileFile: string, includeScavenged = true): Promise<() => Promise<number>> {
   const inspector = await Inspector.connect(inspectPort);
+  // Without the objects the young generation's collections freed, the profile keeps what
+  // outlived them: promoted to the old generation (stopping the profiler runs a major
+  // collection, which must not take those out: they were copied either way).
   await inspector.send('HeapProfiler.startSampling', {
     samplingInterval: SAMPLING_INTERVAL_BYTES,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: includeScavenged,
   });
   return async () => {
     const { profile } = await inspector.send<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
