@@ -189,6 +189,9 @@ class StatusCall implements SentCall, StatusReceiver {
     calls.scripts.sendStatus(this.keys, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
   }
 
+  // An answer is always to the last send: ioredis answers a command once, and the commands
+  // of a closed connection are failed while it reconnects, or dropped when it is back (the
+  // status connection does not resend them), before this call is sent again.
   answer(reply: unknown): void {
     this.answered();
     if (!this.calls.sentCalls.settle(this)) return;
