@@ -50,6 +50,10 @@ function open(start: Start, index: number): Promise<void> {
   // A handshake the server never answers fails the run instead of hanging it.
   const socket = new WebSocket(start.url, { headers: start.headers, perMessageDeflate: false, handshakeTimeout: 10_000 });
   sockets.push(socket);
+  // When it opened, if it did: a close before the first message says how far it got.
+  const created = now();
+  let openedAt: number | undefined;
+  socket.on('open', () => (openedAt = now()));
   return new Promise((resolve, reject) => {
     socket.on('message', (data: Buffer) => {
       const text = data.toString();
@@ -84,7 +88,10 @@ function open(start: Start, index: number): Promise<void> {
     socket.on('close', (code: number, reason: Buffer) => {
       closedEarly++;
       // Closed before its first message: the run fails, saying how, rather than waiting for it.
-      if (subscriber.messages === 0) reject(new Error(`subscriber ${index} was closed before its first message: ${code} ${reason.toString()}`));
+      if (subscriber.messages === 0) {
+        const opened = openedAt === undefined ? 'never opened' : `opened after ${Math.round(openedAt - created)} ms`;
+        reject(new Error(`subscriber ${index} was closed before its first message: ${code} ${reason.toString()} (${opened}, closed after ${Math.round(now() - created)} ms)`));
+      }
     });
     socket.on('error', reject);
   });
