@@ -6,18 +6,24 @@
 -- KEYS[1]  the event's used-objects count key of the month (src/inventory/eventKeys.ts, usedObjectsKey)
 -- KEYS[2..] the bucket keys of the labels below
 -- ARGV[1]  the event's number of bucket keys (stored as `b` with the first use)
--- ARGV[2..] per bucket key, in KEYS order: how many labels, then the labels
+-- ARGV[2..] per bucket key, in KEYS order: its labels joined by RS (one argument per key
+--          rather than one per label: fewer for the server to build and send)
 -- Returns  1 when this call made the event's first use of the month, else 0
 
 --#include usedObjects.lua
 
+local RS = '\30'
 local buckets = {}
-local at = 2
 for i = 2, #KEYS do
-  local count = tonumber(ARGV[at])
   local labels = {}
-  for j = 1, count do labels[j] = ARGV[at + j] end
+  local joined = ARGV[i]
+  local at = 1
+  while true do
+    local stop = string.find(joined, RS, at, true)
+    labels[#labels + 1] = string.sub(joined, at, (stop or #joined + 1) - 1)
+    if not stop then break end
+    at = stop + 1
+  end
   buckets[#buckets + 1] = { i, labels }
-  at = at + count + 1
 end
 return addUsedObjects(KEYS[1], buckets, ARGV[1]) and 1 or 0

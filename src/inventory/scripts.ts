@@ -8,6 +8,7 @@ import { scriptSource } from './luaSource.js';
 import { STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua } from './statusContract.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
+import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 
 // The Lua scripts of lua/, one typed function each. A script's file name carries its
 // number of KEYS (`create-hold-token-2.lua` takes 2 keys, the convention BullMQ uses); a
@@ -220,7 +221,9 @@ export class Scripts {
    */
   countUsedObjects(countKey: string, bucketCount: number, buckets: [string, string[]][]): Promise<number> {
     const args: Arg[] = [bucketCount];
-    for (const [, labels] of buckets) args.push(labels.length, ...labels);
+    // One argument per bucket key, its labels joined (no label holds the separator): a batch
+    // of 1,000 labels was 1,000 arguments to build and write one by one.
+    for (const [, labels] of buckets) args.push(labels.join(ENTRY_SEPARATOR));
     return this.call('countUsedObjects', [countKey, ...buckets.map(([key]) => key)], args) as Promise<number>;
   }
 

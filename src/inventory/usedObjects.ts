@@ -2,6 +2,8 @@ import type { RedisClient } from './redis.js';
 import type { Scripts } from './scripts.js';
 import { usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
+import { FIELD_SEPARATOR } from '../domain/objectStates.js';
+import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 
 // Used objects (billing, docs/seatsio-behaviour.md, "Usage"): each event keeps, per month, the objects
 // passed to book, hold or change-object-status, spread over bucket keys and counted
@@ -29,6 +31,12 @@ interface UsageMark {
 
 const marks = new WeakMap<EventRef, string>();
 
+/** MarkedEntries.marked: an entry without a usage mark, and the character of the first mark's place. */
+export const UNMARKED = '.';
+const FIRST_MARK = 0x100;
+/** The character of a mark's place in MarkedEntries.marks (0-based); an event's entries have one mark. */
+export const markPlace = (place: number): string => String.fromCharCode(FIRST_MARK + place);
+
 /** The usage mark of an event's history entries, `<buckets>:<workspace id>:<company id>`, made once per event record. */
 export function usageMark(event: EventRef, owner: UsageOwner): string {
   let mark = marks.get(event);
@@ -45,12 +53,15 @@ function parseUsageMark(mark: string): UsageMark | null {
   return { buckets: buckets!, workspaceId: workspaceId!, companyId: companyId! };
 }
 
-/** A history entry of an object a change used, as the drain reads it. */
-export interface UsedEntry {
-  label: string;
-  /** When the change was made (ms): the month it counts in. */
-  time: number;
-  mark: string;
+/**
+ * A batch of history entries as the drain reads it (HistoryStreams.oldest): the entries'
+ * texts joined by RS, and which of them carry a usage mark, one character each: UNMARKED
+ * for none, markPlace(0) for the first of `marks`, markPlace(1) for the second, ...
+ */
+export interface MarkedEntries {
+  entries: string;
+  marked: string;
+  marks: string[];
 }
 
 const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
@@ -70,17 +81,26 @@ export class UsedObjects {
    * counted adds nothing, and the workspace's lists are sets. The lists are written first,
    * so a crash after them loses nothing: the entries are counted again with the batch.
    */
-  async countDrained(event: EventRef, entries: UsedEntry[]): Promise<void> {
+  async countDrained(event: EventRef, batch: MarkedEntries): Promise<void> {
+    const { entries, marked, marks } = batch;
     const byMonth = new Map<string, { mark: UsageMark; labels: Set<string> }>();
-    for (const entry of entries) {
-      const month = monthOf(entry.time);
-      let group = byMonth.get(month);
-      if (!group) {
-        const mark = parseUsageMark(entry.mark);
-        if (!mark) continue;
-        byMonth.set(month, (group = { mark, labels: new Set() }));
+    // The entries are read in place, each entry's time and label (its first two fields)
+    // only where it is marked: a batch has up to 1,000, and the drain runs beside the bookings.
+    for (let i = 0, at = 0; at < entries.length; i++) {
+      const next = entries.indexOf(ENTRY_SEPARATOR, at);
+      const end = next < 0 ? entries.length : next;
+      const place = marked.charCodeAt(i) - FIRST_MARK;
+      if (place >= 0) {
+        const labelAt = entries.indexOf(FIELD_SEPARATOR, at) + 1;
+        const month = monthOf(Number(entries.slice(at, labelAt - 1)));
+        let group = byMonth.get(month);
+        if (!group) {
+          const mark = parseUsageMark(marks[place] ?? '');
+          if (mark) byMonth.set(month, (group = { mark, labels: new Set() }));
+        }
+        group?.labels.add(entries.slice(labelAt, entries.indexOf(FIELD_SEPARATOR, labelAt)));
       }
-      group.labels.add(entry.label);
+      at = end + 1;
     }
     for (const [month, { mark, labels }] of byMonth) {
       await this.recordEventsInUse({ _id: mark.workspaceId, companyId: mark.companyId }, month, [event._id]);

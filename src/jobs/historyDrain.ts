@@ -80,7 +80,7 @@ export class HistoryDrain {
     for (let after = 0; ; ) {
       const batch = await this.streams.oldest(key, BATCH, after);
       if (!batch) return;
-      if (batch.used.length > 0) await this.usedObjects.countDrained(event, batch.used);
+      if (batch.marks.length > 0) await this.usedObjects.countDrained(event, batch);
       after = batch.last;
     }
   }
@@ -93,7 +93,7 @@ export class HistoryDrain {
     for (let read = 0; read < BATCHES_PER_STREAM; read++) {
       const batch = await this.streams.oldest(key, BATCH);
       if (!batch) return { stored, empty: true };
-      if (batch.used.length > 0) await this.usedObjects.countDrained(event, batch.used);
+      if (batch.marks.length > 0) await this.usedObjects.countDrained(event, batch);
       const { last, inserted } = await this.history.store(event._id, batch);
       await this.streams.trim(key, last);
       if (inserted) stored += batch.last - batch.first + 1;

@@ -233,4 +233,41 @@ describe('history drain', () => {
       redis.disconnect();
     }
   });
+
+  it('reads a batch as its texts and marks, and counts each used entry under its own mark and month', async () => {
+    const prefix = `drainMarks-${process.pid}-${Date.now()}:`;
+    const redis = testRedis(prefix);
+    try {
+      const streams = new HistoryStreams(redis, prefix);
+      const event = { _id: 42, tag: '42' };
+      const key = 'inv:{42}:42:history';
+      const march = Date.UTC(2026, 2, 31, 23, 59, 59, 999);
+      const april = march + 1;
+      const entry = (time: number, label: string) => [String(time), label, 'booked', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
+      // Two owners' marks (one bucket each), an unmarked release, labels outside ASCII, two months.
+      await redis.xadd(key, '0-*', 'c', entry(march, 'Ä-1'), 'u', '1:7:3');
+      await redis.xadd(key, '0-*', 'c', entry(march, 'B-1'), 'u', '1:8:3');
+      await redis.xadd(key, '0-*', 'c', [String(march), 'Ä-1', 'free', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));
+      await redis.xadd(key, '0-*', 'c', entry(april, '席-2'), 'u', '1:7:3');
+
+      const batch = await streams.oldest(key, 10);
+      expect(batch).toMatchObject({ first: 1, last: 4, marks: ['1:7:3', '1:8:3'] });
+      expect(batch!.marked.length).toBe(4);
+      expect(batch!.marked[2]).toBe('.');
+      expect(batch!.marked[0]).toBe(batch!.marked[3]);
+      expect(batch!.entries.split(ENTRY_SEPARATOR).map((c) => c.split(FIELD_SEPARATOR)[1])).toEqual(['Ä-1', 'B-1', 'Ä-1', '席-2']);
+      expect((await streams.oldest(key, 10, 3))).toMatchObject({ first: 4, last: 4, marks: ['1:7:3'] });
+      expect(await streams.oldest(key, 10, 4)).toBeNull();
+
+      const used = new UsedObjects(redis, new Scripts(redis));
+      await used.countDrained(event, batch!);
+      // A month counts in the workspace of its first marked entry, each label once.
+      expect((await used.usedObjects(event, '2026-03')).sort()).toEqual(['B-1', 'Ä-1'].sort());
+      expect(await used.usedObjects(event, '2026-04')).toEqual(['席-2']);
+      expect(await used.eventsInUse(7, '2026-03')).toEqual([42]);
+      expect(await used.eventsInUse(7, '2026-04')).toEqual([42]);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });

@@ -17,6 +17,7 @@ import { RedisClock } from '../../src/inventory/redisClock.js';
 import { APPLIED, luaDir, Scripts } from '../../src/inventory/scripts.js';
 import { applyStatusChanges, expireHolds } from '../../src/inventory/statusChanges.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
+import { HistoryStreams } from '../../src/inventory/historyStreams.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 
 // Each Lua script called directly on a real Redis, and what it wrote read back with the
@@ -153,10 +154,12 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
     expect(entries).toEqual([['B-1', '4:7:3'], ['B-2', '4:7:3'], ['C-5', '4:7:3'], ['C-6', '4:7:3'], ['B-1', null]]);
 
     const used = new UsedObjects(redis, scripts);
-    const marked = entries.filter(([, mark]) => mark).map(([label, mark]) => ({ label: label!, time: now, mark: mark! }));
-    await used.countDrained(event, marked);
+    // The batch as the drain reads it (lua/read-history-batch-1.lua): the release is not marked.
+    const batch = await new HistoryStreams(redis, '').oldest(eventKeys(event).history, 1000);
+    expect(batch).toMatchObject({ first: 1, last: 5, marked: 'ĀĀĀĀ.', marks: ['4:7:3'] });
+    await used.countDrained(event, batch!);
     // Counted again (a batch drained twice): the same count.
-    await used.countDrained(event, marked);
+    await used.countDrained(event, batch!);
     expect(await redis.hgetall(usedObjectsKey(event, month))).toEqual({ n: '4', b: '4' });
     for (const [bucket, inBucket] of byUsedBucket([...labels, 'C-6'], 4)) {
       expect((await redis.hkeys(usedBucketKey(event, month, bucket))).sort()).toEqual(inBucket.sort());
