@@ -15,7 +15,7 @@ import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
 
 // `npm run bench:script`: what Redis spends per call of the status script (a Redis function,
-// FCALL) for a 2-seat booking (INFO commandstats), with nothing else on that Redis, beside a plain script that
+// FCALL) for a 2-seat booking (or `seats` per booking, the third argument; INFO commandstats), with nothing else on that Redis, beside a plain script that
 // only reads and writes the two seats' records (HGET, HSET) in the same run: the ratio of
 // the two says how much the rules, the history and the bookkeeping add, whatever the
 // machine's speed. Also the server's CPU per call to build and send it. Each figure is the
@@ -24,6 +24,9 @@ import { median } from './lib/median.js';
 
 const CALLS = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 5);
+/** Seats per booking (2 unless given). */
+const SEATS = Number(process.argv[4] ?? 2);
+const seatsOf = (all: string[], i: number) => Array.from({ length: SEATS }, (_, j) => all[(SEATS * i + j) % all.length]!);
 const PLAIN = `
 for i = 1, #ARGV do
   local v = redis.call('HGET', KEYS[1], ARGV[i])
@@ -55,9 +58,9 @@ try {
     await Promise.all(
       Array.from({ length: 100 }, async () => {
         for (let i = next++; i < CALLS; i = next++) {
-          const objects = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
+          const objects = seatsOf(seats, i);
           const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
-          const _id = 1 + round * 1000 + Math.floor((2 * i) / seats.length);
+          const _id = 1 + round * 1000 + Math.floor((SEATS * i) / seats.length);
           await applyStatusChanges(calls, [{ event: { ...event, _id, tag: String(_id) }, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, { _id: 1, companyId: 1 });
         }
       }),
@@ -75,8 +78,8 @@ try {
     await Promise.all(
       Array.from({ length: 100 }, async () => {
         for (let i = next++; i < CALLS; i = next++) {
-          const key = `plain:${round}:${Math.floor((2 * i) / seats.length)}`;
-          await redis.evalsha(sha, 1, key, seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!);
+          const key = `plain:${round}:${Math.floor((SEATS * i) / seats.length)}`;
+          await redis.evalsha(sha, 1, key, ...seatsOf(seats, i));
         }
       }),
     );

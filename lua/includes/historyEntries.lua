@@ -1,14 +1,20 @@
 -- The history entries a call writes (docs/history.md): noted while the checks run, in the
 -- order the changes are made, and appended to their events' streams only when every check
 -- passed (writeHistory), so a change and its entry are one atomic step.
--- An entry's id is `0-<n>`: Redis numbers the entries of each stream 1, 2, 3, ... (the id
--- the history routes show), and keeps counting after the stored ones are trimmed.
--- Its field `c` is joined by SEP: time (ms), label, status, quantity, order id, hold
--- token, origin type, origin ip, extra data JSON (fields the caller cannot fill with SEP:
--- src/domain/statusChangeRequest.ts refuses control characters; JSON escapes them).
--- An entry of an object the call uses (billing: book, hold, custom status) has a second
--- field `u`, what the drain needs to count it (src/inventory/usedObjects.ts reads it;
--- docs/history.md, "Used objects"). Readers of `c` alone skip it.
+-- Every changed object gets a number, 1, 2, 3, ... per stream (the id the history routes
+-- show), but the objects a call changes one after the other in one stream, all used or all
+-- not, share one stream entry (docs/history.md, "Written with the change"): a 2-seat booking
+-- is one XADD, not two, and the drain reads one entry, not two. An entry's id is `0-<n>`,
+-- `n` the number of its first object; Redis numbers an entry one past the last number
+-- given, and XSETID moves that past the entry's other objects, so the next entry goes on
+-- from there, trimmed entries or not. An entry holds at most MAX_ENTRY_OBJECTS objects.
+-- Its field `c` is the objects' changes joined by RS, each joined by SEP: time (ms), label,
+-- status, quantity, order id, hold token, origin type, origin ip, extra data JSON (fields
+-- the caller cannot fill with SEP or RS: src/domain/statusChangeRequest.ts refuses control
+-- characters; JSON escapes them). An entry of objects the call uses (billing: book, hold,
+-- custom status) has a second field `u`, what the drain needs to count them
+-- (src/inventory/usedObjects.ts reads it; docs/history.md, "Used objects"). Readers of `c`
+-- alone skip it. An entry written before entries were shared is the same with one object.
 -- Needs: nowText (now as the caller sent it, ms).
 --#include callState.lua
 --#include constants.lua
@@ -36,16 +42,36 @@ local function noteEntry(state, label, status, quantity, orderId, token, origin,
   noted[n] = nowText .. SEP .. label .. SEP .. status .. SEP .. quantity .. SEP .. orderId .. SEP .. token .. SEP .. origin .. SEP .. ip .. SEP .. extra
 end
 
+-- Objects one stream entry holds at most: the drain stores at most 1,000 objects per
+-- MongoDB document and never splits an entry (src/jobs/historyDrain.ts, BATCH).
+local MAX_ENTRY_OBJECTS = 1000
+local RS = '\30'
+
 local function writeHistory()
-  local notedKeys, notedUse, notedFeed = call.notedKeys, call.notedUse, call.notedFeed
-  for i, entry in ipairs(call.noted) do
-    local used = notedUse[i]
-    if used then
-      redis.call('XADD', notedKeys[i], '0-*', 'c', entry, 'u', used)
-    else
-      redis.call('XADD', notedKeys[i], '0-*', 'c', entry)
+  local noted, notedKeys, notedUse, notedFeed = call.noted, call.notedKeys, call.notedUse, call.notedFeed
+  local n = #noted
+  local first = 1
+  while first <= n do
+    local key, used = notedKeys[first], notedUse[first]
+    local last = first
+    while last < n and last - first + 1 < MAX_ENTRY_OBJECTS and notedKeys[last + 1] == key and notedUse[last + 1] == used do
+      last = last + 1
     end
-    local feed = notedFeed and notedFeed[i]
-    if feed then addToFeed(feed[1], entry, feed[2], feed[3]) end
+    local c = last == first and noted[first] or table.concat(noted, RS, first, last)
+    local id
+    if used then
+      id = redis.call('XADD', key, '0-*', 'c', c, 'u', used)
+    else
+      id = redis.call('XADD', key, '0-*', 'c', c)
+    end
+    if last > first then redis.call('XSETID', key, '0-' .. (tonumber(string.sub(id, 3)) + last - first)) end
+    -- A season's feed keeps an entry per object (its followers read the units' entries one by one).
+    if notedFeed then
+      for i = first, last do
+        local feed = notedFeed[i]
+        if feed then addToFeed(feed[1], noted[i], feed[2], feed[3]) end
+      end
+    end
+    first = last + 1
   end
 end

@@ -56,8 +56,23 @@ export function entryNumber(entryId: string): number {
   return Number(match[1]);
 }
 
-/** Separates the entries of a batch of them as one text (src/inventory/historyStreams.ts, oldest). */
+/**
+ * Separates the changes of one stream entry (an entry holds the changes a call made to
+ * objects one after the other: lua/includes/historyEntries.lua), and the changes of a batch
+ * of them as one text (src/inventory/historyStreams.ts, oldest).
+ */
 export const ENTRY_SEPARATOR = '\u001e';
+
+/**
+ * The changes of one history stream entry with their numbers: the first is numbered as the
+ * entry's id `0-<n>` says, the others after it (lua/includes/historyEntries.lua). An entry
+ * written before entries were shared holds one change.
+ */
+export function entryChanges(entryId: string, c: string): [number, string][] {
+  const first = entryNumber(entryId);
+  if (!c.includes(ENTRY_SEPARATOR)) return [[first, c]];
+  return c.split(ENTRY_SEPARATOR).map((change, i) => [first + i, change]);
+}
 
 /**
  * The distinct labels of a batch of entries as one text (each entry's second field), without

@@ -1,4 +1,4 @@
-import { decodeHistoryEntry, entryNumber } from '../domain/statusChangeHistory.js';
+import { decodeHistoryEntry, entryChanges, type HistoryEntry } from '../domain/statusChangeHistory.js';
 import type { FollowedEntry } from '../domain/statusStreamView.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 import { historyKey, seasonFeedKey, type EventRef } from './eventKeys.js';
@@ -54,14 +54,20 @@ export class HistoryFollower {
   async next(after: number): Promise<HistoryPoll> {
     const [lastWritten, page] = await this.scripts.historyAfter(this.key, after, READ_COUNT);
     if (this.feed && page.some(([, fields]) => fields[0] === 'm')) return { entries: [], lastWritten, makeUpChanged: true };
-    return { entries: page.map(([id, fields]) => this.followed(entryNumber(id), fields)), lastWritten };
+    const entries: FollowedEntry[] = [];
+    for (const [id, fields] of page) for (const [seq, change] of entryChanges(id, fields[1]!)) entries.push(this.followed(seq, fields, change));
+    return { entries, lastWritten };
   }
 
-  /** A history entry's fields are `c` (and `u`); a feed entry's `c`, `e` (the unit) and, for an override change, `k` (lua/includes/historyEntries.lua). */
-  private followed(seq: number, fields: string[]): FollowedEntry {
-    if (!this.feed) return { seq, unit: this.event._id, kind: null, entry: decodeHistoryEntry(this.event._id, seq, fields[1]!) };
+  /**
+   * One change of an entry. A history entry's fields are `c` (one or more changes) and `u`; a
+   * feed entry's `c` (one change), `e` (the unit) and, for an override change, `k`
+   * (lua/includes/historyEntries.lua).
+   */
+  private followed(seq: number, fields: string[], change: string): FollowedEntry {
+    if (!this.feed) return { seq, unit: this.event._id, kind: null, entry: decodeHistoryEntry(this.event._id, seq, change) };
     const unit = Number(fields[3]);
-    return { seq, unit, kind: (fields[5] as 'o' | 's' | undefined) ?? null, entry: decodeHistoryEntry(unit, seq, fields[1]!) };
+    return { seq, unit, kind: (fields[5] as 'o' | 's' | undefined) ?? null, entry: decodeHistoryEntry(unit, seq, change) };
   }
 }
 
@@ -77,8 +83,14 @@ export function historyRange(redis: RedisClient, stored: StatusChangeHistory): H
   return async (event, after, upTo) => {
     if (upTo <= after) return [];
     if (followsSeasonFeed(event)) return null;
-    const page = await redis.xrange(historyKey(event), `0-${after + 1}`, `0-${upTo}`);
-    const inStream = page.map(([id, fields]) => decodeHistoryEntry(event._id, entryNumber(id), fields[1]!));
+    const key = historyKey(event);
+    // From the entry that holds change after + 1: an entry holds the changes of several objects.
+    const [holding] = await redis.xrevrange(key, `0-${after + 1}`, '-', 'COUNT', 1);
+    const page = await redis.xrange(key, holding ? holding[0] : `0-${after + 1}`, `0-${upTo}`);
+    const inStream: HistoryEntry[] = [];
+    for (const [id, fields] of page) {
+      for (const [seq, change] of entryChanges(id, fields[1]!)) if (seq > after && seq <= upTo) inStream.push(decodeHistoryEntry(event._id, seq, change));
+    }
     const firstInStream = inStream[0]?.id ?? upTo + 1;
     const older = firstInStream > after + 1 ? await stored.between(event._id, after, firstInStream) : [];
     const entries = [...older, ...inStream];

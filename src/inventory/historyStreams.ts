@@ -48,12 +48,22 @@ export interface DrainProgress {
 }
 
 const SEPARATOR_BYTES = Buffer.from(ENTRY_SEPARATOR);
+const SEPARATOR_BYTE = SEPARATOR_BYTES[0]!;
+
+/** How many changes an entry's `c` holds: they are joined by ENTRY_SEPARATOR. */
+function changesIn(c: Buffer): number {
+  let count = 1;
+  for (let at = c.indexOf(SEPARATOR_BYTE); at >= 0; at = c.indexOf(SEPARATOR_BYTE, at + 1)) count++;
+  return count;
+}
 
 export class HistoryStreams {
   /** Streams changed since the last flush, in this process. */
   private readonly changed = new Set<string>();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
+  /** Changes per entry in the last batch read (oldest): a 2-seat booking's entry holds 2. */
+  private changesPerEntry = 1;
 
   constructor(
     private readonly redis: RedisClient,
@@ -140,44 +150,54 @@ export class HistoryStreams {
   }
 
   /**
-   * The oldest `count` entries of a stream (after number `after`, when given), or null when
-   * it has none. A plain XRANGE, taken apart here rather than in a script: Redis is what
-   * every booking waits for, and a script that joined the batch cost Redis about 2 µs more
-   * per booking (docs/performance.md, "The drain's share"). Read as bytes, with no object
-   * made per entry: the texts are joined as they came and decoded once, and each entry's
-   * usage mark is one character of `marked`.
+   * The oldest changes of a stream (after number `after`, when given), at most `count` of
+   * them in whole entries (an entry holds one or more changes: lua/includes/historyEntries.lua),
+   * or null when it has none. A plain XRANGE, taken apart here rather than in a script: Redis
+   * is what every booking waits for, and a script that joined the batch cost Redis about 2 µs
+   * more per booking (docs/performance.md, "The drain's share"). Read as bytes, with no
+   * object made per change: the texts are joined as they came and decoded once, and each
+   * change's usage mark is one character of `marked`.
    */
   async oldest(key: string, count: number, after = 0): Promise<DrainBatch | null> {
-    const page = (await this.redis.xrangeBuffer(key, after > 0 ? `0-${after + 1}` : '-', '+', 'COUNT', count)) as unknown as [Buffer, Buffer[]][];
+    // As many entries as should hold `count` changes, by the last batch's changes per entry:
+    // entries read past the limit are read again with the next batch.
+    const read = Math.max(1, Math.min(count, Math.floor(count / this.changesPerEntry)));
+    const page = (await this.redis.xrangeBuffer(key, after > 0 ? `0-${after + 1}` : '-', '+', 'COUNT', read)) as unknown as [Buffer, Buffer[]][];
     if (page.length === 0) return null;
-    // Each entry has the field `c`, and `u` when the object was used (lua/includes/historyEntries.lua).
-    const texts: Buffer[] = new Array(2 * page.length - 1);
-    const places: string[] = new Array(page.length);
+    // Each entry has the field `c`, and `u` when its objects were used.
+    const texts: Buffer[] = [];
+    let marked = '';
     const marks: string[] = [];
     let lastMark: Buffer | undefined;
     let lastPlace = '';
-    for (let i = 0; i < page.length; i++) {
-      const fields = page[i]![1];
-      if (i > 0) texts[2 * i - 1] = SEPARATOR_BYTES;
-      texts[2 * i] = fields[1]!;
+    let changes = 0;
+    let last = 0;
+    let entries = 0;
+    for (const [id, fields] of page) {
+      const c = fields[1]!;
+      const inEntry = changesIn(c);
+      // Whole entries only, and no more than `count` changes unless the first entry has more.
+      if (changes > 0 && changes + inEntry > count) break;
+      if (changes > 0) texts.push(SEPARATOR_BYTES);
+      texts.push(c);
+      changes += inEntry;
+      entries++;
+      last = entryNumber(id.toString()) + inEntry - 1;
       const mark = fields[3];
-      if (mark === undefined) places[i] = UNMARKED;
-      else if (lastMark !== undefined && mark.equals(lastMark)) places[i] = lastPlace;
-      else {
-        const text = mark.toString();
-        let place = marks.indexOf(text);
-        if (place < 0) place = marks.push(text) - 1;
-        places[i] = lastPlace = markPlace(place);
-        lastMark = mark;
+      let place = UNMARKED;
+      if (mark !== undefined) {
+        if (lastMark === undefined || !mark.equals(lastMark)) {
+          const text = mark.toString();
+          const known = marks.indexOf(text);
+          lastPlace = markPlace(known < 0 ? marks.push(text) - 1 : known);
+          lastMark = mark;
+        }
+        place = lastPlace;
       }
+      marked += inEntry === 1 ? place : place.repeat(inEntry);
     }
-    return {
-      first: entryNumber(page[0]![0].toString()),
-      last: entryNumber(page[page.length - 1]![0].toString()),
-      entries: Buffer.concat(texts).toString(),
-      marked: places.join(''),
-      marks,
-    };
+    this.changesPerEntry = changes / entries;
+    return { first: entryNumber(page[0]![0].toString()), last, entries: Buffer.concat(texts).toString(), marked, marks };
   }
 
   /** Removes the entries up to and including number `lastStored`; later ones stay. */

@@ -13,7 +13,10 @@ import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 // before storing them, so a MongoDB outage does not hold usage back (src/inventory/usedObjects.ts;
 // a batch counted twice counts once).
 
-/** Streams taken per run, and entries stored per MongoDB write. */
+/**
+ * Streams taken per run, and changes stored per MongoDB write at most (in whole stream
+ * entries, each of at most as many changes: lua/includes/historyEntries.lua, MAX_ENTRY_OBJECTS).
+ */
 const STREAMS_PER_RUN = 200;
 const BATCH = 1000;
 /** A run leaves a stream with more than this for the next run, so one busy event does not starve the others. */

@@ -11,6 +11,7 @@ import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
 import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
 import { HistoryStreams } from '../../src/inventory/historyStreams.js';
+import { historyRange } from '../../src/inventory/historyFollower.js';
 import { HistoryDrain } from '../../src/jobs/historyDrain.js';
 import { Scripts } from '../../src/inventory/scripts.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
@@ -270,4 +271,52 @@ describe('history drain', () => {
       redis.disconnect();
     }
   });
+
+  it('reads whole entries of one or more changes, old single-change entries among them, and stores every change under its own number', async () => {
+    const prefix = `drainEntries-${process.pid}-${Date.now()}:`;
+    const redis = testRedis(prefix);
+    try {
+      const streams = new HistoryStreams(redis, prefix);
+      const key = 'inv:{43}:43:history';
+      // Two entries as written before entries were shared, one of three changes (as the status
+      // function writes it: numbered by its first, the stream moved past its last), one more.
+      await redis.xadd(key, '0-*', 'c', historyEntry(1));
+      await redis.xadd(key, '0-*', 'c', historyEntry(2));
+      await redis.xadd(key, '0-*', 'c', [3, 4, 5].map((n) => historyEntry(n)).join(ENTRY_SEPARATOR), 'u', '1:7:3');
+      await redis.xsetid(key, '0-5');
+      await redis.xadd(key, '0-*', 'c', historyEntry(6));
+
+      // At most `count` changes, in whole entries; one entry of more stands alone.
+      const labels = (batch: { entries: string } | null) => batch!.entries.split(ENTRY_SEPARATOR).map((c) => c.split(FIELD_SEPARATOR)[1]);
+      const first = await streams.oldest(key, 4);
+      expect(first).toMatchObject({ first: 1, last: 2, marked: '..' });
+      expect(labels(first)).toEqual(['A-1', 'A-2']);
+      const second = await streams.oldest(key, 4, 2);
+      expect(second).toMatchObject({ first: 3, last: 6, marks: ['1:7:3'] });
+      expect(second!.marked).toBe(second!.marked[0]!.repeat(3) + '.');
+      expect(labels(second)).toEqual(['A-3', 'A-4', 'A-5', 'A-6']);
+      expect(await streams.oldest(key, 2, 2)).toMatchObject({ first: 3, last: 5 });
+      expect(await streams.oldest(key, 4, 6)).toBeNull();
+
+      // The live stream's range from the stream, from within an entry too.
+      const range = historyRange(redis, new StatusChangeHistory(mongo.db(newDatabaseName())));
+      expect((await range({ _id: 43, tag: '43' }, 3, 6))!.map((e) => [e.seq, (e.entry as { label: string }).label])).toEqual([
+        [4, 'A-4'],
+        [5, 'A-5'],
+        [6, 'A-6'],
+      ]);
+
+      // Drained: every change once, numbered 1..6, the stream trimmed.
+      const database = newDatabaseName();
+      const drain = new HistoryDrain(streams, new StatusChangeHistory(mongo.db(database)), new UsedObjects(redis, new Scripts(redis)));
+      streams.noteChanged([{ _id: 43, tag: '43' }]);
+      await streams.flush();
+      expect((await drain.run()).stored).toBe(6);
+      expect((await stored(database, 43)).map((c) => [c.id, c.label])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, `A-${n}`]));
+      expect(await redis.xlen(key)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });
+

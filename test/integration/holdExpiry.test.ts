@@ -10,6 +10,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { call, client, createCompanyClients, eventually, startTestServer, testEnv, testRedis, type CompanyClients, type TestServer } from '../support/harness.js';
 import { eventKeys, seasonUseKeyOfTag, type EventRef } from '../../src/inventory/eventKeys.js';
 import { HOLD_EXPIRY_QUEUE } from '../../src/jobs/jobQueues.js';
+import { streamChanges } from '../support/historyStream.js';
 
 // Hold expiry as background work (docs/hold-expiry.md), on real servers: one BullMQ delayed
 // job per hold token gives back what the token still holds once it expires, recorded as
@@ -224,7 +225,7 @@ describe('hold expiry', () => {
     expect(await redis.hget(keys.objects, 'C-1')).toMatch(/^booked/);
     // The booking recorded the hold's end before itself, and the token left the event.
     expect(await redis.exists(keys.holdTokens)).toBe(0);
-    const history = (await redis.xrange(keys.history, '-', '+')).map(([, fields]) => fields[1]!.split('\u001f').slice(1, 3).concat(fields[1]!.split('\u001f')[6]!));
+    const history = (await streamChanges(redis, keys.history)).map(({ c }) => c.split('\u001f').slice(1, 3).concat(c.split('\u001f')[6]!));
     expect(history).toEqual([
       ['C-1', 'reservedByToken', 'API_CALL'],
       ['C-1', 'free', 'HOLD_EXPIRED'],

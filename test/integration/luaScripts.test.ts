@@ -8,7 +8,7 @@ import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { areaState, FIELD_SEPARATOR, heldByTicketType, holdMember, objectState, tokenEntryExpiry, tokenEntryLabels } from '../../src/domain/objectStates.js';
 import { holdMemberOf } from '../support/events.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
-import { decodeHistoryEntry, entryNumber } from '../../src/domain/statusChangeHistory.js';
+import { decodeHistoryEntry } from '../../src/domain/statusChangeHistory.js';
 import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
 import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
 import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
@@ -18,7 +18,8 @@ import { APPLIED, luaDir, Scripts } from '../../src/inventory/scripts.js';
 import { applyStatusChanges, expireHolds } from '../../src/inventory/statusChanges.js';
 import { UsedObjects } from '../../src/inventory/usedObjects.js';
 import { HistoryStreams } from '../../src/inventory/historyStreams.js';
-import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { streamChanges } from '../support/historyStream.js';
+import { generatedDrawing, rowsWithoutSections } from '../fixtures/drawings.js';
 
 // Each Lua script called directly on a real Redis, and what it wrote read back with the
 // TypeScript decoders (src/domain/objectStates.ts) and stores: the two languages share the
@@ -150,7 +151,7 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
     await change(event, 'release', 'free', ['B-1'], {}, { now });
     // The function counts nothing itself: the entries carry `u` (buckets:workspace:company), a release none.
     expect(await redis.exists(usedObjectsKey(event, month))).toBe(0);
-    const entries = (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => [fields[1]!.split(SEP)[1], fields[2] === 'u' ? fields[3] : null]);
+    const entries = (await streamChanges(redis, eventKeys(event).history)).map(({ c, u }) => [c.split(SEP)[1], u]);
     expect(entries).toEqual([['B-1', '4:7:3'], ['B-2', '4:7:3'], ['C-5', '4:7:3'], ['C-6', '4:7:3'], ['B-1', null]]);
 
     const used = new UsedObjects(redis, scripts);
@@ -180,7 +181,7 @@ describe('change-object-status.lua writes what src/domain/objectStates.ts reads'
 });
 
 describe('write-sale-config.lua replaces the sale config and records what changed for sale', () => {
-  const entries = async (event: EventRef) => (await redis.xrange(eventKeys(event).history, '-', '+')).map(([id, fields]) => decodeHistoryEntry(event._id, entryNumber(id), fields[1]!));
+  const entries = async (event: EventRef) => (await streamChanges(redis, eventKeys(event).history)).map(({ seq, c }) => decodeHistoryEntry(event._id, seq, c));
 
   it('appends one for-sale entry per write that changes places not for sale, none for other writes', async () => {
     const event = newEvent();
@@ -260,8 +261,8 @@ describe('hold tokens: what each holds per event, and giving back what an expire
   const entryOf = async (event: EventRef, token: string) => redis.hget(eventKeys(event).holdTokens, token);
   /** The history entries of the event's stream: label, status, quantity, token, origin. */
   const historyOf = async (event: EventRef) =>
-    (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => {
-      const [, label, status, quantity, , token, origin] = fields[1]!.split(SEP);
+    (await streamChanges(redis, eventKeys(event).history)).map(({ c }) => {
+      const [, label, status, quantity, , token, origin] = c.split(SEP);
       return { label, status, quantity: Number(quantity), token, origin };
     });
 
@@ -391,7 +392,7 @@ describe('change-object-status.lua runs as a Redis function', () => {
         await book(otherCalls, 'B-2');
         // Our version still runs after the other one was loaded (no REPLACE of a shared name).
         await book(calls, 'B-3');
-        const origins = (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => fields[1]!.split(SEP).slice(1, 7).filter((_, i) => i === 0 || i === 5));
+        const origins = (await streamChanges(redis, eventKeys(event).history)).map(({ c }) => c.split(SEP).slice(1, 7).filter((_, i) => i === 0 || i === 5));
         expect(origins).toEqual([
           ['B-1', 'API_CALL'],
           ['B-2', 'OTHER_VERSION'],
@@ -413,7 +414,7 @@ describe('change-object-status.lua runs as a Redis function', () => {
     const refused = await change(event, 'book', 'booked', ['C-5', 'C-6']).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     await change(event, 'book', 'booked', ['C-6']);
-    const history = (await redis.xrange(eventKeys(event).history, '-', '+')).map(([, fields]) => fields[1]!.split(SEP)[1]);
+    const history = (await streamChanges(redis, eventKeys(event).history)).map(({ c }) => c.split(SEP)[1]);
     expect(history).toEqual(['C-5', 'C-6']);
   });
 });
@@ -481,3 +482,52 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     expect(await redis.exists(recordKey)).toBe(0);
   });
 });
+
+describe('history entries: the objects a call changes one after the other share one stream entry (includes/historyEntries.lua)', () => {
+  it('numbers each change, the entry by its first, and the next entry goes on after the last', async () => {
+    const event = newEvent();
+    const key = eventKeys(event).history;
+    await change(event, 'book', 'booked', ['A-1', 'A-2', 'A-3']);
+    await change(event, 'release', 'free', ['A-2']);
+    const raw = await redis.xrange(key, '-', '+');
+    expect(raw.map(([id]) => id)).toEqual(['0-1', '0-4']);
+    expect(raw[0]![1].slice(2)).toEqual(['u', '4:7:3']);
+    expect(raw[1]![1]).toHaveLength(2);
+    expect((await streamChanges(redis, key)).map(({ seq, c }) => [seq, c.split(SEP)[1], c.split(SEP)[2]])).toEqual([
+      [1, 'A-1', 'booked'],
+      [2, 'A-2', 'booked'],
+      [3, 'A-3', 'booked'],
+      [4, 'A-2', 'free'],
+    ]);
+    // How far the stream went counts every change, trimmed or not.
+    expect(await scripts.streamLastEntry(key)).toBe(4);
+    await redis.xtrim(key, 'MINID', '0-5');
+    await change(event, 'book', 'booked', ['A-2']);
+    expect((await redis.xrange(key, '-', '+')).map(([id]) => id)).toEqual(['0-5']);
+  });
+
+  it('a change of objects the call does not use, or of another stream, starts a new entry; an entry holds at most 1,000', async () => {
+    const event = newEvent();
+    const key = eventKeys(event).history;
+    const big = buildObjectIndex(generatedDrawing({ sections: 0, rowsPerSection: 1, seatsPerRow: 1300 }));
+    const seats = big.objects.map((o) => o.label);
+    const bigEvent = { ...event };
+    const changes = [
+      { event: bigEvent, change: planChange(bigEvent, big, 'book', 'booked', seats.slice(0, 700), {}) },
+      { event: bigEvent, change: planChange(bigEvent, big, 'status', 'sold-elsewhere', seats.slice(700, 1300), {}) },
+      { event: bigEvent, change: planChange(bigEvent, big, 'release', 'free', seats.slice(0, 2), {}) },
+    ];
+    await applyStatusChanges(calls, changes, Date.now(), false, { type: 'API_CALL', ip: '192.0.2.1' }, OWNER);
+    // Book and the custom status are both used (one mark): 1,300 changes in two entries; the release has none.
+    const raw = await redis.xrange(key, '-', '+');
+    expect(raw.map(([id, fields]) => [id, fields[1]!.split('\u001e').length, fields[3] ?? null])).toEqual([
+      ['0-1', 1000, '4:7:3'],
+      ['0-1001', 300, '4:7:3'],
+      ['0-1301', 2, null],
+    ]);
+    const all = await streamChanges(redis, key);
+    expect(all.map(({ seq }) => seq)).toEqual(Array.from({ length: 1302 }, (_, i) => i + 1));
+    expect(all.map(({ c }) => c.split(SEP)[1])).toEqual([...seats, seats[0], seats[1]]);
+  });
+});
+
