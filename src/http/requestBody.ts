@@ -10,21 +10,23 @@ function isJsonType(contentType: string): boolean {
   return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
-/** Parses and validates the body; a route without a schema still gets syntax-checked JSON. */
-export function parseBody(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
-  let body: unknown;
-  if (rawBody.length > 0) {
-    if (contentType !== '' && !isJsonType(contentType) && !route.bodyOptions?.anyContentType) {
-      throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
-    }
-    // Decoding would silently turn invalid bytes into U+FFFD: what is stored must be what was sent.
-    if (!isUtf8(rawBody)) throw new ApiError(400, 'GENERAL_ERROR', 'The request body is not valid UTF-8');
-    try {
-      body = JSON.parse(rawBody.toString('utf8'));
-    } catch (error) {
-      throw new ApiError(400, 'GENERAL_ERROR', `Malformed JSON body: ${(error as Error).message}`);
-    }
+/** The body as JSON (undefined when empty), refused for its media type, its encoding or its syntax. */
+export function readJson(route: RouteDef, contentType: string, rawBody: Buffer): unknown {
+  if (rawBody.length === 0) return undefined;
+  if (contentType !== '' && !isJsonType(contentType) && !route.bodyOptions?.anyContentType) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Type ${contentType} is not supported; send application/json`);
   }
+  // Decoding would silently turn invalid bytes into U+FFFD: what is stored must be what was sent.
+  if (!isUtf8(rawBody)) throw new ApiError(400, 'GENERAL_ERROR', 'The request body is not valid UTF-8');
+  try {
+    return JSON.parse(rawBody.toString('utf8'));
+  } catch (error) {
+    throw new ApiError(400, 'GENERAL_ERROR', `Malformed JSON body: ${(error as Error).message}`);
+  }
+}
+
+/** The body checked against the route's schema (`{}` for an empty body of a route that has one); a route without one takes any JSON. */
+export function checkBody(route: RouteDef, body: unknown): unknown {
   if (!route.body) return body;
   const value = body ?? {};
   checkAgainst(route.body, value);

@@ -12,7 +12,7 @@ import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
 import { NO_SLOT, type Exchange } from './exchange.js';
 import { redactedPath } from './redaction.js';
-import { parseBody } from './requestBody.js';
+import { checkBody, readJson } from './requestBody.js';
 import { RequestContext, type ExchangeOwner } from './requestContext.js';
 import type { Reply, RequestHeaders, RouteDef, WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
@@ -222,7 +222,11 @@ export class HttpServer implements ExchangeOwner {
         (await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret));
       ex.lane = route.lane ?? 'regular';
       if (caller.principal) this.countAgainst(ex, caller.principal.companyId);
-      const body = parseBody(route, ex.headers.contentType, rawBody);
+      const json = readJson(route, ex.headers.contentType, rawBody);
+      // The priority lane's plainest requests (route.ts, DirectHandler): no context, no schema check.
+      const direct = route.direct && caller.workspace && ex.rawQuery === '' ? route.direct(caller.workspace, match.params, json, ex.remoteAddress) : undefined;
+      if (direct) return this.sendReply(ex, await direct);
+      const body = checkBody(route, json);
       const ctx = new RequestContext(this, ex, match.params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
       const answer = route.handler(ctx as unknown as WorkspaceContext);
       // A handler that answers without waiting is answered in this same turn.

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { noContent, ok, workspaceRoute, type Lane, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import { noContent, ok, workspaceRoute, type DirectHandler, type Lane, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import { clientIp } from '../http/clientIp.js';
 import type { StatusParameters } from '../domain/statusChangeRequest.js';
 import { badRequest } from '../domain/errors.js';
 import type { BestAvailableService } from '../services/bestAvailableService.js';
@@ -118,7 +119,33 @@ const CHOOSING_ANSWERS = {
 
 const expanded = (ctx: WorkspaceContext) => ctx.query.all('expand').some((value) => value.split(',').includes('objects'));
 
+/** The labels of the plainest body a change takes, `{objects: [label, ...]}` (and `status` where `withStatus`); else undefined. */
+function plainLabels(body: unknown, withStatus: boolean): string[] | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  let objects: unknown;
+  for (const name in body) {
+    if (name === 'objects') objects = (body as { objects: unknown }).objects;
+    else if (!(withStatus && name === 'status')) return undefined;
+  }
+  if (!Array.isArray(objects) || objects.length === 0) return undefined;
+  // What the schema checks of a label (ObjectItem): the handler words any refusal.
+  for (const label of objects) if (typeof label !== 'string' || label.length > 200) return undefined;
+  return objects as string[];
+}
+
 export function objectStatusRoutes(service: StatusChangeService, bestAvailable: BestAvailableService): RouteDef[] {
+  /**
+   * The direct way through (route.ts, DirectHandler) for a change that names its objects by
+   * label alone, with no other field but the status: what the handler below does with such a
+   * body, through the same service, without a context or the schema check.
+   */
+  const direct = (type: StatusChangeInput['type'], fixedStatus: string | undefined): DirectHandler => (workspace, params, body, remoteAddress) => {
+    const labels = plainLabels(body, fixedStatus === undefined);
+    if (!labels) return undefined;
+    const status = fixedStatus ?? (body as { status?: unknown }).status;
+    if (status !== undefined && typeof status !== 'string') return undefined;
+    return service.applyPlain(workspace, params.key!, type, status, labels, { type: 'API_CALL', ip: clientIp(remoteAddress) })?.then(noContent);
+  };
 
   /**
    * One change on the event of the path: 204, or 200 with the objects when expanded. Where
@@ -133,6 +160,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
       answers: chooses ? CHOOSING_ANSWERS : STATUS_ANSWERS,
       query: ExpandQuery,
       body: StatusBody,
+      direct: lane === 'priority' ? direct(type, fixedStatus) : undefined,
       handler: async (ctx) => {
         const expand = expanded(ctx);
         const status = fixedStatus ?? ctx.body.status;

@@ -48,6 +48,10 @@ export function requireOneSlot(events: { key: string; tag: string }[]): void {
   );
 }
 
+/** The parameters of a change that names none (applyPlain). */
+const NO_PARAMETERS: StatusParameters = Object.freeze({});
+const noExpiry = () => undefined;
+
 /** Plans of one request made again after its season changed, before giving up with 409. */
 const MAX_SEASON_REPLANS = 3;
 
@@ -130,6 +134,27 @@ export class StatusChangeService {
       Object.assign(results[i]!, await this.describe(workspace, inputs[i]!.eventKey, change.objects.map((o) => o.label)));
     }
     return results;
+  }
+
+  /**
+   * The plainest change (src/routes/objectStatus.ts, direct): objects named by label alone, no
+   * parameters, on an event outside seasons that the catalog has loaded; what `apply` does for
+   * such an input, without its general steps (several events, seasons planned again, hold
+   * tokens, expand). Undefined, having done nothing, for any other: `apply` takes it then.
+   */
+  applyPlain(workspace: WorkspaceDoc, eventKey: string, type: ChangeType, status: string | undefined, labels: string[], origin: ChangeOrigin): Promise<void> | undefined {
+    const loaded = this.catalog.peek(workspace, eventKey);
+    if (!loaded || loaded.event.season) return undefined;
+    const { op, status: checked } = operationFor(type, status);
+    // A hold needs its token; overrides belong to seasons.
+    if (op !== 'book' && op !== 'release' && op !== 'status') return undefined;
+    const { event } = loaded;
+    const change = planChange(event, loaded.index, op, checked, labels, NO_PARAMETERS);
+    return applyStatusChanges(this.calls, [{ event, change }], Date.now(), false, origin, workspace).then((applied) => {
+      this.history.noteChanged([event]);
+      // Taking objects whose token expired ends those holds (docs/hold-expiry.md).
+      if (applied.holdings.length > 0) this.holdExpiry.holdingsChanged(applied.holdings, noExpiry);
+    });
   }
 
   /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { createEvent, done, objectInfos, type Action } from '../support/events.js';
+import { useEventPerTest } from '../support/eventPerTest.js';
+import type { Response } from '../support/harness.js';
+
+// The priority lane's direct way through (src/http/route.ts, DirectHandler; docs/performance.md,
+// "Step 4") takes the plainest status changes, `{objects: [label, ...]}` with no query
+// string, past the request context and the schema check. A query string sends the same
+// request through the route's handler. Each request here goes both ways, on two events set
+// up alike: the answers (status, error codes and messages) and what they leave behind must
+// be the same.
+
+const ctx = useEventPerTest(rowsWithoutSections, () => undefined);
+
+/** Requests the direct way took: the service's plain change was made (or refused) for them. */
+let taken = 0;
+beforeAll(() => {
+  const service = ctx.server.app.parts.statusChanges;
+  const applyPlain = service.applyPlain.bind(service);
+  service.applyPlain = (...args) => {
+    let answer;
+    try {
+      answer = applyPlain(...args);
+    } catch (error) {
+      taken++;
+      throw error;
+    }
+    if (answer) taken++;
+    return answer;
+  };
+});
+
+const WATCHED = ['A-1', 'A-2', 'A-3', 'A-4', 'B-1', 'B-2', 'GA1'];
+
+/** An answer without what differs between any two requests (the request id). */
+const answerOf = (response: Response) => ({ status: response.status, body: response.status === 204 ? null : { ...response.body, requestId: undefined } });
+
+/** Sends the request both ways; `direct`: whether the direct way takes it (else the handler answers both). */
+async function bothWays(name: Action, body: unknown, direct: boolean, setup?: (eventKey: string) => Promise<void>) {
+  const [directEvent, general] = await Promise.all([createEvent(ctx.api, ctx.chartKey), createEvent(ctx.api, ctx.chartKey)]);
+  for (const key of [directEvent, general]) {
+    // Loaded by the catalog (the direct way takes only events it has), and set up.
+    await objectInfos(ctx.api, key, ['A-1']);
+    if (setup) await setup(key);
+  }
+  const before = taken;
+  // `expand=none` answers as no query does (only `objects` expands), through the handler.
+  const viaDirect = answerOf(await ctx.api.post(`/events/${directEvent}/actions/${name}`, body));
+  expect(taken - before, JSON.stringify(body)).toBe(direct ? 1 : 0);
+  const viaHandler = answerOf(await ctx.api.post(`/events/${general}/actions/${name}?expand=none`, body));
+  expect(taken - before).toBe(direct ? 1 : 0);
+  expect(viaDirect).toEqual(viaHandler);
+  const [left, right] = await Promise.all([objectInfos(ctx.api, directEvent, WATCHED), objectInfos(ctx.api, general, WATCHED)]);
+  expect(left).toEqual(right);
+  return viaDirect;
+}
+
+describe('the direct way answers as the handler does', () => {
+  it('books, releases, puts up for resale and sets a custom status', async () => {
+    expect((await bothWays('book', { objects: ['A-1', 'A-2'] }, true)).status).toBe(204);
+    expect((await bothWays('release', { objects: ['A-1'] }, true, (key) => done(ctx.api, key, 'book', { objects: ['A-1'] }))).status).toBe(204);
+    expect((await bothWays('put-up-for-resale', { objects: ['B-1'] }, true)).status).toBe(204);
+    expect((await bothWays('change-object-status', { objects: ['B-2', 'GA1'], status: 'sold-elsewhere' }, true)).status).toBe(204);
+    // Any other field, or a query string, is the handler's.
+    expect((await bothWays('book', { objects: ['A-1'], orderId: 'o-1' }, false)).status).toBe(204);
+  });
+
+  it('refuses alike: unknown, named twice, not free, not held, a bad status, no objects', async () => {
+    const refusals: [Action, unknown, boolean, ((key: string) => Promise<void>)?][] = [
+      ['book', { objects: ['A-1', 'Z-99'] }, true],
+      ['book', { objects: ['A-1', 'A-1'] }, true],
+      ['book', { objects: ['A-3', 'A-4'] }, true, (key) => done(ctx.api, key, 'book', { objects: ['A-4'] })],
+      ['release', { objects: ['A-2'] }, true],
+      ['change-object-status', { objects: ['A-1'], status: '' }, true],
+      ['change-object-status', { objects: ['A-1'], status: 'x'.repeat(101) }, true],
+      ['change-object-status', { objects: ['A-1'] }, true],
+      ['book', { objects: [] }, false],
+      ['book', { objects: ['A-1', 7] }, false],
+      ['hold', { objects: ['A-1'] }, false],
+    ];
+    for (const [name, body, direct, setup] of refusals) {
+      const answer = await bothWays(name, body, direct, setup);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+    }
+  });
+});
