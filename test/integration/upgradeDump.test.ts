@@ -52,6 +52,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The dump's changes (number, label, status), as test/fixtures/redis-dump/make.ts made them. */
+const OLD_CHANGES = [
+  [1, 'A-1', 'booked'],
+  [2, 'A-2', 'booked'],
+  [3, 'A-1', 'free'],
+  [4, 'A-3', 'reservedByToken'],
+  [5, 'B-1', 'sold-elsewhere'],
+  [6, 'GA1', 'booked'],
+];
+
 describe('a Redis written by 7e0664a (one history entry per change), after the upgrade', () => {
   it('answers with its records, numbers new changes after the old ones, and drains both', async () => {
     const event = { _id: 1, tag: '1', usedBuckets: 4, tableBookingConfig: { mode: 'INHERIT' as const } };
@@ -63,14 +73,7 @@ describe('a Redis written by 7e0664a (one history entry per change), after the u
     expect(objectState(await redis.hget(keys.objects, 'A-3'), () => Infinity, now)).toMatchObject({ status: 'reservedByToken', holdToken: 'tok-1' });
     expect(areaState(await redis.hget(keys.objects, 'GA1'))).toMatchObject({ nonFree: 3, status: 'booked' });
     const old = await streamChanges(redis, keys.history);
-    expect(old.map(({ seq, c }) => [seq, ...c.split(FIELD_SEPARATOR).slice(1, 3)])).toEqual([
-      [1, 'A-1', 'booked'],
-      [2, 'A-2', 'booked'],
-      [3, 'A-1', 'free'],
-      [4, 'A-3', 'reservedByToken'],
-      [5, 'B-1', 'sold-elsewhere'],
-      [6, 'GA1', 'booked'],
-    ]);
+    expect(old.map(({ seq, c }) => [seq, ...c.split(FIELD_SEPARATOR).slice(1, 3)])).toEqual(OLD_CHANGES);
     const then = Number(old[0]!.c.split(FIELD_SEPARATOR)[0]);
 
     // This version's status function (a library of its own beside the old one) goes on from there.
@@ -99,12 +102,7 @@ describe('a Redis written by 7e0664a (one history entry per change), after the u
     await streams.flush();
     expect((await drain.run()).stored).toBe(8);
     expect((await storedHistory(mongo, database, 1)).map((c) => [c.id, c.label, c.status])).toEqual([
-      [1, 'A-1', 'booked'],
-      [2, 'A-2', 'booked'],
-      [3, 'A-1', 'free'],
-      [4, 'A-3', 'reservedByToken'],
-      [5, 'B-1', 'sold-elsewhere'],
-      [6, 'GA1', 'booked'],
+      ...OLD_CHANGES,
       [7, 'A-1', 'booked'],
       [8, 'A-4', 'booked'],
     ]);
