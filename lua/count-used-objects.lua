@@ -11,19 +11,9 @@
 -- Returns  1 when this call made the event's first use of the month, else 0
 
 --#include usedObjects.lua
+--#include constants.lua
+--#include split.lua
 
-local RS = '\30'
 local buckets = {}
-for i = 2, #KEYS do
-  local labels = {}
-  local joined = ARGV[i]
-  local at = 1
-  while true do
-    local stop = string.find(joined, RS, at, true)
-    labels[#labels + 1] = string.sub(joined, at, (stop or #joined + 1) - 1)
-    if not stop then break end
-    at = stop + 1
-  end
-  buckets[#buckets + 1] = { i, labels }
-end
+for i = 2, #KEYS do buckets[#buckets + 1] = { i, split(ARGV[i], RS) } end
 return addUsedObjects(KEYS[1], buckets, ARGV[1]) and 1 or 0

@@ -4,6 +4,7 @@
 -- allotments). A request may name channels (channelKeys, with NO_CHANNEL for what is in
 -- none) or ignore them.
 --#include objectStates.lua
+--#include split.lua
 --#include eventState.lua
 --#include failures.lua
 
@@ -20,7 +21,7 @@ local function allotments(state, label)
   local allotted, total = {}, 0
   local field = saleField(state, 'a:', label)
   if field then
-    local f = split(field)
+    local f = split(field, SEP)
     for i = 1, #f - 1, 2 do
       local places = tonumber(f[i + 1]) or 0
       allotted[f[i]] = places

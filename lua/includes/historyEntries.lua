@@ -45,7 +45,6 @@ end
 -- Objects one stream entry holds at most: the drain stores at most 1,000 objects per
 -- MongoDB document and never splits an entry (src/jobs/historyDrain.ts, BATCH).
 local MAX_ENTRY_OBJECTS = 1000
-local RS = '\30'
 
 local function writeHistory()
   local noted, notedKeys, notedUse, notedFeed = call.noted, call.notedKeys, call.notedUse, call.notedFeed

@@ -13,20 +13,7 @@
 -- A GA hold (gaHolds hash, field `<label>SEP<token>`): channel, ticketType, places, ...
 -- repeated; channel '' is the area's places outside any channel.
 --#include constants.lua
-
-local function split(record)
-  local fields = {}
-  local start = 1
-  while true do
-    local stop = string.find(record, SEP, start, true)
-    if not stop then
-      fields[#fields + 1] = string.sub(record, start)
-      return fields
-    end
-    fields[#fields + 1] = string.sub(record, start, stop - 1)
-    start = stop + 1
-  end
-end
+--#include split.lua
 
 -- What an object without a record decodes to: one shared table, never changed (only a held
 -- object's decoding is changed, by currentObject.lua), so a free seat costs no table.
@@ -34,7 +21,7 @@ local FREE_OBJECT = { status = FREE, token = '', orderId = '', ticketType = '', 
 
 local function decodeObject(record)
   if not record then return FREE_OBJECT end
-  local f = split(record)
+  local f = split(record, SEP)
   return { status = f[1], token = f[2] or '', orderId = f[3] or '', ticketType = f[4] or '', previous = f[5] or '', listing = f[6] or '' }
 end
 
@@ -53,7 +40,7 @@ end
 local function decodeArea(record)
   local area = { nonFree = 0, held = 0, status = FREE, channels = {} }
   if not record then return area end
-  local f = split(record)
+  local f = split(record, SEP)
   area.nonFree = tonumber(f[1]) or 0
   area.held = tonumber(f[2]) or 0
   area.status = f[3] or FREE
@@ -89,7 +76,7 @@ end
 local function decodeHold(entry)
   local parts = {}
   if not entry then return parts end
-  local f = split(entry)
+  local f = split(entry, SEP)
   for i = 1, #f - 2, 3 do
     local places = tonumber(f[i + 2]) or 0
     if places > 0 then parts[#parts + 1] = { channel = f[i], ticketType = f[i + 1], places = places } end
@@ -127,7 +114,7 @@ end
 -- SEP label ...`. The hold expiry job releases those labels; an entry holding nothing is
 -- not kept (docs/hold-expiry.md).
 local function decodeTokenEntry(value)
-  local f = split(value)
+  local f = split(value, SEP)
   local entry = { expiry = tonumber(f[1]) or 0, labels = {}, count = 0 }
   for i = 2, #f do
     if f[i] ~= '' and not entry.labels[f[i]] then

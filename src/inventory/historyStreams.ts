@@ -171,9 +171,8 @@ export class HistoryStreams {
     let lastMark: Buffer | undefined;
     let lastPlace = '';
     let changes = 0;
-    let last = 0;
     let entries = 0;
-    for (const [id, fields] of page) {
+    for (const [, fields] of page) {
       const c = fields[1]!;
       const inEntry = changesIn(c);
       // Whole entries only, and no more than `count` changes unless the first entry has more.
@@ -182,7 +181,6 @@ export class HistoryStreams {
       texts.push(c);
       changes += inEntry;
       entries++;
-      last = entryNumber(id.toString()) + inEntry - 1;
       const mark = fields[3];
       let place = UNMARKED;
       if (mark !== undefined) {
@@ -197,7 +195,9 @@ export class HistoryStreams {
       marked += inEntry === 1 ? place : place.repeat(inEntry);
     }
     this.changesPerEntry = changes / entries;
-    return { first: entryNumber(page[0]![0].toString()), last, entries: Buffer.concat(texts).toString(), marked, marks };
+    // A stream numbers its changes without gaps, so the batch's last follows from its count.
+    const first = entryNumber(page[0]![0].toString());
+    return { first, last: first + changes - 1, entries: Buffer.concat(texts).toString(), marked, marks };
   }
 
   /** Removes the entries up to and including number `lastStored`; later ones stay. */

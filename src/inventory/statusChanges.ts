@@ -111,9 +111,6 @@ function scriptKeysOf(event: EventRef): string[] {
   return keys;
 }
 
-/** The positions of a single change's call, which needs none (its event is 1); shared, never changed. */
-const NO_POSITIONS: ReadonlyMap<number, number> = new Map();
-
 /** A call applied with nothing more to tell; shared, never changed. */
 const NOTHING_MORE: AppliedChanges = Object.freeze({ holdings: Object.freeze([]) as unknown as HoldingChange[] });
 
@@ -124,7 +121,7 @@ const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
  * What the script needs of the season of each unit in KEYS (lua/change-object-status.lua,
  * ARGV[2] `seasons`), keyed by the unit's position; the season's keys are added to `keys`.
  */
-function seasonsPayload(changes: EventStatusChange[], position: ReadonlyMap<number, number>, keys: string[], lite: boolean) {
+function seasonsPayload(changes: EventStatusChange[], position: Map<number, number>, keys: string[], lite: boolean) {
   const keyIndex = new Map<string, number>();
   const indexOf = (key: string) => {
     if (!keyIndex.has(key)) {
@@ -199,24 +196,27 @@ export async function applyStatusChanges(
   owner: UsageOwner,
   lite = liteSeasonCall(changes),
 ): Promise<AppliedChanges> {
-  // One change on an event outside seasons (nearly every booking) is event 1 of one.
+  // One change on an event outside seasons (nearly every booking) is event 1 of one: no
+  // positions to keep.
   const single = changes.length === 1 && !changes[0]!.season;
   const events: EventRef[] = [];
-  // A single change adds no event after its own, so its positions are never written.
-  const position = single ? (NO_POSITIONS as Map<number, number>) : new Map<number, number>();
-  const add = (event: EventRef) => {
-    if (!position.has(event._id)) {
-      events.push(event);
-      position.set(event._id, events.length);
-    }
-  };
-  if (single) events.push(changes[0]!.event);
-  else for (const { event } of changes) add(event);
-  // The units of a season a change is checked against come after the changed events: they
-  // are only read.
-  if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
+  const position = single ? undefined : new Map<number, number>();
+  if (position) {
+    const add = (event: EventRef) => {
+      if (!position.has(event._id)) {
+        events.push(event);
+        position.set(event._id, events.length);
+      }
+    };
+    for (const { event } of changes) add(event);
+    // The units of a season a change is checked against come after the changed events: they
+    // are only read.
+    if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
+  } else {
+    events.push(changes[0]!.event);
+  }
   const keys = events.length === 1 ? scriptKeysOf(events[0]!).slice() : events.flatMap((event) => scriptKeysOf(event));
-  const seasons = single ? {} : seasonsPayload(changes, position, keys, lite);
+  const seasons = position && changes.some((c) => c.season) ? seasonsPayload(changes, position, keys, lite) : {};
   // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
   // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
   // absent flag as off).
@@ -226,7 +226,7 @@ export async function applyStatusChanges(
     ip: origin.ip,
     seasons: Object.keys(seasons).length > 0 ? seasons : undefined,
     changes: changes.map(({ event, change, tokenExpiry }) => ({
-      e: single ? 1 : position.get(event._id),
+      e: position ? position.get(event._id) : 1,
       op: change.op,
       status: change.status,
       token: change.parameters.holdToken,

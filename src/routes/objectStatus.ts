@@ -17,7 +17,9 @@ export const apiCall = (ctx: { ip: string }): ChangeOrigin => ({ type: 'API_CALL
 // StatusChangeInputs applied by one script call. The legacy V1 routes (legacyV1.ts) share
 // the schemas and the translation below.
 
-const Label = Type.String({ maxLength: 200 });
+/** The longest label the routes take (checked by the schema, and by the direct way for its plain bodies). */
+const MAX_LABEL_LENGTH = 200;
+const Label = Type.String({ maxLength: MAX_LABEL_LENGTH });
 export const ObjectItem = Type.Union([
   Label,
   Type.Object({
@@ -129,7 +131,7 @@ function plainLabels(body: unknown, withStatus: boolean): string[] | undefined {
   }
   if (!Array.isArray(objects) || objects.length === 0) return undefined;
   // What the schema checks of a label (ObjectItem): the handler words any refusal.
-  for (const label of objects) if (typeof label !== 'string' || label.length > 200) return undefined;
+  for (const label of objects) if (typeof label !== 'string' || label.length > MAX_LABEL_LENGTH) return undefined;
   return objects as string[];
 }
 

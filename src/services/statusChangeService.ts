@@ -15,7 +15,7 @@ import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { HoldExpiry } from '../jobs/holdExpiry.js';
-import { applyStatusChanges, isSeasonChanged, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
+import { applyStatusChanges, isSeasonChanged, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
@@ -50,7 +50,6 @@ export function requireOneSlot(events: { key: string; tag: string }[]): void {
 
 /** The parameters of a change that names none (applyPlain). */
 const NO_PARAMETERS: StatusParameters = Object.freeze({});
-const noExpiry = () => undefined;
 
 /** Plans of one request made again after its season changed, before giving up with 409. */
 const MAX_SEASON_REPLANS = 3;
@@ -105,12 +104,7 @@ export class StatusChangeService {
       expiries.forEach((expiry, i) => (changes[i]!.tokenExpiry = expiry));
     }
     const applied = await applyStatusChanges(this.calls, changes, now, expand, origin, workspace);
-    this.history.noteChanged(changes.map((c) => c.event));
-    if (applied.holdings.length > 0) {
-      // Tokens that started or stopped holding: their expiry jobs follow (docs/hold-expiry.md).
-      const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
-      this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
-    }
+    this.afterApplied(changes, applied);
     if (!applied.objects) return [];
     const holds = await this.areaHolds(changes, now);
     const results = applied.objects.map((objects, i) => {
@@ -149,12 +143,20 @@ export class StatusChangeService {
     // A hold needs its token; overrides belong to seasons.
     if (op !== 'book' && op !== 'release' && op !== 'status') return undefined;
     const { event } = loaded;
-    const change = planChange(event, loaded.index, op, checked, labels, NO_PARAMETERS);
-    return applyStatusChanges(this.calls, [{ event, change }], Date.now(), false, origin, workspace).then((applied) => {
-      this.history.noteChanged([event]);
-      // Taking objects whose token expired ends those holds (docs/hold-expiry.md).
-      if (applied.holdings.length > 0) this.holdExpiry.holdingsChanged(applied.holdings, noExpiry);
-    });
+    const changes = [{ event, change: planChange(event, loaded.index, op, checked, labels, NO_PARAMETERS) }];
+    return applyStatusChanges(this.calls, changes, Date.now(), false, origin, workspace).then((applied) => this.afterApplied(changes, applied));
+  }
+
+  /**
+   * What follows an applied call: the drain hears of the changed events' streams, and tokens
+   * that started or stopped holding get their expiry jobs (docs/hold-expiry.md); a call without
+   * a token can end the holds of expired tokens on the objects it takes.
+   */
+  private afterApplied(changes: EventStatusChange[], applied: AppliedChanges): void {
+    this.history.noteChanged(changes.map((c) => c.event));
+    if (applied.holdings.length === 0) return;
+    const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
+    this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
   }
 
   /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */

@@ -69,6 +69,17 @@ async function bookEach(clients: CompanyClients, eventKey: string, first: number
   );
 }
 
+/** Runs `use` on a Redis connection in a namespace of its own (`<name>-<pid>-<time>:`), disconnected after. */
+async function withOwnRedis(name: string, use: (redis: ReturnType<typeof testRedis>, prefix: string) => Promise<void>): Promise<void> {
+  const prefix = `${name}-${process.pid}-${Date.now()}:`;
+  const redis = testRedis(prefix);
+  try {
+    await use(redis, prefix);
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** A history stream entry's `c` field (lua/includes/historyEntries.lua): object A-<n> given `status` at time 1000 by an API call. */
 const historyEntry = (n: number, status = 'booked') => ['1000', `A-${n}`, status, '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
 
@@ -198,9 +209,7 @@ describe('history drain', () => {
   });
 
   it('works on a stream one drain at a time: another skips it until it is given back, or its holder died and the lease ran out', async () => {
-    const prefix = `drainLease-${process.pid}-${Date.now()}:`;
-    const redis = testRedis(prefix);
-    try {
+    await withOwnRedis('drainLease', async (redis, prefix) => {
       const leaseMs = 300;
       const streams = new HistoryStreams(redis, prefix, leaseMs);
       const database = newDatabaseName();
@@ -230,15 +239,11 @@ describe('history drain', () => {
       expect(await drain.run()).toEqual({ stored: 1, unfinished: 0, busy: 0 });
       expect((await stored(database, 41)).map((c) => c.id)).toEqual([1, 2, 3, 4]);
       expect(await redis.exists(`${key}:drainLease`)).toBe(0);
-    } finally {
-      redis.disconnect();
-    }
+    });
   });
 
   it('reads a batch as its texts and marks, and counts each used entry under its own mark and month', async () => {
-    const prefix = `drainMarks-${process.pid}-${Date.now()}:`;
-    const redis = testRedis(prefix);
-    try {
+    await withOwnRedis('drainMarks', async (redis, prefix) => {
       const streams = new HistoryStreams(redis, prefix);
       const event = { _id: 42, tag: '42' };
       const key = 'inv:{42}:42:history';
@@ -267,15 +272,11 @@ describe('history drain', () => {
       expect(await used.usedObjects(event, '2026-04')).toEqual(['席-2']);
       expect(await used.eventsInUse(7, '2026-03')).toEqual([42]);
       expect(await used.eventsInUse(7, '2026-04')).toEqual([42]);
-    } finally {
-      redis.disconnect();
-    }
+    });
   });
 
   it('reads whole entries of one or more changes, old single-change entries among them, and stores every change under its own number', async () => {
-    const prefix = `drainEntries-${process.pid}-${Date.now()}:`;
-    const redis = testRedis(prefix);
-    try {
+    await withOwnRedis('drainEntries', async (redis, prefix) => {
       const streams = new HistoryStreams(redis, prefix);
       const key = 'inv:{43}:43:history';
       // Two entries as written before entries were shared, one of three changes (as the status
@@ -314,9 +315,7 @@ describe('history drain', () => {
       expect((await drain.run()).stored).toBe(6);
       expect((await stored(database, 43)).map((c) => [c.id, c.label])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, `A-${n}`]));
       expect(await redis.xlen(key)).toBe(0);
-    } finally {
-      redis.disconnect();
-    }
+    });
   });
 });
 
