@@ -264,8 +264,14 @@ export function snapshotMessage(seq: number, objects: Map<string, StreamObject>,
 }
 
 export function changesMessage(seq: number, changes: StreamChange[], audience: Audience): string {
-  return JSON.stringify({ type: 'changes', seq, changes: changes.map((change) => forAudience(change, audience)) });
+  return changesMessageOf(seq, changes.map((change) => changeJson(change, audience)));
 }
+
+/** One change as `audience` sees it, as JSON: the part of a changes message a catch-up puts together. */
+export const changeJson = (change: StreamChange, audience: Audience): string => JSON.stringify(forAudience(change, audience));
+
+/** A changes message from its changes' JSON (changeJson). */
+export const changesMessageOf = (seq: number, changes: string[]): string => `{"type":"changes","seq":${seq},"changes":[${changes.join(',')}]}`;
 
 /**
  * `since` as a client sends it: a whole number of at most 15 digits (a change number),

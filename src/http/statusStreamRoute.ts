@@ -71,6 +71,8 @@ export function serveStatusStream(app: TemplatedApp, parts: StatusStreamRoutePar
       if (message.byteLength > parts.maxMessageBytes) return ws.end(CLOSE_TOO_BIG, `Messages are at most ${parts.maxMessageBytes} bytes`);
       answer(ws, message, isBinary);
     },
+    // A held-back subscriber (the hub's send) is caught up once its socket has sent everything.
+    drain: (ws) => hub.drained(ws),
     close: (ws) => hub.leave(ws),
   });
 }

@@ -7,7 +7,9 @@ import type { AreaState, ObjectState } from '../domain/objectStates.js';
 import type { ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import {
   applyChange,
+  changeJson,
   changesMessage,
+  changesMessageOf,
   changesOf,
   isStatusChange,
   SeasonLens,
@@ -34,6 +36,13 @@ import type { LoadedEvent } from './eventCatalog.js';
 // with uWS's topic publish: uWS sends a publish at the end of its own loop iteration, and
 // one made from a Redis reply (outside uWS's callbacks) could wait there until the next
 // HTTP request or timer woke uWS up.
+//
+// A subscriber whose socket holds more than HOLD_BACK_BYTES unsent (its client reads slower
+// than changes come) is sent no more batches: their size counts against its limits, and once
+// uWS says the socket drained it is caught up from the follower's recent changes, in
+// messages of about CATCH_UP_BYTES (closed when it fell further behind than those). So a slow
+// reader holds at most HOLD_BACK_BYTES and one message in this process, not a copy of every
+// batch it has not read (docs/status-stream.md, "Slow readers").
 
 export interface StreamLimits {
   /** Subscribers of this process, all events together. */
@@ -43,9 +52,10 @@ export interface StreamLimits {
   /** Bytes a subscriber may leave unread before it is closed with CLOSE_TOO_SLOW. */
   maxBackpressureBytes: number;
   /**
-   * Bytes the process's subscribers may leave unread together: past it, those furthest
-   * behind are closed with CLOSE_TOO_SLOW, so thousands of slow readers cannot hold the
-   * process's memory (each is bounded by maxBackpressureBytes alone).
+   * Bytes the process's subscribers may hold in their sockets' buffers together: past it,
+   * those furthest behind are closed with CLOSE_TOO_SLOW, so thousands of slow readers cannot
+   * hold the process's memory (held-back batches are not kept, and count only against
+   * maxBackpressureBytes).
    */
   maxBufferedBytes: number;
   /** How many changes behind a `since` may be and still be resumed; further back gets a reset snapshot. */
@@ -56,6 +66,12 @@ export interface StreamLimits {
 
 /** Close code for a subscriber that fell too far behind: it resumes with `since`. */
 export const CLOSE_TOO_SLOW = 4008;
+/**
+ * Bytes a subscriber's socket may hold unsent in this process before its batches are held
+ * back: enough to ride out a reader that is slow for a moment without a catch-up, little
+ * enough that thousands of slow readers hold little (each at most this and one message).
+ */
+const HOLD_BACK_BYTES = 32 * 1024;
 /** What uWS's send answers for a message it dropped (past its hard backpressure limit). */
 const DROPPED = 2;
 /** Close code when the server stops or the event's stream cannot be followed: resume with `since`. */
@@ -66,8 +82,14 @@ const SINCE_AHEAD_WAIT_MS = 2_000;
 const IDLE_FOLLOWER_MS = 5_000;
 /** How often subscribers are checked for unread bytes. */
 const SLOW_CHECK_MS = 100;
-/** Recent changes each follower keeps for subscribers resuming from just behind. */
-const RECENT_CHANGES = 2_000;
+/**
+ * Recent changes each follower keeps for subscribers resuming from just behind, or held back:
+ * about 1 MiB of messages, the unread a subscriber is allowed by default
+ * (STREAM_MAX_BACKPRESSURE_BYTES), so one held back closer than that is caught up from here.
+ */
+const RECENT_CHANGES = 10_000;
+/** A held-back subscriber is caught up in messages of about this size: its socket then holds at most HOLD_BACK_BYTES and one of them. */
+const CATCH_UP_BYTES = 32 * 1024;
 /** After a failed read, the follower tries again this much later. */
 const RETRY_MS = 200;
 
@@ -80,6 +102,16 @@ export interface Subscriber {
   closed: boolean;
   /** Its place in a follower, once joined. */
   follower?: Follower;
+  /** Held back (its socket held too much unsent): where it stood, to be caught up from on drain. */
+  behind?: Position;
+  /** The size of the batches held back from it since its socket last drained: unread, as far as its limits go. */
+  heldBack?: number;
+}
+
+/** How far a subscriber has been sent: up to `seq`, in the follower's `resets`th view. */
+interface Position {
+  seq: number;
+  resets: number;
 }
 
 type Socket = WebSocket<Subscriber>;
@@ -87,7 +119,18 @@ type Socket = WebSocket<Subscriber>;
 interface Recent {
   seq: number;
   change: StreamChange;
+  /** The change's JSON per audience, made for the first catch-up that needs it. */
+  json?: Partial<Record<Audience, string>>;
 }
+
+/** What a held-back subscriber gets next (Follower.catchUpFrom). */
+type CatchUp =
+  /** A changes message (none when nothing changed since), and where it brings the subscriber. */
+  | { text: string | undefined; to: Position }
+  /** The view was read anew since: the snapshot marked reset. */
+  | 'reset'
+  /** The changes since are no longer all kept: it is closed, and resumes with `since`. */
+  | 'tooFar';
 
 class Follower {
   seq = 0;
@@ -100,8 +143,12 @@ class Follower {
   readonly sockets = new Set<Socket>();
   /** Subscribers that got their first message: each batch goes to them. */
   readonly receivers = new Set<Socket>();
-  /** Snapshot texts of the view at `seq`, made for the first subscriber that asks. */
-  snapshots: { seq: number; text: Partial<Record<Audience, string>> } = { seq: -1, text: {} };
+  /** Snapshot texts of the view at `seq` (in its `resets`th reading), made for the first subscriber that asks: by audience, and marked reset or not. */
+  snapshots: { seq: number; resets: number; text: Map<string, string> } = { seq: -1, resets: 0, text: new Map() };
+  /** How many times the view was read anew (readView): a subscriber held back across one gets the view. */
+  resets = 0;
+  /** Catch-ups at `seq`, by audience and the seq caught up from: held-back subscribers mostly share them. */
+  catchUps: { seq: number; resets: number; next: Map<string, CatchUp> } = { seq: -1, resets: 0, next: new Map() };
   stopped = false;
   idleTimer: NodeJS.Timeout | undefined;
   /** Subscribers waiting for the follower to reach a seq. */
@@ -123,9 +170,51 @@ class Follower {
   }
 
   snapshot(audience: Audience, reset: boolean): string {
-    if (reset) return snapshotMessage(this.seq, this.view, audience, true);
-    if (this.snapshots.seq !== this.seq) this.snapshots = { seq: this.seq, text: {} };
-    return (this.snapshots.text[audience] ??= snapshotMessage(this.seq, this.view, audience, false));
+    if (this.snapshots.seq !== this.seq || this.snapshots.resets !== this.resets) this.snapshots = { seq: this.seq, resets: this.resets, text: new Map() };
+    const key = reset ? `${audience}:reset` : audience;
+    let text = this.snapshots.text.get(key);
+    if (text === undefined) this.snapshots.text.set(key, (text = snapshotMessage(this.seq, this.view, audience, reset)));
+    return text;
+  }
+
+  get position(): Position {
+    return { seq: this.seq, resets: this.resets };
+  }
+
+  /**
+   * What a subscriber held back at `from` gets next: the changes after it, in one message of
+   * about CATCH_UP_BYTES at most (a seq's changes stay together), and where that brings it.
+   */
+  catchUpFrom(from: Position, audience: Audience): CatchUp {
+    if (from.resets !== this.resets) return 'reset';
+    if (from.seq < this.recentFrom) return 'tooFar';
+    if (this.catchUps.seq !== this.seq || this.catchUps.resets !== this.resets) this.catchUps = { seq: this.seq, resets: this.resets, next: new Map() };
+    const key = `${audience}:${from.seq}`;
+    let next = this.catchUps.next.get(key);
+    if (next === undefined) this.catchUps.next.set(key, (next = this.nextCatchUp(from.seq, audience)));
+    return next;
+  }
+
+  private nextCatchUp(after: number, audience: Audience): CatchUp {
+    const parts: string[] = [];
+    let bytes = 0;
+    // The first change after `after`: recent is in seq order.
+    let i = 0;
+    for (let high = this.recent.length; i < high; ) {
+      const middle = (i + high) >>> 1;
+      if (this.recent[middle]!.seq > after) high = middle;
+      else i = middle + 1;
+    }
+    if (i === this.recent.length) return { text: undefined, to: this.position };
+    for (; i < this.recent.length; i++) {
+      const recent = this.recent[i]!;
+      if (bytes >= CATCH_UP_BYTES && recent.seq !== this.recent[i - 1]!.seq) break;
+      const json = ((recent.json ??= {})[audience] ??= changeJson(recent.change, audience));
+      parts.push(json);
+      bytes += json.length + 1;
+    }
+    const to = i === this.recent.length ? this.position : { seq: this.recent[i - 1]!.seq, resets: this.resets };
+    return { text: changesMessageOf(to.seq, parts), to };
   }
 }
 
@@ -155,6 +244,13 @@ export class StatusStreamHub {
 
   get subscriberCount(): number {
     return this.subscribers;
+  }
+
+  /** Subscribers held back now, waiting for their sockets to drain (send, drained). */
+  get heldBackCount(): number {
+    let count = 0;
+    for (const follower of this.followers.values()) for (const ws of follower.receivers) if (ws.getUserData().behind) count++;
+    return count;
   }
 
   /** Counts a subscriber in before its upgrade; 429 past a limit. `release` gives the place back. */
@@ -248,20 +344,53 @@ export class StatusStreamHub {
   private attach(ws: Socket, follower: Follower, first: string | undefined): void {
     if (ws.getUserData().closed) return;
     follower.receivers.add(ws);
-    if (first !== undefined) this.send(ws, first);
+    if (first !== undefined) this.send(ws, first, follower.position);
   }
 
-  /** Sends one message; a subscriber whose message uWS had to drop (far past the limit) is closed. */
-  private send(ws: Socket, message: string): void {
+  /**
+   * Sends one message, which brings the subscriber to `to`. When its socket then holds more
+   * than HOLD_BACK_BYTES unsent, the subscriber is held back from there until the socket
+   * drains (drained); when uWS had to drop the message (far past the limit), it is closed.
+   */
+  private send(ws: Socket, message: string, to: Position): void {
     if (ws.send(message, false) === DROPPED) this.closeTooSlow(ws);
+    else if (ws.getBufferedAmount() > HOLD_BACK_BYTES) ws.getUserData().behind = to;
   }
 
-  /** A batch to every subscriber of the follower, the message made once per audience. */
+  /**
+   * A batch to every subscriber of the follower, the message made once per audience; one
+   * held back gets nothing now, and the message's size counts as unread against its limits.
+   */
   private broadcast(follower: Follower, message: (audience: Audience) => string): void {
     const texts: Partial<Record<Audience, string>> = {};
+    const to = follower.position;
     for (const ws of follower.receivers) {
-      const audience = ws.getUserData().audience;
-      this.send(ws, (texts[audience] ??= message(audience)));
+      const subscriber = ws.getUserData();
+      const text = (texts[subscriber.audience] ??= message(subscriber.audience));
+      if (subscriber.behind) subscriber.heldBack = (subscriber.heldBack ?? 0) + text.length;
+      else this.send(ws, text, to);
+    }
+  }
+
+  /**
+   * uWS's drain handler: a held-back subscriber whose socket holds HOLD_BACK_BYTES or less
+   * gets what it missed, a message at a time while its socket takes them; one further behind
+   * than the follower keeps is closed (it resumes with `since` from the stored history).
+   */
+  drained(ws: Socket): void {
+    const subscriber = ws.getUserData();
+    const follower = subscriber.follower;
+    if (!follower || ws.getBufferedAmount() > HOLD_BACK_BYTES) return;
+    // Its socket took what it held: what was held back since counts as unread no more.
+    subscriber.heldBack = 0;
+    while (subscriber.behind && !subscriber.closed && ws.getBufferedAmount() <= HOLD_BACK_BYTES) {
+      const next = follower.catchUpFrom(subscriber.behind, subscriber.audience);
+      if (next === 'tooFar') return this.closeTooSlow(ws);
+      const to = next === 'reset' ? follower.position : next.to;
+      const text = next === 'reset' ? follower.snapshot(subscriber.audience, true) : next.text;
+      const caughtUp = to.seq === follower.seq && to.resets === follower.resets;
+      subscriber.behind = caughtUp ? undefined : to;
+      if (text !== undefined) this.send(ws, text, to);
     }
   }
 
@@ -323,6 +452,7 @@ export class StatusStreamHub {
     }
     follower.recent.length = 0;
     follower.seq = seq;
+    follower.resets++;
   }
 
   private async run(follower: Follower): Promise<void> {
@@ -439,28 +569,31 @@ export class StatusStreamHub {
   }
 
   /**
-   * Closes, with CLOSE_TOO_SLOW, every subscriber that left more than its limit unread, and
-   * then, while the rest together leave more than the process's limit, those furthest behind.
+   * Closes, with CLOSE_TOO_SLOW, every subscriber that left more than its limit unread (in
+   * its socket's buffer, and held back), and then, while the rest together hold more than the
+   * process's limit in their buffers, those furthest behind: held-back batches are not kept
+   * per subscriber, so only the buffers are the process's memory.
    */
   private closeSlow(): void {
-    const behind: { ws: Socket; unread: number }[] = [];
+    const behind: { ws: Socket; unread: number; buffered: number }[] = [];
     let total = 0;
     for (const follower of this.followers.values()) {
       for (const ws of follower.sockets) {
-        const unread = ws.getBufferedAmount();
+        const buffered = ws.getBufferedAmount();
+        const unread = buffered + (ws.getUserData().heldBack ?? 0);
         if (unread > this.limits.maxBackpressureBytes) this.closeTooSlow(ws);
-        else if (unread > 0) {
-          behind.push({ ws, unread });
-          total += unread;
+        else if (buffered > 0) {
+          behind.push({ ws, unread, buffered });
+          total += buffered;
         }
       }
     }
     if (total <= this.limits.maxBufferedBytes) return;
     behind.sort((a, b) => b.unread - a.unread);
-    for (const { ws, unread } of behind) {
+    for (const { ws, buffered } of behind) {
       if (total <= this.limits.maxBufferedBytes) break;
       this.closeTooSlow(ws);
-      total -= unread;
+      total -= buffered;
     }
   }
 

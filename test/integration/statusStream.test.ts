@@ -443,6 +443,56 @@ describe('status stream: slow subscribers', () => {
   });
 });
 
+describe('status stream: a subscriber that reads slowly', () => {
+  let event = '';
+  // Far from its own limit: it is held back, not closed.
+  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: String(64 * 1024 * 1024) });
+
+  it('is held back while its socket has unsent bytes, then gets everything since in one message: no gap, nothing twice, not closed', async () => {
+    const key = { secretKey: ctx.company.workspace.secretKey };
+    const reader = await subscribe(ctx.server.url, event, key);
+    const slow = await subscribe(ctx.server.url, event, key);
+    await slow.until((m) => m.type === 'snapshot');
+    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    const hub = ctx.server.app.parts.statusStream;
+    let rounds = 0;
+    const round = async (orderId?: string) => {
+      await done(ctx.api, event, 'book', { objects: labels, orderId });
+      await done(ctx.api, event, 'release', { objects: labels, orderId });
+      rounds++;
+    };
+    const started = Date.now();
+    // Long order ids fill the socket's buffers sooner.
+    while (hub.heldBackCount === 0 && Date.now() - started < 20_000) await round('x'.repeat(200));
+    expect(hub.heldBackCount).toBe(1);
+    // Batches while it is held back: none is sent to it now. Without order ids, their 320
+    // changes fit one catch-up message (at most 32 KiB).
+    for (let i = 0; i < 5; i++) {
+      await round();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await eventually(async () => reader.seq() === rounds * 64, 10_000);
+    expect(hub.heldBackCount).toBe(1);
+    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    await slow.until((m) => m.seq === rounds * 64, 10_000);
+    expect(hub.heldBackCount).toBe(0);
+    expect(hub.subscriberCount).toBe(2);
+    // Each message's seq is the previous one's plus its changes: nothing missed or repeated.
+    const changes = slow.messages.filter((m) => m.type === 'changes');
+    let seq = slow.messages[0]!.seq;
+    for (const message of changes) {
+      expect(message.seq).toBe(seq + message.changes!.length);
+      seq = message.seq;
+    }
+    // What was held back came as one message: the five rounds' 320 changes at least, where a
+    // batch read every 25 ms between rounds 50 ms apart holds one round's 64 or so.
+    expect(Math.max(...changes.map((m) => m.changes!.length))).toBeGreaterThanOrEqual(5 * 64);
+    await expectViewMatches(ctx.api, event, slow);
+    for (const s of [reader, slow]) s.close();
+  });
+});
+
 describe('status stream: slow subscribers of one process together', () => {
   let event = '';
   // Each subscriber alone may leave 256 MiB unread; together they may leave 64 KiB.
