@@ -83,9 +83,9 @@ const IDLE_FOLLOWER_MS = 5_000;
 /** How often subscribers are checked for unread bytes. */
 const SLOW_CHECK_MS = 100;
 /**
- * Recent changes each follower keeps for subscribers resuming from just behind, or held back:
- * about 1 MiB of messages, the unread a subscriber is allowed by default
- * (STREAM_MAX_BACKPRESSURE_BYTES), so one held back closer than that is caught up from here.
+ * Recent changes each follower keeps at most (fewer when STREAM_RETAINED_CHANGES is lower),
+ * for subscribers resuming from just behind or held back: about 1 MiB of messages, the unread
+ * a subscriber is allowed by default (STREAM_MAX_BACKPRESSURE_BYTES).
  */
 const RECENT_CHANGES = 10_000;
 /** A held-back subscriber is caught up in messages of about this size: its socket then holds at most HOLD_BACK_BYTES and one of them. */
@@ -505,7 +505,8 @@ export class StatusStreamHub {
         follower.recent.push({ seq: followed.seq, change });
       }
     });
-    if (follower.recent.length > RECENT_CHANGES) follower.recent.splice(0, follower.recent.length - RECENT_CHANGES);
+    const kept = Math.min(RECENT_CHANGES, this.limits.retainedChanges);
+    if (follower.recent.length > kept) follower.recent.splice(0, follower.recent.length - kept);
     follower.seq = entries[entries.length - 1]!.seq;
     const seq = follower.seq;
     // A season's feed has entries of its other units, which change nothing here.

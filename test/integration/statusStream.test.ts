@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, expireIn, holdToken, objectInfo } from '../support/events.js';
-import { useEventPerTest } from '../support/eventPerTest.js';
+import { useEventPerTest, type EventPerTest } from '../support/eventPerTest.js';
 import { client, createTestCompany, eventually, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { statusesOf, subscribe, viewStatuses, type Subscription } from '../support/statusStream.js';
@@ -443,53 +443,106 @@ describe('status stream: slow subscribers', () => {
   });
 });
 
+const ROWS_OF_8 = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+const socketOf = (s: Subscription) => (s.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+
+/**
+ * A reader, and a subscriber that stopped reading and is held back; `round` books and releases
+ * the 32 seats (64 changes), `state.rounds` counts them, and `heldAt` is the last seq before it was held back.
+ */
+async function heldBack(ctx: EventPerTest, event: string) {
+  const key = { secretKey: ctx.company.workspace.secretKey };
+  const reader = await subscribe(ctx.server.url, event, key);
+  const slow = await subscribe(ctx.server.url, event, key);
+  await slow.until((m) => m.type === 'snapshot');
+  socketOf(slow).pause();
+  const hub = ctx.server.app.parts.statusStream;
+  const state = { rounds: 0 };
+  const round = async (orderId?: string) => {
+    await done(ctx.api, event, 'book', { objects: ROWS_OF_8, orderId });
+    await done(ctx.api, event, 'release', { objects: ROWS_OF_8, orderId });
+    state.rounds++;
+  };
+  const started = Date.now();
+  // Long order ids fill the socket's buffers sooner.
+  while (hub.heldBackCount === 0 && Date.now() - started < 20_000) await round('x'.repeat(200));
+  expect(hub.heldBackCount).toBe(1);
+  return { reader, slow, hub, state, round, heldAt: state.rounds * 64 };
+}
+
+/** Each changes message's seq is the previous message's plus its changes: nothing missed or repeated. */
+function expectNoGap(s: Subscription) {
+  let seq = s.messages[0]!.seq;
+  for (const message of s.messages.filter((m) => m.type === 'changes')) {
+    expect(message.seq).toBe(seq + message.changes!.length);
+    seq = message.seq;
+  }
+}
+
 describe('status stream: a subscriber that reads slowly', () => {
   let event = '';
   // Far from its own limit: it is held back, not closed.
   const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: String(64 * 1024 * 1024) });
 
   it('is held back while its socket has unsent bytes, then gets everything since in one message: no gap, nothing twice, not closed', async () => {
-    const key = { secretKey: ctx.company.workspace.secretKey };
-    const reader = await subscribe(ctx.server.url, event, key);
-    const slow = await subscribe(ctx.server.url, event, key);
-    await slow.until((m) => m.type === 'snapshot');
-    (slow.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
-    const hub = ctx.server.app.parts.statusStream;
-    let rounds = 0;
-    const round = async (orderId?: string) => {
-      await done(ctx.api, event, 'book', { objects: labels, orderId });
-      await done(ctx.api, event, 'release', { objects: labels, orderId });
-      rounds++;
-    };
-    const started = Date.now();
-    // Long order ids fill the socket's buffers sooner.
-    while (hub.heldBackCount === 0 && Date.now() - started < 20_000) await round('x'.repeat(200));
-    expect(hub.heldBackCount).toBe(1);
+    const { reader, slow, hub, state, round } = await heldBack(ctx, event);
     // Batches while it is held back: none is sent to it now. Without order ids, their 320
     // changes fit one catch-up message (at most 32 KiB).
     for (let i = 0; i < 5; i++) {
       await round();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    await eventually(async () => reader.seq() === rounds * 64, 10_000);
+    await eventually(async () => reader.seq() === state.rounds * 64, 10_000);
     expect(hub.heldBackCount).toBe(1);
-    (slow.socket as unknown as { _socket: { resume(): void } })._socket.resume();
-    await slow.until((m) => m.seq === rounds * 64, 10_000);
+    socketOf(slow).resume();
+    await slow.until((m) => m.seq === state.rounds * 64, 10_000);
     expect(hub.heldBackCount).toBe(0);
     expect(hub.subscriberCount).toBe(2);
-    // Each message's seq is the previous one's plus its changes: nothing missed or repeated.
-    const changes = slow.messages.filter((m) => m.type === 'changes');
-    let seq = slow.messages[0]!.seq;
-    for (const message of changes) {
-      expect(message.seq).toBe(seq + message.changes!.length);
-      seq = message.seq;
-    }
+    expectNoGap(slow);
     // What was held back came as one message: the five rounds' 320 changes at least, where a
     // batch read every 25 ms between rounds 50 ms apart holds one round's 64 or so.
+    const changes = slow.messages.filter((m) => m.type === 'changes');
     expect(Math.max(...changes.map((m) => m.changes!.length))).toBeGreaterThanOrEqual(5 * 64);
     await expectViewMatches(ctx.api, event, slow);
     for (const s of [reader, slow]) s.close();
+  });
+
+  it('catches up in messages of about 32 KiB when more was held back', async () => {
+    const { reader, slow, state, round, heldAt } = await heldBack(ctx, event);
+    // About 90 KB of changes (long order ids) after it was held back: three catch-up messages or more.
+    for (let i = 0; i < 5; i++) await round('y'.repeat(200));
+    await eventually(async () => reader.seq() === state.rounds * 64, 10_000);
+    const sizes = new Map<number, number>();
+    slow.socket.on('message', (data: Buffer) => sizes.set(Number(/"seq":(\d+)/.exec(data.toString())![1]), data.length));
+    socketOf(slow).resume();
+    await slow.until((m) => m.seq === state.rounds * 64, 10_000);
+    expectNoGap(slow);
+    // Messages past heldAt are catch-ups (batches sent before it was held back end there at
+    // most). Each stops at the first change past 32 KiB: one change (about 280 bytes) more at most.
+    const catchUps = [...sizes].filter(([seq]) => seq > heldAt).map(([, size]) => size);
+    expect(catchUps.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...catchUps)).toBeLessThan(32 * 1024 + 1024);
+    await expectViewMatches(ctx.api, event, slow);
+    for (const s of [reader, slow]) s.close();
+  });
+});
+
+describe('status stream: a subscriber held back further than the follower keeps', () => {
+  let event = '';
+  // The follower keeps the last 200 changes (STREAM_RETAINED_CHANGES, at most 10,000).
+  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: String(64 * 1024 * 1024), STREAM_RETAINED_CHANGES: '200' });
+
+  it('is closed with 4008 once its socket drains, and resumes with since', async () => {
+    const { reader, slow, state, round, heldAt } = await heldBack(ctx, event);
+    while (state.rounds * 64 - heldAt <= 200 + 64) await round();
+    await eventually(async () => reader.seq() === state.rounds * 64, 10_000);
+    socketOf(slow).resume();
+    expect((await slow.closed).code).toBe(4008);
+    expectNoGap(slow);
+    const resumed = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey, since: slow.seq() });
+    await resumed.until((m) => m.seq === state.rounds * 64, 10_000);
+    await expectViewMatches(ctx.api, event, resumed);
+    for (const s of [reader, resumed]) s.close();
   });
 });
 
