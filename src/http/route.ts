@@ -144,12 +144,20 @@ export interface RouteDef extends RouteDoc {
  * The priority lane's direct way through (docs/performance.md, "Step 4"): called for a request
  * without a query string, of a key the server has loaded, with the body as parsed JSON, before
  * it is checked against the route's schema and before a context is made. It takes the
- * requests whose body is the plainest form the route accepts, and answers them as the
- * handler would; for any other it returns undefined at once, having done nothing, and the
- * handler answers the request. So the handler stays the one definition of what the route
- * does, and the direct way is a shortcut through the same domain functions.
+ * requests whose body is the plainest form the route accepts, answers them as the handler
+ * would, through `done` (once: the reply, or the error to answer with), and returns true; it
+ * may also throw the error at once. For any other request it returns false, having done
+ * nothing, and the handler answers the request. So the handler stays the one definition of
+ * what the route does, and the direct way is a shortcut through the same domain functions,
+ * with no promise between Redis's reply and the answer.
  */
-export type DirectHandler = (workspace: WorkspaceDoc, params: Record<string, string>, body: unknown, remoteAddress: ArrayBuffer) => Promise<Reply> | undefined;
+export type DirectHandler = (
+  workspace: WorkspaceDoc,
+  params: Record<string, string>,
+  body: unknown,
+  remoteAddress: ArrayBuffer,
+  done: (error: unknown, reply?: Reply) => void,
+) => boolean;
 
 export function compile(schema: TSchema): Validator {
   const compiled = Compile(schema);

@@ -206,6 +206,8 @@ export class HttpServer implements ExchangeOwner {
   }
 
   private async dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): Promise<void> {
+    /** The direct way took the request: it answers through its callback (directDone), later. */
+    let direct = false;
     try {
       if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
       if (match.kind === 'methodNotAllowed') {
@@ -224,8 +226,8 @@ export class HttpServer implements ExchangeOwner {
       if (caller.principal) this.countAgainst(ex, caller.principal.companyId);
       const json = readJson(route, ex.headers.contentType, rawBody);
       // The priority lane's plainest requests (route.ts, DirectHandler): no context, no schema check.
-      const direct = route.direct && caller.workspace && ex.rawQuery === '' ? route.direct(caller.workspace, match.params, json, ex.remoteAddress) : undefined;
-      if (direct) return this.sendReply(ex, await direct);
+      direct = route.direct !== undefined && caller.workspace !== undefined && ex.rawQuery === '' && route.direct(caller.workspace, match.params, json, ex.remoteAddress, (error, reply) => this.directDone(ex, error, reply));
+      if (direct) return;
       const body = checkBody(route, json);
       const ctx = new RequestContext(this, ex, match.params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
       const answer = route.handler(ctx as unknown as WorkspaceContext);
@@ -234,9 +236,26 @@ export class HttpServer implements ExchangeOwner {
     } catch (error) {
       this.sendError(ex, error);
     } finally {
-      ex.handled = true;
-      this.giveBackSlot(ex);
+      if (!direct) this.handled(ex);
     }
+  }
+
+  /** The direct way's answer (route.ts, DirectHandler). */
+  private directDone(ex: Exchange, error: unknown, reply: Reply | undefined): void {
+    try {
+      if (reply) this.sendReply(ex, reply);
+      else this.sendError(ex, error);
+    } catch (failure) {
+      this.sendError(ex, failure);
+    } finally {
+      this.handled(ex);
+    }
+  }
+
+  /** Nothing works on the request any more: its place is given back once it is answered too. */
+  private handled(ex: Exchange): void {
+    ex.handled = true;
+    this.giveBackSlot(ex);
   }
 
   /** A place in the company's lane for this request until it is done (at most one); throws 429 past the limit. */

@@ -265,14 +265,19 @@ export class AtMostOnceCalls {
    * `keys` is the caller's own list, which gets the record key at its end.
    */
   changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<StatusReply> {
+    return new Promise((resolve, reject) => this.call(event, keys, now, request, resolve, reject));
+  }
+
+  /** changeObjectStatus with its outcome given to `resolve` or `reject` (exactly one, once; `reject` at once when too many wait). */
+  call(event: EventRef, keys: string[], now: number, request: string, resolve: (reply: StatusReply) => void, reject: (error: unknown) => void): void {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
-    if (outstanding >= maxOutstanding) return Promise.reject(unavailable(`${outstanding} status changes are already waiting for it`, false));
+    if (outstanding >= maxOutstanding) return reject(unavailable(`${outstanding} status changes are already waiting for it`, false));
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
     // The caller's fresh list: the record key goes at its end (no copy per call).
     keys.push(requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`));
-    return new Promise((resolve, reject) => new StatusCall(this, keys, now, request, deadline, giveUpAt, resolve, reject).send());
+    new StatusCall(this, keys, now, request, deadline, giveUpAt, resolve, reject).send();
   }
 
   /** True once the connection is up; false if `giveUpAt` comes first. */

@@ -5,7 +5,7 @@ import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
 import { eventKeys, EVENT_KEY_NAMES, seasonFeedKey, seasonFeedKeyOfTag, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
-import { APPLIED } from './scripts.js';
+import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
@@ -196,6 +196,48 @@ export async function applyStatusChanges(
   owner: UsageOwner,
   lite = liteSeasonCall(changes),
 ): Promise<AppliedChanges> {
+  const { events, keys, request } = statusCall(changes, expand, origin, owner, lite);
+  const outcome = statusOutcome(await calls.changeObjectStatus(events[0]!, keys, now, request), events, lite);
+  return outcome === WITH_UNITS ? applyStatusChanges(calls, changes, now, expand, origin, owner, false) : outcome;
+}
+
+/**
+ * applyStatusChanges for one change on an event outside seasons, without expand (the direct
+ * way, src/services/statusChangeService.ts applyPlain), its outcome given to `done` rather than
+ * through promises: the call's reply reaches the answer in one step.
+ */
+export function applyPlainChange(
+  calls: AtMostOnceCalls,
+  change: EventStatusChange,
+  now: number,
+  origin: ChangeOrigin,
+  owner: UsageOwner,
+  done: (error: unknown, applied?: AppliedChanges) => void,
+): void {
+  const { events, keys, request } = statusCall([change], false, origin, owner, false);
+  calls.call(
+    events[0]!,
+    keys,
+    now,
+    request,
+    (reply) => {
+      let applied: AppliedChanges;
+      try {
+        applied = statusOutcome(reply, events, false) as AppliedChanges;
+      } catch (error) {
+        return done(error);
+      }
+      done(undefined, applied);
+    },
+    done,
+  );
+}
+
+/** The status script answered SEASON_UNITS_NEEDED to a lite call: it is made again with every unit. */
+const WITH_UNITS = Symbol('with the units');
+
+/** The script call for `changes`: the events of KEYS in order, the keys (without the record key), the request JSON. */
+function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: string[]; request: string } {
   // One change on an event outside seasons (nearly every booking) is event 1 of one: no
   // positions to keep.
   const single = changes.length === 1 && !changes[0]!.season;
@@ -248,12 +290,16 @@ export async function applyStatusChanges(
       ),
     })),
   };
-  const reply = await calls.changeObjectStatus(events[0]!, keys, now, JSON.stringify(payload));
+  return { events, keys, request: JSON.stringify(payload) };
+}
+
+/** What the script's reply to a statusCall means; throws its refusals. */
+function statusOutcome(reply: StatusReply, events: EventRef[], lite: boolean): AppliedChanges | typeof WITH_UNITS {
   if (reply === APPLIED) return NOTHING_MORE;
   if (reply[0] === 0) {
     const raw = reply.slice(1) as [string, string, string][];
     if (raw.some(([code]) => code === SEASON_CHANGED)) throw seasonChanged();
-    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return applyStatusChanges(calls, changes, now, expand, origin, owner, false);
+    if (lite && raw.some(([code]) => code === SEASON_UNITS_NEEDED)) return WITH_UNITS;
     throw failure(raw);
   }
   const results = reply[1] ? (JSON.parse(reply[1] as string) as [string, string][][]) : undefined;

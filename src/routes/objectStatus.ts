@@ -141,12 +141,14 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
    * label alone, with no other field but the status: what the handler below does with such a
    * body, through the same service, without a context or the schema check.
    */
-  const direct = (type: StatusChangeInput['type'], fixedStatus: string | undefined): DirectHandler => (workspace, params, body, remoteAddress) => {
+  const direct = (type: StatusChangeInput['type'], fixedStatus: string | undefined): DirectHandler => (workspace, params, body, remoteAddress, done) => {
     const labels = plainLabels(body, fixedStatus === undefined);
-    if (!labels) return undefined;
+    if (!labels) return false;
     const status = fixedStatus ?? (body as { status?: unknown }).status;
-    if (status !== undefined && typeof status !== 'string') return undefined;
-    return service.applyPlain(workspace, params.key!, type, status, labels, { type: 'API_CALL', ip: clientIp(remoteAddress) })?.then(noContent);
+    if (status !== undefined && typeof status !== 'string') return false;
+    return service.applyPlain(workspace, params.key!, type, status, labels, { type: 'API_CALL', ip: clientIp(remoteAddress) }, (error) =>
+      error === undefined ? done(undefined, noContent()) : done(error),
+    );
   };
 
   /**

@@ -15,7 +15,7 @@ import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { HoldExpiry } from '../jobs/holdExpiry.js';
-import { applyStatusChanges, isSeasonChanged, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
+import { applyPlainChange, applyStatusChanges, isSeasonChanged, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
@@ -134,17 +134,28 @@ export class StatusChangeService {
    * The plainest change (src/routes/objectStatus.ts, direct): objects named by label alone, no
    * parameters, on an event outside seasons that the catalog has loaded; what `apply` does for
    * such an input, without its general steps (several events, seasons planned again, hold
-   * tokens, expand). Undefined, having done nothing, for any other: `apply` takes it then.
+   * tokens, expand), its outcome given to `done` (once: an error, or none when applied). False,
+   * having done nothing, for any other: `apply` takes it then. A change the chart refuses
+   * throws before anything is sent.
    */
-  applyPlain(workspace: WorkspaceDoc, eventKey: string, type: ChangeType, status: string | undefined, labels: string[], origin: ChangeOrigin): Promise<void> | undefined {
+  applyPlain(workspace: WorkspaceDoc, eventKey: string, type: ChangeType, status: string | undefined, labels: string[], origin: ChangeOrigin, done: (error?: unknown) => void): boolean {
     const loaded = this.catalog.peek(workspace, eventKey);
-    if (!loaded || loaded.event.season) return undefined;
+    if (!loaded || loaded.event.season) return false;
     const { op, status: checked } = operationFor(type, status);
     // A hold needs its token; overrides belong to seasons.
-    if (op !== 'book' && op !== 'release' && op !== 'status') return undefined;
+    if (op !== 'book' && op !== 'release' && op !== 'status') return false;
     const { event } = loaded;
-    const changes = [{ event, change: planChange(event, loaded.index, op, checked, labels, NO_PARAMETERS) }];
-    return applyStatusChanges(this.calls, changes, Date.now(), false, origin, workspace).then((applied) => this.afterApplied(changes, applied));
+    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, NO_PARAMETERS) };
+    applyPlainChange(this.calls, change, Date.now(), origin, workspace, (error, applied) => {
+      if (!applied) return done(error);
+      try {
+        this.afterApplied([change], applied);
+      } catch (failure) {
+        return done(failure);
+      }
+      done();
+    });
+    return true;
   }
 
   /**
