@@ -137,18 +137,20 @@ class Follower {
   readonly view = new Map<string, StreamObject>();
   /** For an event of a season: what its season's feed shows in it (made with the view). */
   lens: SeasonLens | undefined;
-  /** The last RECENT_CHANGES changes, oldest first. */
+  /** The last RECENT_CHANGES changes (at most STREAM_RETAINED_CHANGES), oldest first. */
   readonly recent: Recent[] = [];
   /** Subscribers that joined, including those still being given their first message. */
   readonly sockets = new Set<Socket>();
   /** Subscribers that got their first message: each batch goes to them. */
   readonly receivers = new Set<Socket>();
-  /** Snapshot texts of the view at `seq` (in its `resets`th reading), made for the first subscriber that asks: by audience, and marked reset or not. */
-  snapshots: { seq: number; resets: number; text: Map<string, string> } = { seq: -1, resets: 0, text: new Map() };
   /** How many times the view was read anew (readView): a subscriber held back across one gets the view. */
   resets = 0;
-  /** Catch-ups at `seq`, by audience and the seq caught up from: held-back subscribers mostly share them. */
-  catchUps: { seq: number; resets: number; next: Map<string, CatchUp> } = { seq: -1, resets: 0, next: new Map() };
+  /**
+   * What was made for subscribers at the follower's position (`seq` in its `resets`th
+   * reading), for the next that asks: snapshot texts by audience, marked reset or not, and
+   * catch-ups by audience and the seq caught up from.
+   */
+  private made = { seq: -1, resets: 0, snapshots: new Map<string, string>(), catchUps: new Map<string, CatchUp>() };
   stopped = false;
   idleTimer: NodeJS.Timeout | undefined;
   /** Subscribers waiting for the follower to reach a seq. */
@@ -170,11 +172,17 @@ class Follower {
   }
 
   snapshot(audience: Audience, reset: boolean): string {
-    if (this.snapshots.seq !== this.seq || this.snapshots.resets !== this.resets) this.snapshots = { seq: this.seq, resets: this.resets, text: new Map() };
+    const { snapshots } = this.madeHere();
     const key = reset ? `${audience}:reset` : audience;
-    let text = this.snapshots.text.get(key);
-    if (text === undefined) this.snapshots.text.set(key, (text = snapshotMessage(this.seq, this.view, audience, reset)));
+    let text = snapshots.get(key);
+    if (text === undefined) snapshots.set(key, (text = snapshotMessage(this.seq, this.view, audience, reset)));
     return text;
+  }
+
+  /** `made`, emptied once the follower has moved on. */
+  private madeHere(): Follower['made'] {
+    if (this.made.seq !== this.seq || this.made.resets !== this.resets) this.made = { seq: this.seq, resets: this.resets, snapshots: new Map(), catchUps: new Map() };
+    return this.made;
   }
 
   get position(): Position {
@@ -188,10 +196,10 @@ class Follower {
   catchUpFrom(from: Position, audience: Audience): CatchUp {
     if (from.resets !== this.resets) return 'reset';
     if (from.seq < this.recentFrom) return 'tooFar';
-    if (this.catchUps.seq !== this.seq || this.catchUps.resets !== this.resets) this.catchUps = { seq: this.seq, resets: this.resets, next: new Map() };
+    const { catchUps } = this.madeHere();
     const key = `${audience}:${from.seq}`;
-    let next = this.catchUps.next.get(key);
-    if (next === undefined) this.catchUps.next.set(key, (next = this.nextCatchUp(from.seq, audience)));
+    let next = catchUps.get(key);
+    if (next === undefined) catchUps.set(key, (next = this.nextCatchUp(from.seq, audience)));
     return next;
   }
 

@@ -24,6 +24,42 @@ async function expectViewMatches(api: Api, eventKey: string, subscription: Subsc
   });
 }
 
+const ROWS_OF_8 = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+const socketOf = (s: Subscription) => (s.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+
+/**
+ * A reader, and a subscriber that stopped reading and is held back; `round` books and releases
+ * the 32 seats (64 changes), `state.rounds` counts them, and `heldAt` is the last seq before it was held back.
+ */
+async function heldBack(ctx: EventPerTest, event: string) {
+  const key = { secretKey: ctx.company.workspace.secretKey };
+  const reader = await subscribe(ctx.server.url, event, key);
+  const slow = await subscribe(ctx.server.url, event, key);
+  await slow.until((m) => m.type === 'snapshot');
+  socketOf(slow).pause();
+  const hub = ctx.server.app.parts.statusStream;
+  const state = { rounds: 0 };
+  const round = async (orderId?: string) => {
+    await done(ctx.api, event, 'book', { objects: ROWS_OF_8, orderId });
+    await done(ctx.api, event, 'release', { objects: ROWS_OF_8, orderId });
+    state.rounds++;
+  };
+  const started = Date.now();
+  // Long order ids fill the socket's buffers sooner.
+  while (hub.heldBackCount === 0 && Date.now() - started < 20_000) await round('x'.repeat(200));
+  expect(hub.heldBackCount).toBe(1);
+  return { reader, slow, hub, state, round, heldAt: state.rounds * 64 };
+}
+
+/** Each changes message's seq is the previous message's plus its changes: nothing missed or repeated. */
+function expectNoGap(s: Subscription) {
+  let seq = s.messages[0]!.seq;
+  for (const message of s.messages.filter((m) => m.type === 'changes')) {
+    expect(message.seq).toBe(seq + message.changes!.length);
+    seq = message.seq;
+  }
+}
+
 describe('status stream', () => {
   let event = '';
   const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_EVENT_SUBSCRIBERS: '3', STREAM_RETAINED_CHANGES: '20' });
@@ -188,7 +224,7 @@ describe('status stream', () => {
   });
 
   it('gives every subscriber joining during concurrent bookings a view equal to the event', async () => {
-    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    const labels = ROWS_OF_8;
     const token = await holdToken(ctx.api);
     const early = await secret();
     const bookings = labels.map((label, i) => action(ctx.api, event, i % 5 === 0 ? 'hold' : 'book', i % 5 === 0 ? { objects: [label], holdToken: token } : { objects: [label] }));
@@ -421,8 +457,8 @@ describe('status stream: slow subscribers', () => {
     const stalled = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey });
     await stalled.until((m) => m.type === 'snapshot');
     // Stop reading from the socket: the server's buffer for it fills up.
-    (stalled.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    socketOf(stalled).pause();
+    const labels = ROWS_OF_8;
     let rounds = 0;
     // The server closes it (its subscriber count drops to the reader alone); the client
     // sees the close once it reads again.
@@ -433,7 +469,7 @@ describe('status stream: slow subscribers', () => {
       await done(ctx.api, event, 'release', { objects: labels, orderId: 'x'.repeat(200) });
       rounds++;
     }
-    (stalled.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    socketOf(stalled).resume();
     expect((await stalled.closed).code).toBe(4008);
     expect(rounds).toBeGreaterThan(0);
     await reader.until((m) => m.seq === rounds * 64, 10_000);
@@ -442,42 +478,6 @@ describe('status stream: slow subscribers', () => {
     await reader.closed;
   });
 });
-
-const ROWS_OF_8 = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
-const socketOf = (s: Subscription) => (s.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-
-/**
- * A reader, and a subscriber that stopped reading and is held back; `round` books and releases
- * the 32 seats (64 changes), `state.rounds` counts them, and `heldAt` is the last seq before it was held back.
- */
-async function heldBack(ctx: EventPerTest, event: string) {
-  const key = { secretKey: ctx.company.workspace.secretKey };
-  const reader = await subscribe(ctx.server.url, event, key);
-  const slow = await subscribe(ctx.server.url, event, key);
-  await slow.until((m) => m.type === 'snapshot');
-  socketOf(slow).pause();
-  const hub = ctx.server.app.parts.statusStream;
-  const state = { rounds: 0 };
-  const round = async (orderId?: string) => {
-    await done(ctx.api, event, 'book', { objects: ROWS_OF_8, orderId });
-    await done(ctx.api, event, 'release', { objects: ROWS_OF_8, orderId });
-    state.rounds++;
-  };
-  const started = Date.now();
-  // Long order ids fill the socket's buffers sooner.
-  while (hub.heldBackCount === 0 && Date.now() - started < 20_000) await round('x'.repeat(200));
-  expect(hub.heldBackCount).toBe(1);
-  return { reader, slow, hub, state, round, heldAt: state.rounds * 64 };
-}
-
-/** Each changes message's seq is the previous message's plus its changes: nothing missed or repeated. */
-function expectNoGap(s: Subscription) {
-  let seq = s.messages[0]!.seq;
-  for (const message of s.messages.filter((m) => m.type === 'changes')) {
-    expect(message.seq).toBe(seq + message.changes!.length);
-    seq = message.seq;
-  }
-}
 
 describe('status stream: a subscriber that reads slowly', () => {
   let event = '';
@@ -557,9 +557,9 @@ describe('status stream: slow subscribers of one process together', () => {
     const stalled = [await subscribe(ctx.server.url, event, key), await subscribe(ctx.server.url, event, key)];
     for (const s of stalled) {
       await s.until((m) => m.type === 'snapshot');
-      (s.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+      socketOf(s).pause();
     }
-    const labels = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
+    const labels = ROWS_OF_8;
     const hub = ctx.server.app.parts.statusStream;
     let rounds = 0;
     const started = Date.now();
@@ -569,7 +569,7 @@ describe('status stream: slow subscribers of one process together', () => {
       rounds++;
     }
     expect(hub.subscriberCount).toBeLessThanOrEqual(2);
-    for (const s of stalled) (s.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    for (const s of stalled) socketOf(s).resume();
     // At least one of the two was closed for the process's limit (neither reached its own).
     const codes = await Promise.all(stalled.map((s) => Promise.race([s.closed.then((c) => c.code), new Promise<number>((r) => setTimeout(() => r(0), 3_000))])));
     expect(codes).toContain(4008);
