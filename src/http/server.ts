@@ -5,7 +5,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
-import { authenticate, authenticateCached } from './auth.js';
+import { authenticate, authenticateCached, type Caller } from './auth.js';
 import { errorBodyJson } from './errorBody.js';
 import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
@@ -178,7 +178,7 @@ export class HttpServer implements ExchangeOwner {
     }
     if (declared > limit.bytes) return this.sendError(ex, limit.error(), true);
     if (declared === 0 && !chunked) {
-      void this.dispatch(ex, match, Buffer.alloc(0));
+      this.dispatch(ex, match, Buffer.alloc(0));
       return;
     }
 
@@ -194,7 +194,7 @@ export class HttpServer implements ExchangeOwner {
       const copy = Buffer.copyBytesFrom(new Uint8Array(chunk));
       if (first === undefined) first = copy;
       else (more ??= [first]).push(copy);
-      if (isLast) void this.dispatch(ex, match, more ? Buffer.concat(more) : first);
+      if (isLast) this.dispatch(ex, match, more ? Buffer.concat(more) : first);
     });
   }
 
@@ -205,9 +205,12 @@ export class HttpServer implements ExchangeOwner {
     return new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${this.options.maxBodyBytes} bytes`);
   }
 
-  private async dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): Promise<void> {
-    /** The direct way took the request: it answers through its callback (directDone), later. */
-    let direct = false;
+  /**
+   * Routes and authenticates the request, then serves it. Synchronous for a loaded company's
+   * key (every request after its first): only what waits for something (an unloaded key, a
+   * handler's promise) makes a promise.
+   */
+  private dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): void {
     try {
       if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
       if (match.kind === 'methodNotAllowed') {
@@ -218,30 +221,40 @@ export class HttpServer implements ExchangeOwner {
       }
       const route = match.value;
       ex.route = match.label;
-      // Answered at once for a loaded company's key (every request after its first).
-      const caller =
-        authenticateCached(route.auth, ex.headers, this.options.tenants) ??
-        (await authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret));
-      ex.lane = route.lane ?? 'regular';
-      if (caller.principal) this.countAgainst(ex, caller.principal.companyId);
-      const json = readJson(route, ex.headers.contentType, rawBody);
-      // The priority lane's plainest requests (route.ts, DirectHandler): no context, no schema check.
-      direct = route.direct !== undefined && caller.workspace !== undefined && ex.rawQuery === '' && route.direct(caller.workspace, match.params, json, ex.remoteAddress, (error, reply) => this.directDone(ex, error, reply));
-      if (direct) return;
-      const body = checkBody(route, json);
-      const ctx = new RequestContext(this, ex, match.params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
-      const answer = route.handler(ctx as unknown as WorkspaceContext);
-      // A handler that answers without waiting is answered in this same turn.
-      this.sendReply(ex, answer instanceof Promise ? await answer : answer);
+      const cached = authenticateCached(route.auth, ex.headers, this.options.tenants);
+      if (cached) return this.serve(ex, route, match.params, cached, rawBody);
+      authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret).then(
+        (caller) => this.serve(ex, route, match.params, caller, rawBody),
+        (error: unknown) => this.conclude(ex, error, undefined),
+      );
     } catch (error) {
-      this.sendError(ex, error);
-    } finally {
-      if (!direct) this.handled(ex);
+      this.conclude(ex, error, undefined);
     }
   }
 
-  /** The direct way's answer (route.ts, DirectHandler). */
-  private directDone(ex: Exchange, error: unknown, reply: Reply | undefined): void {
+  /** An authenticated request, from its place in the lane to its answer. */
+  private serve(ex: Exchange, route: RouteDef, params: Record<string, string>, caller: Caller, rawBody: Buffer): void {
+    let answer: Reply | Promise<Reply>;
+    try {
+      ex.lane = route.lane ?? 'regular';
+      if (caller.principal) this.countAgainst(ex, caller.principal.companyId);
+      const json = readJson(route, ex.headers.contentType, rawBody);
+      // The priority lane's plainest requests (route.ts, DirectHandler): no context, no schema
+      // check; the direct way answers through its callback, later.
+      if (route.direct !== undefined && caller.workspace !== undefined && ex.rawQuery === '' && route.direct(caller.workspace, params, json, ex.remoteAddress, (error, reply) => this.conclude(ex, error, reply))) return;
+      const body = checkBody(route, json);
+      const ctx = new RequestContext(this, ex, params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
+      answer = route.handler(ctx as unknown as WorkspaceContext);
+    } catch (error) {
+      return this.conclude(ex, error, undefined);
+    }
+    // A handler that answers without waiting is answered in this same turn.
+    if (answer instanceof Promise) answer.then((reply) => this.conclude(ex, undefined, reply), (error: unknown) => this.conclude(ex, error, undefined));
+    else this.conclude(ex, undefined, answer);
+  }
+
+  /** The request's answer, the reply or the error (an error making the reply answers 500); nothing works on it after. */
+  private conclude(ex: Exchange, error: unknown, reply: Reply | undefined): void {
     try {
       if (reply) this.sendReply(ex, reply);
       else this.sendError(ex, error);
