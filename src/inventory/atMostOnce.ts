@@ -5,7 +5,7 @@ import { requestRecordKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
 import { APPLIED, type Scripts, type StatusReply } from './scripts.js';
-import type { StatusReceiver } from './statusWire.js';
+import type { StatusArg, StatusReceiver } from './statusWire.js';
 
 // Status changes applied at most once, answered within a bounded time, and never applied
 // after their answer (docs/faults.md):
@@ -161,9 +161,10 @@ class StatusCall implements SentCall, StatusReceiver {
 
   constructor(
     private readonly calls: AtMostOnceCalls,
-    private readonly keys: string[],
+    private readonly keys: readonly string[],
+    private readonly recordKey: string,
     private readonly now: number,
-    private readonly request: string,
+    private readonly request: StatusArg,
     private readonly deadline: number,
     readonly giveUpAt: number,
     private readonly resolve: (reply: StatusReply) => void,
@@ -186,7 +187,7 @@ class StatusCall implements SentCall, StatusReceiver {
     this.epoch = calls.epoch;
     calls.unanswered++;
     calls.sentCalls.add(this);
-    calls.scripts.sendStatus(this.keys, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
+    calls.scripts.sendStatus(this.keys, this.recordKey, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
   }
 
   // An answer is always to the last send: ioredis answers a command once, and the commands
@@ -262,22 +263,25 @@ export class AtMostOnceCalls {
 
   /**
    * lua/change-object-status.lua, at most once. `event` names the record key's hash tag;
-   * `keys` is the caller's own list, which gets the record key at its end.
+   * the record key follows `keys` (which is not changed: an event's own list is shared).
    */
-  changeObjectStatus(event: EventRef, keys: string[], now: number, request: string): Promise<StatusReply> {
+  changeObjectStatus(event: EventRef, keys: readonly string[], now: number, request: string): Promise<StatusReply> {
     return new Promise((resolve, reject) => this.call(event, keys, now, request, resolve, reject));
   }
 
-  /** changeObjectStatus with its outcome given to `resolve` or `reject` (exactly one, once; `reject` at once when too many wait). */
-  call(event: EventRef, keys: string[], now: number, request: string, resolve: (reply: StatusReply) => void, reject: (error: unknown) => void): void {
+  /**
+   * changeObjectStatus with its outcome given to `resolve` or `reject` (exactly one, once;
+   * `reject` at once when too many wait); the request may be written straight into the call
+   * (src/inventory/plainRequest.ts).
+   */
+  call(event: EventRef, keys: readonly string[], now: number, request: StatusArg, resolve: (reply: StatusReply) => void, reject: (error: unknown) => void): void {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
     if (outstanding >= maxOutstanding) return reject(unavailable(`${outstanding} status changes are already waiting for it`, false));
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
-    // The caller's fresh list: the record key goes at its end (no copy per call).
-    keys.push(requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`));
-    new StatusCall(this, keys, now, request, deadline, giveUpAt, resolve, reject).send();
+    const recordKey = requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`);
+    new StatusCall(this, keys, recordKey, now, request, deadline, giveUpAt, resolve, reject).send();
   }
 
   /** True once the connection is up; false if `giveUpAt` comes first. */

@@ -7,6 +7,7 @@ import { eventKeys, EVENT_KEY_NAMES, seasonFeedKey, seasonFeedKeyOfTag, seasonOv
 import type { AtMostOnceCalls } from './atMostOnce.js';
 import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
+import { PlainRequest } from './plainRequest.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -99,13 +100,16 @@ function failure(raw: [string, string, string][]): ApiError {
   return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
 }
 
-/** Each event's keys in script order, made once per event record. */
-const scriptKeys = new WeakMap<EventRef, string[]>();
-function scriptKeysOf(event: EventRef): string[] {
+/**
+ * Each event's keys in script order, made once per event record; frozen, so the status call's
+ * encoding of them is kept with them (src/inventory/statusWire.ts).
+ */
+const scriptKeys = new WeakMap<EventRef, readonly string[]>();
+function scriptKeysOf(event: EventRef): readonly string[] {
   let keys = scriptKeys.get(event);
   if (!keys) {
     const k = eventKeys(event);
-    keys = EVENT_KEY_NAMES.map((name) => k[name]);
+    keys = Object.freeze(EVENT_KEY_NAMES.map((name) => k[name]));
     scriptKeys.set(event, keys);
   }
   return keys;
@@ -202,9 +206,11 @@ export async function applyStatusChanges(
 }
 
 /**
- * applyStatusChanges for one change on an event outside seasons, without expand (the direct
- * way, src/services/statusChangeService.ts applyPlain), its outcome given to `done` rather than
- * through promises: the call's reply reaches the answer in one step.
+ * applyStatusChanges for one change on an event outside seasons, of objects by label with no
+ * parameters, made by an API call, without expand (the direct way,
+ * src/services/statusChangeService.ts applyPlain), its outcome given to `done` rather than
+ * through promises: the call's reply reaches the answer in one step. Its request is written
+ * straight into the call (src/inventory/plainRequest.ts), and its keys are the event's kept list.
  */
 export function applyPlainChange(
   calls: AtMostOnceCalls,
@@ -214,12 +220,15 @@ export function applyPlainChange(
   owner: UsageOwner,
   done: (error: unknown, applied?: AppliedChanges) => void,
 ): void {
-  const { events, keys, request } = statusCall([change], false, origin, owner, false);
+  if (origin.type !== 'API_CALL' || change.season) return done(new Error('applyPlainChange takes an API call on an event outside seasons'));
+  const { event } = change;
+  const events = [event];
+  const usage = COUNTED_AS_USED.has(change.change.op) ? usageMark(event, owner) : undefined;
   calls.call(
-    events[0]!,
-    keys,
+    event,
+    scriptKeysOf(event),
     now,
-    request,
+    new PlainRequest(change.change, origin.ip, usage),
     (reply) => {
       let applied: AppliedChanges;
       try {
@@ -236,8 +245,8 @@ export function applyPlainChange(
 /** The status script answered SEASON_UNITS_NEEDED to a lite call: it is made again with every unit. */
 const WITH_UNITS = Symbol('with the units');
 
-/** The script call for `changes`: the events of KEYS in order, the keys (without the record key), the request JSON. */
-function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: string[]; request: string } {
+/** The script call for `changes`: the events of KEYS in order, the keys (without the record key), the request JSON (exported for test/unit/plainRequest.test.ts). */
+export function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: readonly string[]; request: string } {
   // One change on an event outside seasons (nearly every booking) is event 1 of one: no
   // positions to keep.
   const single = changes.length === 1 && !changes[0]!.season;
@@ -257,8 +266,16 @@ function statusCall(changes: EventStatusChange[], expand: boolean, origin: Chang
   } else {
     events.push(changes[0]!.event);
   }
-  const keys = events.length === 1 ? scriptKeysOf(events[0]!).slice() : events.flatMap((event) => scriptKeysOf(event));
-  const seasons = position && changes.some((c) => c.season) ? seasonsPayload(changes, position, keys, lite) : {};
+  // The event's own list when that is all (kept, not copied); the seasons' keys are added to a new one.
+  let keys: readonly string[];
+  let seasons: Record<string, SeasonUnitPayload> = {};
+  if (position) {
+    const all = events.flatMap((event) => scriptKeysOf(event));
+    if (changes.some((c) => c.season)) seasons = seasonsPayload(changes, position, all, lite);
+    keys = all;
+  } else {
+    keys = scriptKeysOf(events[0]!);
+  }
   // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
   // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
   // absent flag as off).

@@ -1,4 +1,5 @@
 import { EVENT_KEY_NAMES } from './eventKeys.js';
+import type { StatusArg } from './statusWire.js';
 
 // The status function's call (lua/change-object-status.lua), declared once for both sides:
 // the server builds the call's keys and arguments from these lists, and the Lua reads their
@@ -16,7 +17,7 @@ import { EVENT_KEY_NAMES } from './eventKeys.js';
 export const STATUS_ARGS = [
   /** Now (ms epoch): holds whose token expired by then count as free. */
   'now',
-  /** The request, JSON (src/inventory/statusChanges.ts builds it). */
+  /** The request, JSON (src/inventory/statusChanges.ts builds it; src/inventory/plainRequest.ts writes a plain one). */
   'request',
   /** The request's deadline (ms epoch, Redis's clock): later, nothing is done. */
   'deadline',
@@ -26,10 +27,10 @@ export const STATUS_ARGS = [
   'sentBefore',
 ] as const;
 
-export type StatusArgs = Record<(typeof STATUS_ARGS)[number], string | number>;
+export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;
 
 /** The arguments in ARGV order. */
-export const statusArgs = (values: StatusArgs): (string | number)[] => STATUS_ARGS.map((name) => values[name]);
+export const statusArgs = (values: StatusArgs): StatusArg[] => STATUS_ARGS.map((name) => values[name]);
 
 /** The name scripts include the contract by. */
 export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';

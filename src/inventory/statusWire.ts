@@ -1,16 +1,77 @@
 import { Command } from 'ioredis';
 
-// The status function's call as RESP text, made here rather than by ioredis's Command, for
-// the priority lane on one Redis (src/inventory/scripts.ts sends it). A call's keys are
-// mostly the same on every call of an event (its own keys), so their encoded form, key
-// prefix included, is made once and kept; only the request's record key (the last one) and
-// the arguments are encoded per call. ioredis's Command would flatten the arguments, find
-// the keys among them, prefix each and encode each again on every call.
+// The status function's call as RESP, made here rather than by ioredis's Command, for the
+// priority lane on one Redis (src/inventory/scripts.ts sends it). A call is written in two
+// parts: its head (`*n`, `fcall`, the function's name, the key count and the event's keys,
+// key prefix included) and its tail (the request's record key and the arguments). An event's
+// key list is the same on every call (src/inventory/statusChanges.ts keeps it, frozen), so
+// its head is encoded once, as bytes, and written as they are; only the tail, a few hundred
+// bytes, is text made per call. ioredis's Command would flatten the arguments, find the keys
+// among them, prefix each and encode the whole call again on every call, and one text of the
+// whole call would be copied again when the socket writes it (docs/performance.md).
 
-/** Encoded keys kept; past this the map starts afresh (an event's keys come back at its next call). */
+/** Heads of key lists that are not kept (several events, seasons) are made from these, encoded per key; past this the map starts afresh. */
 const MAX_KEPT_KEYS = 50_000;
 
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
+
+/** Tails are cut from slabs of this size (a tail is a few hundred bytes). */
+const SLAB_BYTES = 64 * 1024;
+/** A number's bulk string at most: `$`, a length of up to 2 digits, CRLF, up to 24 characters, CRLF. */
+const NUMBER_BULK_BYTES = 32;
+/** A text's bulk string at most: UTF-8 takes at most 3 bytes per UTF-16 unit; the length's digits and two CRLFs. */
+const bulkBytesAtMost = (text: string) => text.length * 3 + 16;
+const CR = 13;
+const LF = 10;
+const DOLLAR = 36;
+
+/** Writes a written argument as one RESP bulk string into `into` at `at`; where it ended. */
+function writeBulkOf(into: Buffer, at: number, arg: WrittenArg): number {
+  // Written after room for the longest header, then moved to right after the real one.
+  const end = arg.writeTo(into, at + HEADER_ROOM);
+  const length = end - at - HEADER_ROOM;
+  const header = at;
+  into[at++] = DOLLAR;
+  at += into.write(String(length), at, 'latin1');
+  into[at++] = CR;
+  into[at++] = LF;
+  if (at !== header + HEADER_ROOM) into.copyWithin(at, header + HEADER_ROOM, end);
+  at += length;
+  into[at++] = CR;
+  into[at++] = LF;
+  return at;
+}
+
+/** Writes `first` and `second`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
+function writeBulkOfTwo(into: Buffer, at: number, first: string, second: string): number {
+  const length = (first.length === 0 ? 0 : Buffer.byteLength(first)) + Buffer.byteLength(second);
+  into[at++] = DOLLAR;
+  at += into.write(String(length), at, 'latin1');
+  into[at++] = CR;
+  into[at++] = LF;
+  if (first.length > 0) at += into.write(first, at);
+  at += into.write(second, at);
+  into[at++] = CR;
+  into[at++] = LF;
+  return at;
+}
+
+/**
+ * An argument written straight into the call's bytes, with no text made for it first (the
+ * plain request, src/inventory/plainRequest.ts); `toString` gives the same as text.
+ */
+export interface WrittenArg {
+  /** The bytes it takes at most. */
+  bytesAtMost(): number;
+  /** Writes it into `into` at `at`; where it ended. */
+  writeTo(into: Buffer, at: number): number;
+  toString(): string;
+}
+
+export type StatusArg = string | number | WrittenArg;
+
+/** Room left for a written argument's bulk header (`$`, up to 10 digits, CRLF) before it is known. */
+const HEADER_ROOM = 13;
 
 /** Where a status call's outcome goes: exactly one of the two, once (src/inventory/atMostOnce.ts). */
 export interface StatusReceiver {
@@ -18,15 +79,21 @@ export interface StatusReceiver {
   fail(error: unknown): void;
 }
 
+/** What ioredis hands toWritable: the connection's socket, or nothing when it only wants the text. */
+type Socket = { write(chunk: Buffer): unknown } | undefined;
+
 /**
- * A command whose RESP text is made already, answering its receiver directly: ioredis queues
- * it and matches its reply as any other, then calls `resolve` or `reject` on it. A Command
- * otherwise makes a promise and three closures per call for an answer the priority lane
- * would only pass on through more promises (docs/performance.md, step 4).
+ * A command whose RESP is made already, answering its receiver directly: ioredis queues it and
+ * matches its reply as any other, then calls `resolve` or `reject` on it. A Command otherwise
+ * makes a promise and three closures per call for an answer the priority lane would only pass
+ * on through more promises (docs/performance.md, step 4).
  */
 export class StatusCommand extends Command {
   constructor(
-    readonly wire: string,
+    /** The call up to its record key, encoded. */
+    readonly head: Buffer,
+    /** The record key and the arguments, encoded. */
+    readonly tail: Buffer,
     readonly receiver: StatusReceiver,
     /** Redis answered that it has no such function (it restarted without persistence): the call did not run. */
     readonly onFunctionMissing: (command: StatusCommand) => void,
@@ -37,13 +104,25 @@ export class StatusCommand extends Command {
     this.reject = failReceiver;
   }
 
-  override toWritable(_socket?: object): string {
-    return this.wire;
+  /**
+   * ioredis writes what this returns to `socket`, right after this call: the head goes first,
+   * as the bytes it is kept as, so the two writes are the command in order. Without a socket,
+   * the whole call.
+   */
+  override toWritable(socket?: object): Buffer {
+    if (socket === undefined) return Buffer.concat([this.head, this.tail]);
+    (socket as Socket)!.write(this.head);
+    return this.tail;
+  }
+
+  /** The whole call as RESP text (tests compare it with ioredis's). */
+  get wire(): string {
+    return this.head.toString() + this.tail.toString();
   }
 
   /** The same call as a new command (a command is sent once). */
   again(): StatusCommand {
-    return new StatusCommand(this.wire, this.receiver, this.onFunctionMissing);
+    return new StatusCommand(this.head, this.tail, this.receiver, this.onFunctionMissing);
   }
 }
 
@@ -73,25 +152,64 @@ function failReceiver(this: StatusCommand, error: unknown): void {
 
 export class StatusWire {
   /** `fcall` and the function's name, encoded. */
-  private readonly head: string;
+  private readonly name: string;
   private readonly keys = new Map<string, string>();
+  /** Where tails are written (tail); `used` bytes of it are given out. */
+  private slab = Buffer.alloc(0);
+  private used = 0;
+  /** The heads of kept (frozen) key lists, made on their first call, with the argument count they were made for. */
+  private readonly heads = new WeakMap<readonly string[], { argCount: number; head: Buffer }>();
 
   constructor(
     functionName: string,
     private readonly keyPrefix: string,
     private readonly onFunctionMissing: (command: StatusCommand) => void = (command) => command.receiver.fail(new Error('the status function is missing')),
   ) {
-    this.head = bulk('fcall') + bulk(functionName);
+    this.name = bulk('fcall') + bulk(functionName);
   }
 
-  /** FCALL of the function with `keys` (the last one, the record key, is new on every call) and `args`. */
-  command(keys: readonly string[], args: readonly (string | number)[], receiver: StatusReceiver): StatusCommand {
-    const last = keys.length - 1;
-    let text = `*${3 + keys.length + args.length}\r\n${this.head}${bulk(String(keys.length))}`;
-    for (let i = 0; i < last; i++) text += this.key(keys[i]!);
-    if (last >= 0) text += bulk(this.keyPrefix + keys[last]!);
-    for (const arg of args) text += bulk(String(arg));
-    return new StatusCommand(text, receiver, this.onFunctionMissing);
+  /**
+   * FCALL of the function with `keys`, then `recordKey` (new on every call), as its keys and
+   * `args` as its arguments. A frozen `keys` is the caller's to keep: its head is kept with it.
+   */
+  command(keys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
+    return new StatusCommand(this.head(keys, args.length), this.tail(recordKey, args), receiver, this.onFunctionMissing);
+  }
+
+  /**
+   * The record key and the arguments, written straight into bytes: no text is made per part
+   * (each would be made, joined, then copied again when the socket writes it). The bytes are
+   * cut from a slab, as Node's own small Buffers are; a part is never written over once given.
+   */
+  private tail(recordKey: string, args: readonly StatusArg[]): Buffer {
+    let most = bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3;
+    for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : typeof arg === 'number' ? NUMBER_BULK_BYTES : arg.bytesAtMost() + HEADER_ROOM + 2;
+    if (this.slab.length - this.used < most) {
+      this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, most));
+      this.used = 0;
+    }
+    const slab = this.slab;
+    const start = this.used;
+    let at = writeBulkOfTwo(slab, start, this.keyPrefix, recordKey);
+    for (const arg of args) {
+      if (typeof arg === 'string') at = writeBulkOfTwo(slab, at, '', arg);
+      else if (typeof arg === 'number') at = writeBulkOfTwo(slab, at, '', String(arg));
+      else at = writeBulkOf(slab, at, arg);
+    }
+    this.used = at;
+    return slab.subarray(start, at);
+  }
+
+  private head(keys: readonly string[], argCount: number): Buffer {
+    const kept = Object.isFrozen(keys);
+    const known = kept ? this.heads.get(keys) : undefined;
+    if (known !== undefined && known.argCount === argCount) return known.head;
+    // fcall, name, key count, the keys and the record key, the arguments.
+    let text = `*${3 + keys.length + 1 + argCount}\r\n${this.name}${bulk(String(keys.length + 1))}`;
+    for (const key of keys) text += this.key(key);
+    const head = Buffer.from(text);
+    if (kept) this.heads.set(keys, { argCount, head });
+    return head;
   }
 
   private key(key: string): string {

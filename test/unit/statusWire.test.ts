@@ -9,18 +9,22 @@ const asIoredisWrites = (functionName: string, keyPrefix: string, keys: string[]
 
 const nowhere: StatusReceiver = { answer: () => undefined, fail: () => undefined };
 
+/** The wire's command for `keys` whose last is the record key, as the tests below name them. */
+const commandOf = (wire: StatusWire, keys: readonly string[], args: (string | number)[], receiver: StatusReceiver) =>
+  wire.command(keys.slice(0, -1), keys[keys.length - 1]!, args, receiver);
+
 describe('StatusWire', () => {
   it('writes the FCALL ioredis writes, key prefix on every key, labels in UTF-8', () => {
     const wire = new StatusWire('change_object_status_abc', 'test:');
     const keys = ['inv:{7}:7:objects', 'inv:{7}:7:history', 'inv:{7}:request:x1'];
     const args = [1764000000000, '{"l":"Ä-1 ✓"}', 12, 0];
-    expect(wire.command(keys, args, nowhere).toWritable(undefined as never)).toBe(asIoredisWrites('change_object_status_abc', 'test:', keys, args));
+    expect(commandOf(wire, keys, args, nowhere).wire).toBe(asIoredisWrites('change_object_status_abc', 'test:', keys, args));
   });
 
   it('encodes a kept key again only as what it was; a new record key each call', () => {
     const wire = new StatusWire('f', '');
-    const first = wire.command(['a', 'r1'], [1], nowhere).toWritable(undefined as never);
-    const second = wire.command(['a', 'r2'], [1], nowhere).toWritable(undefined as never);
+    const first = commandOf(wire, ['a', 'r1'], [1], nowhere).wire;
+    const second = commandOf(wire, ['a', 'r2'], [1], nowhere).wire;
     expect(first).toBe(asIoredisWrites('f', '', ['a', 'r1'], [1]));
     expect(second).toBe(asIoredisWrites('f', '', ['a', 'r2'], [1]));
   });
@@ -33,10 +37,10 @@ describe('StatusWire', () => {
     const receiver: StatusReceiver = { answer: (reply) => got.push(['answer', reply]), fail: (error) => got.push(['fail', (error as Error).message]) };
     const missing: string[] = [];
     const wire = new StatusWire('f', '', (command) => missing.push(command.again().wire));
-    wire.command(['a', 'r1'], [1], receiver).resolve([Buffer.from('x'), 1, [Buffer.from('A-1')]]);
-    wire.command(['a', 'r2'], [1], receiver).resolve(1);
-    wire.command(['a', 'r3'], [1], receiver).reject(new Error('ERR something'));
-    const lost = wire.command(['a', 'r4'], [2], receiver);
+    commandOf(wire, ['a', 'r1'], [1], receiver).resolve([Buffer.from('x'), 1, [Buffer.from('A-1')]]);
+    commandOf(wire, ['a', 'r2'], [1], receiver).resolve(1);
+    commandOf(wire, ['a', 'r3'], [1], receiver).reject(new Error('ERR something'));
+    const lost = commandOf(wire, ['a', 'r4'], [2], receiver);
     lost.reject(new Error('ERR Function not found'));
     expect(got).toEqual([
       ['answer', ['x', 1, ['A-1']]],
@@ -45,5 +49,43 @@ describe('StatusWire', () => {
     ]);
     expect(missing).toEqual([lost.wire]);
     expect(lost.promise).toBeUndefined();
+  });
+
+  // An event's kept (frozen) key list is encoded once: its calls share the head's bytes, and
+  // written to a socket, the head goes first as those bytes, then the rest as text.
+  it('keeps the head of a frozen key list and writes it to the socket before the rest', () => {
+    const wire = new StatusWire('f', 'p:');
+    const eventKeys = Object.freeze(['inv:{7}:7:objects', 'inv:{7}:7:history']);
+    const args = [1764000000000, '{"l":"Ä-1"}', 12, 0, 0];
+    const first = wire.command(eventKeys, 'inv:{7}:request:a', args, nowhere);
+    const second = wire.command(eventKeys, 'inv:{7}:request:b', args, nowhere);
+    expect(second.head).toBe(first.head);
+    const written: Buffer[] = [];
+    const socket = { write: (chunk: Buffer) => written.push(chunk) };
+    written.push(second.toWritable(socket));
+    expect(written[0]).toBe(first.head);
+    expect(Buffer.concat(written).toString()).toBe(
+      asIoredisWrites('f', 'p:', [...eventKeys, 'inv:{7}:request:b'], args),
+    );
+    // A list that is not frozen may change: its head is made again for each call.
+    const open = ['inv:{7}:7:objects'];
+    const before = wire.command(open, 'r', [1], nowhere).wire;
+    open.push('inv:{7}:7:history');
+    expect(wire.command(open, 'r', [1], nowhere).wire).not.toBe(before);
+    expect(wire.command(open, 'r', [1], nowhere).wire).toBe(asIoredisWrites('f', 'p:', [...open, 'r'], [1]));
+    // Without a socket, the whole call at once.
+    expect(second.toWritable().toString()).toBe(second.wire);
+  });
+
+  // Tails are cut from a shared slab: thousands of calls, some with long UTF-8 requests that
+  // do not fit what is left of it, each keep their own bytes.
+  it('keeps every tail its own bytes across slabs', () => {
+    const wire = new StatusWire('f', 'p:');
+    const keys = Object.freeze(['k']);
+    const made = Array.from({ length: 3000 }, (_, i) => {
+      const args = [i, i % 97 === 0 ? '✓'.repeat(5000 + i) : `{"l":"A-${i}"}`, 0];
+      return { command: wire.command(keys, `r${i}`, args, nowhere), args, i };
+    });
+    for (const { command, args, i } of made) expect(command.wire).toBe(asIoredisWrites('f', 'p:', ['k', `r${i}`], args));
   });
 });
