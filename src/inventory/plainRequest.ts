@@ -1,5 +1,5 @@
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
-import type { WrittenArg } from './statusWire.js';
+import { putAscii, putDigits, type WrittenArg } from './statusWire.js';
 
 // The status call's request (its `request` argument, lua/change-object-status.lua) for the
 // plainest change, written straight into the call's bytes (src/inventory/statusWire.ts): one
@@ -16,12 +16,17 @@ const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 function writeString(into: Buffer, at: number, text: string): number {
   if (!PLAIN.test(text)) return at + into.write(JSON.stringify(text), at);
   into[at++] = QUOTE;
-  at += into.write(text, at, 'latin1');
+  at = putAscii(into, at, text);
   into[at++] = QUOTE;
   return at;
 }
 
-const writeAscii = (into: Buffer, at: number, text: string) => at + into.write(text, at, 'latin1');
+/** The request's own ASCII text (field names and punctuation). */
+const writeAscii = putAscii;
+
+/** A JSON number: digits for a non-negative integer (every count here), else its text. */
+const writeNumber = (into: Buffer, at: number, value: number) =>
+  Number.isSafeInteger(value) && value >= 0 ? putDigits(into, at, value) : at + into.write(JSON.stringify(value), at, 'latin1');
 
 /** A JSON string at most: each UTF-16 unit escaped as \uXXXX, and the quotes. */
 const stringBytesAtMost = (text: string | undefined) => (text === undefined ? 0 : text.length * 6 + 2);
@@ -56,8 +61,8 @@ export class PlainRequest implements WrittenArg {
       at = writeString(into, writeAscii(into, at, i === 0 ? '{"l":' : ',{"l":'), o.label);
       // Places and capacity only for GA areas (q > 0 marks one), as statusCall writes them.
       if (o.quantity > 0) {
-        at = writeAscii(into, at, `,"q":${o.quantity}`);
-        if (o.object.capacity !== undefined) at = writeAscii(into, at, `,"c":${o.object.capacity}`);
+        at = writeNumber(into, writeAscii(into, at, ',"q":'), o.quantity);
+        if (o.object.capacity !== undefined) at = writeNumber(into, writeAscii(into, at, ',"c":'), o.object.capacity);
       }
       at = writeAscii(into, at, '}');
     }

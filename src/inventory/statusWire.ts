@@ -17,43 +17,112 @@ const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 
 /** Tails are cut from slabs of this size (a tail is a few hundred bytes). */
 const SLAB_BYTES = 64 * 1024;
-/** A number's bulk string at most: `$`, a length of up to 2 digits, CRLF, up to 24 characters, CRLF. */
-const NUMBER_BULK_BYTES = 32;
+/** A number's bulk string at most: room for the header (HEADER_ROOM), up to 24 characters, CRLF. */
+const NUMBER_BULK_BYTES = 40;
 /** A text's bulk string at most: UTF-8 takes at most 3 bytes per UTF-16 unit; the length's digits and two CRLFs. */
 const bulkBytesAtMost = (text: string) => text.length * 3 + 16;
 const CR = 13;
 const LF = 10;
 const DOLLAR = 36;
 
-/** Writes a written argument as one RESP bulk string into `into` at `at`; where it ended. */
-function writeBulkOf(into: Buffer, at: number, arg: WrittenArg): number {
-  // Written after room for the longest header, then moved to right after the real one.
-  const end = arg.writeTo(into, at + HEADER_ROOM);
-  const length = end - at - HEADER_ROOM;
-  const header = at;
+/**
+ * Writes `text` into `into` at `at` byte by byte while it is ASCII, answering where it ended,
+ * or -1 at its first other character (the caller writes it as UTF-8 then). For the short texts
+ * of a call this loop costs less than Buffer's write, a call into C++ per text.
+ */
+export function putAscii(into: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return -1;
+    into[at++] = code;
+  }
+  return at;
+}
+
+/** How many digits a non-negative safe integer has. */
+function digitCount(value: number): number {
+  if (value >= 1e9) return 9 + digitCount(Math.floor(value / 1e9));
+  let digits = 1;
+  for (let rest = value | 0; rest >= 10; rest = (rest / 10) | 0) digits++;
+  return digits;
+}
+
+/**
+ * Writes a non-negative safe integer's digits; where it ended. In 32-bit steps: a double's
+ * division and remainder cost several times an integer's (a time in ms has 13 digits).
+ */
+export function putDigits(into: Buffer, at: number, value: number): number {
+  if (value >= 1e9) {
+    const high = Math.floor(value / 1e9);
+    at = putDigits(into, at, high);
+    return putDigitsOf(into, at, value - high * 1e9, 9);
+  }
+  return putDigitsOf(into, at, value, digitCount(value));
+}
+
+/** Writes `value` (below 1e9) as exactly `digits` digits, zeros in front; where it ended. */
+function putDigitsOf(into: Buffer, at: number, value: number, digits: number): number {
+  let rest = value | 0;
+  for (let i = at + digits - 1; i >= at; i--) {
+    const tenth = (rest / 10) | 0;
+    into[i] = 48 + rest - tenth * 10;
+    rest = tenth;
+  }
+  return at + digits;
+}
+
+function putHeader(into: Buffer, at: number, length: number): number {
   into[at++] = DOLLAR;
-  at += into.write(String(length), at, 'latin1');
-  into[at++] = CR;
-  into[at++] = LF;
-  if (at !== header + HEADER_ROOM) into.copyWithin(at, header + HEADER_ROOM, end);
-  at += length;
+  at = putDigits(into, at, length);
   into[at++] = CR;
   into[at++] = LF;
   return at;
 }
 
-/** Writes `first` and `second`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
-function writeBulkOfTwo(into: Buffer, at: number, first: string, second: string): number {
-  const length = (first.length === 0 ? 0 : Buffer.byteLength(first)) + Buffer.byteLength(second);
-  into[at++] = DOLLAR;
-  at += into.write(String(length), at, 'latin1');
-  into[at++] = CR;
-  into[at++] = LF;
-  if (first.length > 0) at += into.write(first, at);
-  at += into.write(second, at);
+function putEnd(into: Buffer, at: number): number {
   into[at++] = CR;
   into[at++] = LF;
   return at;
+}
+
+/**
+ * Finishes a RESP bulk string whose body was written from `at + HEADER_ROOM` (room for the
+ * longest header) to `end`: the header is written once the length is known, and the body
+ * moved up to it; where it ended.
+ */
+function writeBulkAfter(into: Buffer, at: number, end: number): number {
+  const length = end - at - HEADER_ROOM;
+  const body = putHeader(into, at, length);
+  if (body !== at + HEADER_ROOM) into.copyWithin(body, at + HEADER_ROOM, end);
+  return putEnd(into, body + length);
+}
+
+/** A number as one RESP bulk string; where it ended. */
+function writeBulkNumber(into: Buffer, at: number, value: number): number {
+  if (!(Number.isSafeInteger(value) && value >= 0)) return writeBulkOfTwo(into, at, '', String(value));
+  return putEnd(into, putDigits(into, putHeader(into, at, digitCount(value)), value));
+}
+
+/** Past this length a text is written by Buffer's write: the loop's cost grows with the text, the call's barely. */
+const LOOP_CHARS = 32;
+
+/** `first` and `second`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
+function writeBulkOfTwo(into: Buffer, at: number, first: string, second: string): number {
+  // Most short texts are ASCII: one byte per character, their length known before writing.
+  const start = at;
+  if (first.length + second.length <= LOOP_CHARS) {
+    at = putHeader(into, at, first.length + second.length);
+    at = putAscii(into, at, first);
+    if (at >= 0) at = putAscii(into, at, second);
+  } else {
+    at = -1;
+  }
+  if (at < 0) {
+    at = putHeader(into, start, (first.length === 0 ? 0 : Buffer.byteLength(first)) + Buffer.byteLength(second));
+    if (first.length > 0) at += into.write(first, at);
+    at += into.write(second, at);
+  }
+  return putEnd(into, at);
 }
 
 /**
@@ -193,8 +262,8 @@ export class StatusWire {
     let at = writeBulkOfTwo(slab, start, this.keyPrefix, recordKey);
     for (const arg of args) {
       if (typeof arg === 'string') at = writeBulkOfTwo(slab, at, '', arg);
-      else if (typeof arg === 'number') at = writeBulkOfTwo(slab, at, '', String(arg));
-      else at = writeBulkOf(slab, at, arg);
+      else if (typeof arg === 'number') at = writeBulkNumber(slab, at, arg);
+      else at = writeBulkAfter(slab, at, arg.writeTo(slab, at + HEADER_ROOM));
     }
     this.used = at;
     return slab.subarray(start, at);
