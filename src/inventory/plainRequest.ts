@@ -1,5 +1,6 @@
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
-import { putAscii, putDigits, type WrittenArg } from './statusWire.js';
+import { putAscii, putDigits, writesAsDigits } from '../util/asciiBytes.js';
+import type { WrittenArg } from './statusWire.js';
 
 // The status call's request (its `request` argument, lua/change-object-status.lua) for the
 // plainest change, written straight into the call's bytes (src/inventory/statusWire.ts): one
@@ -21,12 +22,9 @@ function writeString(into: Buffer, at: number, text: string): number {
   return at;
 }
 
-/** The request's own ASCII text (field names and punctuation). */
-const writeAscii = putAscii;
-
 /** A JSON number: digits for a non-negative integer (every count here), else its text. */
 const writeNumber = (into: Buffer, at: number, value: number) =>
-  Number.isSafeInteger(value) && value >= 0 ? putDigits(into, at, value) : at + into.write(JSON.stringify(value), at, 'latin1');
+  writesAsDigits(value) ? putDigits(into, at, value) : at + into.write(JSON.stringify(value), at, 'latin1');
 
 /** A JSON string at most: each UTF-16 unit escaped as \uXXXX, and the quotes. */
 const stringBytesAtMost = (text: string | undefined) => (text === undefined ? 0 : text.length * 6 + 2);
@@ -50,23 +48,23 @@ export class PlainRequest implements WrittenArg {
 
   writeTo(into: Buffer, at: number): number {
     const { op, status, objects } = this.change;
-    at = writeAscii(into, at, '{');
-    if (this.ip !== undefined) at = writeAscii(into, writeString(into, writeAscii(into, at, '"ip":'), this.ip), ',');
-    at = writeString(into, writeAscii(into, at, '"changes":[{"e":1,"op":'), op);
-    at = writeString(into, writeAscii(into, at, ',"status":'), status);
-    if (this.usage !== undefined) at = writeString(into, writeAscii(into, at, ',"u":'), this.usage);
-    at = writeAscii(into, at, ',"objects":[');
+    at = putAscii(into, at, '{');
+    if (this.ip !== undefined) at = putAscii(into, writeString(into, putAscii(into, at, '"ip":'), this.ip), ',');
+    at = writeString(into, putAscii(into, at, '"changes":[{"e":1,"op":'), op);
+    at = writeString(into, putAscii(into, at, ',"status":'), status);
+    if (this.usage !== undefined) at = writeString(into, putAscii(into, at, ',"u":'), this.usage);
+    at = putAscii(into, at, ',"objects":[');
     for (let i = 0; i < objects.length; i++) {
       const o = objects[i]!;
-      at = writeString(into, writeAscii(into, at, i === 0 ? '{"l":' : ',{"l":'), o.label);
+      at = writeString(into, putAscii(into, at, i === 0 ? '{"l":' : ',{"l":'), o.label);
       // Places and capacity only for GA areas (q > 0 marks one), as statusCall writes them.
       if (o.quantity > 0) {
-        at = writeNumber(into, writeAscii(into, at, ',"q":'), o.quantity);
-        if (o.object.capacity !== undefined) at = writeNumber(into, writeAscii(into, at, ',"c":'), o.object.capacity);
+        at = writeNumber(into, putAscii(into, at, ',"q":'), o.quantity);
+        if (o.object.capacity !== undefined) at = writeNumber(into, putAscii(into, at, ',"c":'), o.object.capacity);
       }
-      at = writeAscii(into, at, '}');
+      at = putAscii(into, at, '}');
     }
-    return writeAscii(into, at, ']}]}');
+    return putAscii(into, at, ']}]}');
   }
 
   /** The same JSON as text (the cluster's calls go through ioredis, which takes text). */

@@ -122,6 +122,12 @@ const NOTHING_MORE: AppliedChanges = Object.freeze({ holdings: Object.freeze([])
 const COUNTED_AS_USED = new Set<StatusOperation>(['book', 'hold', 'status']);
 
 /**
+ * The usage mark a change's history entries carry, for the drain to count its objects by
+ * (src/inventory/usedObjects.ts), or undefined for an operation whose objects are not used.
+ */
+const usageOf = (event: EventRef, op: StatusOperation, owner: UsageOwner): string | undefined => (COUNTED_AS_USED.has(op) ? usageMark(event, owner) : undefined);
+
+/**
  * What the script needs of the season of each unit in KEYS (lua/change-object-status.lua,
  * ARGV[2] `seasons`), keyed by the unit's position; the season's keys are added to `keys`.
  */
@@ -223,12 +229,11 @@ export function applyPlainChange(
   if (origin.type !== 'API_CALL' || change.season) return done(new Error('applyPlainChange takes an API call on an event outside seasons'));
   const { event } = change;
   const events = [event];
-  const usage = COUNTED_AS_USED.has(change.change.op) ? usageMark(event, owner) : undefined;
   calls.call(
     event,
     scriptKeysOf(event),
     now,
-    new PlainRequest(change.change, origin.ip, usage),
+    new PlainRequest(change.change, origin.ip, usageOf(event, change.change.op, owner)),
     (reply) => {
       let applied: AppliedChanges;
       try {
@@ -298,9 +303,7 @@ export function statusCall(changes: EventStatusChange[], expand: boolean, origin
       ignoreChannels: change.parameters.ignoreChannels || undefined,
       allowed: change.parameters.allowedPreviousStatuses,
       rejected: change.parameters.rejectedPreviousStatuses,
-      // Book, hold and custom statuses count their objects as used (docs/seatsio-behaviour.md,
-      // "Usage"); their history entries carry the mark the drain counts them by.
-      u: COUNTED_AS_USED.has(change.op) ? usageMark(event, owner) : undefined,
+      u: usageOf(event, change.op, owner),
       // Places and capacity only for GA areas (q > 0 marks one).
       objects: change.objects.map((o) =>
         o.quantity > 0 ? { l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData } : { l: o.label, t: o.ticketType, x: o.extraData },

@@ -1,4 +1,5 @@
 import { Command } from 'ioredis';
+import { digitCount, putAscii, putDigits, writesAsDigits } from '../util/asciiBytes.js';
 
 // The status function's call as RESP, made here rather than by ioredis's Command, for the
 // priority lane on one Redis (src/inventory/scripts.ts sends it). A call is written in two
@@ -6,7 +7,7 @@ import { Command } from 'ioredis';
 // key prefix included) and its tail (the request's record key and the arguments). An event's
 // key list is the same on every call (src/inventory/statusChanges.ts keeps it, frozen), so
 // its head is encoded once, as bytes, and written as they are; only the tail, a few hundred
-// bytes, is text made per call. ioredis's Command would flatten the arguments, find the keys
+// bytes, is written per call, straight into bytes. ioredis's Command would flatten the arguments, find the keys
 // among them, prefix each and encode the whole call again on every call, and one text of the
 // whole call would be copied again when the socket writes it (docs/performance.md).
 
@@ -17,59 +18,13 @@ const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 
 /** Tails are cut from slabs of this size (a tail is a few hundred bytes). */
 const SLAB_BYTES = 64 * 1024;
-/** A number's bulk string at most: room for the header (HEADER_ROOM), up to 24 characters, CRLF. */
+/** A number's bulk string at most: `$`, two digits of length, CRLF, up to 24 characters, CRLF (with room to spare). */
 const NUMBER_BULK_BYTES = 40;
 /** A text's bulk string at most: UTF-8 takes at most 3 bytes per UTF-16 unit; the length's digits and two CRLFs. */
 const bulkBytesAtMost = (text: string) => text.length * 3 + 16;
 const CR = 13;
 const LF = 10;
 const DOLLAR = 36;
-
-/**
- * Writes `text` into `into` at `at` byte by byte while it is ASCII, answering where it ended,
- * or -1 at its first other character (the caller writes it as UTF-8 then). For the short texts
- * of a call this loop costs less than Buffer's write, a call into C++ per text.
- */
-export function putAscii(into: Buffer, at: number, text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) return -1;
-    into[at++] = code;
-  }
-  return at;
-}
-
-/** How many digits a non-negative safe integer has. */
-function digitCount(value: number): number {
-  if (value >= 1e9) return 9 + digitCount(Math.floor(value / 1e9));
-  let digits = 1;
-  for (let rest = value | 0; rest >= 10; rest = (rest / 10) | 0) digits++;
-  return digits;
-}
-
-/**
- * Writes a non-negative safe integer's digits; where it ended. In 32-bit steps: a double's
- * division and remainder cost several times an integer's (a time in ms has 13 digits).
- */
-export function putDigits(into: Buffer, at: number, value: number): number {
-  if (value >= 1e9) {
-    const high = Math.floor(value / 1e9);
-    at = putDigits(into, at, high);
-    return putDigitsOf(into, at, value - high * 1e9, 9);
-  }
-  return putDigitsOf(into, at, value, digitCount(value));
-}
-
-/** Writes `value` (below 1e9) as exactly `digits` digits, zeros in front; where it ended. */
-function putDigitsOf(into: Buffer, at: number, value: number, digits: number): number {
-  let rest = value | 0;
-  for (let i = at + digits - 1; i >= at; i--) {
-    const tenth = (rest / 10) | 0;
-    into[i] = 48 + rest - tenth * 10;
-    rest = tenth;
-  }
-  return at + digits;
-}
 
 function putHeader(into: Buffer, at: number, length: number): number {
   into[at++] = DOLLAR;
@@ -99,7 +54,7 @@ function writeBulkAfter(into: Buffer, at: number, end: number): number {
 
 /** A number as one RESP bulk string; where it ended. */
 function writeBulkNumber(into: Buffer, at: number, value: number): number {
-  if (!(Number.isSafeInteger(value) && value >= 0)) return writeBulkOfTwo(into, at, '', String(value));
+  if (!writesAsDigits(value)) return writeBulkOfTwo(into, at, '', String(value));
   return putEnd(into, putDigits(into, putHeader(into, at, digitCount(value)), value));
 }
 
