@@ -68,10 +68,13 @@ export interface StreamLimits {
 export const CLOSE_TOO_SLOW = 4008;
 /**
  * Bytes a subscriber's socket may hold unsent in this process before its batches are held
- * back: enough to ride out a reader that is slow for a moment without a catch-up, little
- * enough that thousands of slow readers hold little (each at most this and one message).
+ * back: the kernel's send buffer (16 KiB or more per socket) already rides out a reader slow
+ * for a moment, so this is kept small: thousands of slow readers then hold little (each at
+ * most this, one batch and one catch-up message). At 32 KiB, with the catch-ups at 32 KiB,
+ * 5,000 slow subscribers took the process 150-270 MB higher (docs/performance.md, "Peak
+ * memory: the old generation's growth and the slow readers' allowance").
  */
-const HOLD_BACK_BYTES = 32 * 1024;
+const HOLD_BACK_BYTES = 8 * 1024;
 /** What uWS's send answers for a message it dropped (past its hard backpressure limit). */
 const DROPPED = 2;
 /** Close code when the server stops or the event's stream cannot be followed: resume with `since`. */
@@ -89,7 +92,7 @@ const SLOW_CHECK_MS = 100;
  */
 const RECENT_CHANGES = 10_000;
 /** A held-back subscriber is caught up in messages of about this size: its socket then holds at most HOLD_BACK_BYTES and one of them. */
-const CATCH_UP_BYTES = 32 * 1024;
+const CATCH_UP_BYTES = 16 * 1024;
 /** After a failed read, the follower tries again this much later. */
 const RETRY_MS = 200;
 
