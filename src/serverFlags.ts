@@ -19,6 +19,7 @@
 // machine) let garbage that reports and chart uploads promote pile up to 300 MB before it
 // was collected. Quick bench runs, alternating (docs/performance.md, "Peak memory: the old
 // generation's growth and the slow readers' allowance"): peak server RSS 652, 661 -> 432,
-// 431 MB, booking CPU within the spread; a booking promotes little, so full collections
+// 431 MB, booking CPU within the spread (a full run, with the status stream's smaller
+// allowance for slow readers: 826 -> 511 MB); a booking promotes little, so full collections
 // stay rare on the priority lane.
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=50'];
