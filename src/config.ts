@@ -180,7 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxSubscribers: integer(env, 'STREAM_MAX_SUBSCRIBERS', 20_000, 1, 1_000_000),
       maxEventSubscribers: integer(env, 'STREAM_MAX_EVENT_SUBSCRIBERS', 10_000, 1, 1_000_000),
       maxBackpressureBytes: integer(env, 'STREAM_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
-      maxBufferedBytes: integer(env, 'STREAM_MAX_BUFFERED_BYTES', 128 * 1024 * 1024, 64 * 1024, 16 * 1024 * 1024 * 1024),
+      maxBufferedBytes: integer(env, 'STREAM_MAX_BUFFERED_BYTES', 128 * 1024 * 1024, 16 * 1024, 16 * 1024 * 1024 * 1024),
       retainedChanges: integer(env, 'STREAM_RETAINED_CHANGES', 10_000, 0, 10_000_000),
       batchMs: integer(env, 'STREAM_BATCH_MS', 25, 5, 1_000),
       maxMessageBytes: integer(env, 'STREAM_MAX_MESSAGE_BYTES', 1024, 16, 1024 * 1024),

@@ -71,7 +71,7 @@ export const CLOSE_TOO_SLOW = 4008;
  * back: the kernel's send buffer (16 KiB or more per socket) already rides out a reader slow
  * for a moment, so this is kept small: thousands of slow readers then hold little (each at
  * most this, one batch and one catch-up message). At 32 KiB, with the catch-ups at 32 KiB,
- * 5,000 slow subscribers took the process 150-270 MB higher (docs/performance.md, "Peak
+ * 5,000 slow subscribers took the process 140-270 MB higher (docs/performance.md, "Peak
  * memory: the old generation's growth and the slow readers' allowance").
  */
 const HOLD_BACK_BYTES = 8 * 1024;

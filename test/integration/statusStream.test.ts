@@ -548,8 +548,10 @@ describe('status stream: a subscriber held back further than the follower keeps'
 
 describe('status stream: slow subscribers of one process together', () => {
   let event = '';
-  // Each subscriber alone may leave 256 MiB unread; together they may leave 64 KiB.
-  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: String(256 * 1024 * 1024), STREAM_MAX_BUFFERED_BYTES: String(64 * 1024) });
+  // Each subscriber alone may leave 256 MiB unread; together they may leave 16 KiB in their
+  // buffers, less than two held-back sockets hold (each more than the 8 KiB a socket may hold
+  // before it is held back).
+  const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_MAX_BACKPRESSURE_BYTES: String(256 * 1024 * 1024), STREAM_MAX_BUFFERED_BYTES: String(16 * 1024) });
 
   it('closes the subscribers furthest behind with 4008 once they leave more than STREAM_MAX_BUFFERED_BYTES unread together', async () => {
     const key = { secretKey: ctx.company.workspace.secretKey };
