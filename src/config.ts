@@ -180,6 +180,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxSubscribers: integer(env, 'STREAM_MAX_SUBSCRIBERS', 20_000, 1, 1_000_000),
       maxEventSubscribers: integer(env, 'STREAM_MAX_EVENT_SUBSCRIBERS', 10_000, 1, 1_000_000),
       maxBackpressureBytes: integer(env, 'STREAM_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
+      // At least two held-back sockets' worth (each holds over 8 KiB, src/services/statusStreamHub.ts):
+      // lower, one reader slow for a moment would be closed.
       maxBufferedBytes: integer(env, 'STREAM_MAX_BUFFERED_BYTES', 128 * 1024 * 1024, 16 * 1024, 16 * 1024 * 1024 * 1024),
       retainedChanges: integer(env, 'STREAM_RETAINED_CHANGES', 10_000, 0, 10_000_000),
       batchMs: integer(env, 'STREAM_BATCH_MS', 25, 5, 1_000),

@@ -27,6 +27,12 @@ async function expectViewMatches(api: Api, eventKey: string, subscription: Subsc
 const ROWS_OF_8 = ['A', 'B', 'C', 'D'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`));
 const socketOf = (s: Subscription) => (s.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
 
+/** Books the 32 seats, then releases them: 64 changes (long order ids fill a socket's buffers sooner). */
+async function bookAndRelease(api: Api, event: string, orderId?: string): Promise<void> {
+  await done(api, event, 'book', { objects: ROWS_OF_8, orderId });
+  await done(api, event, 'release', { objects: ROWS_OF_8, orderId });
+}
+
 /**
  * A reader, and a subscriber that stopped reading and is held back; `round` books and releases
  * the 32 seats (64 changes), `state.rounds` counts them, and `heldAt` is the last seq before it was held back.
@@ -40,8 +46,7 @@ async function heldBack(ctx: EventPerTest, event: string) {
   const hub = ctx.server.app.parts.statusStream;
   const state = { rounds: 0 };
   const round = async (orderId?: string) => {
-    await done(ctx.api, event, 'book', { objects: ROWS_OF_8, orderId });
-    await done(ctx.api, event, 'release', { objects: ROWS_OF_8, orderId });
+    await bookAndRelease(ctx.api, event, orderId);
     state.rounds++;
   };
   const started = Date.now();
@@ -458,15 +463,13 @@ describe('status stream: slow subscribers', () => {
     await stalled.until((m) => m.type === 'snapshot');
     // Stop reading from the socket: the server's buffer for it fills up.
     socketOf(stalled).pause();
-    const labels = ROWS_OF_8;
     let rounds = 0;
     // The server closes it (its subscriber count drops to the reader alone); the client
     // sees the close once it reads again.
     const hub = ctx.server.app.parts.statusStream;
     const started = Date.now();
     while (hub.subscriberCount > 1 && Date.now() - started < 20_000) {
-      await done(ctx.api, event, 'book', { objects: labels, orderId: 'x'.repeat(200) });
-      await done(ctx.api, event, 'release', { objects: labels, orderId: 'x'.repeat(200) });
+      await bookAndRelease(ctx.api, event, 'x'.repeat(200));
       rounds++;
     }
     socketOf(stalled).resume();
@@ -561,13 +564,11 @@ describe('status stream: slow subscribers of one process together', () => {
       await s.until((m) => m.type === 'snapshot');
       socketOf(s).pause();
     }
-    const labels = ROWS_OF_8;
     const hub = ctx.server.app.parts.statusStream;
     let rounds = 0;
     const started = Date.now();
     while (hub.subscriberCount > 2 && Date.now() - started < 20_000) {
-      await done(ctx.api, event, 'book', { objects: labels, orderId: 'x'.repeat(200) });
-      await done(ctx.api, event, 'release', { objects: labels, orderId: 'x'.repeat(200) });
+      await bookAndRelease(ctx.api, event, 'x'.repeat(200));
       rounds++;
     }
     expect(hub.subscriberCount).toBeLessThanOrEqual(2);
