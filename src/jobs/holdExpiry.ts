@@ -12,7 +12,7 @@ import { HOLD_EXPIRY_QUEUE, jobsPrefix } from './jobQueues.js';
 // catch up, so Redis does not keep every token that ever held a seat.
 //
 // One BullMQ delayed job per hold token, its id the token: added when the token starts
-// holding something in an event (within FLUSH_MS), moved when the token's expiry changes,
+// holding something in an event (FLUSH_MS after it started), moved when the token's expiry changes,
 // removed once the token holds nothing anywhere. When it runs, it gives back what the token
 // still holds in each event it held in, through the status script. Jobs live in Redis:
 // after every server was down across an expiry, the first worker to start runs the overdue
@@ -22,11 +22,18 @@ const JOB = 'expire';
 /** Failed runs are retried, then dropped (the sweep finds what they left): a failed job kept under the token's id would block a new one. */
 const JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true, attempts: 5, backoff: { type: 'exponential', delay: 500 } } as const;
 /**
- * Tokens that started or stopped holding are looked at together, this long after the
- * first: a token that holds something then gets its job, one that holds nothing loses it,
- * and a hold given back within that time (a checkout that books at once) needs neither.
+ * A token that started holding is looked at once it has held for this long: if it holds
+ * something then it gets its job. A hold given back within that time in the same event (a
+ * checkout that books at once) cancels its start here, with no look and no job.
  */
 const FLUSH_MS = 50;
+
+/** A token that started holding, not looked at yet: since when, its expiry, the events it started in. */
+interface PendingStart {
+  since: number;
+  expiry: number;
+  events: Set<number>;
+}
 
 export interface HoldExpiryJob {
   token: string;
@@ -34,8 +41,8 @@ export interface HoldExpiryJob {
 
 export class HoldExpiry {
   private readonly queue: Queue<HoldExpiryJob>;
-  /** Tokens that started holding since the last flush, with their expiry. */
-  private readonly started = new Map<string, number>();
+  /** Tokens that started holding and were not looked at yet, oldest first (the Map keeps insertion order). */
+  private readonly started = new Map<string, PendingStart>();
   /** Tokens that stopped holding somewhere since the last flush. */
   private readonly stopped = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -61,17 +68,36 @@ export class HoldExpiry {
    * gives it back after its expiry all the same (docs/hold-expiry.md, "Failures").
    */
   holdingsChanged(changes: HoldingChange[], expiryOf: (token: string) => number | undefined): void {
-    for (const { token, holds } of changes) this.note(token, holds ? (expiryOf(token) ?? Date.now()) : undefined);
+    for (const { event, token, holds } of changes) {
+      const pending = this.started.get(token);
+      if (holds) {
+        const expiry = expiryOf(token) ?? Date.now();
+        if (pending) {
+          pending.expiry = expiry;
+          pending.events.add(event._id);
+        } else {
+          this.started.set(token, { since: Date.now(), expiry, events: new Set([event._id]) });
+        }
+      } else if (pending?.events.delete(event._id)) {
+        // Given back where it started, before anyone looked: no job was made for that start.
+        // The script reports a stop only once the token holds nothing left in the event.
+        if (pending.events.size === 0) this.started.delete(token);
+      } else {
+        this.stopped.add(token);
+      }
+    }
+    this.arm();
   }
 
-  /** Notes a token that started holding (with its expiry) or stopped holding somewhere. */
-  private note(token: string, startedExpiry: number | undefined): void {
-    if (startedExpiry !== undefined) this.started.set(token, startedExpiry);
-    else this.stopped.add(token);
-    this.flushTimer ??= setTimeout(() => {
+  /** The next look: when the oldest start has held for FLUSH_MS (stops go along with it), or FLUSH_MS from now. */
+  private arm(): void {
+    if (this.flushTimer || (this.started.size === 0 && this.stopped.size === 0)) return;
+    const oldest = this.started.values().next().value as PendingStart | undefined;
+    const wait = oldest ? Math.max(0, oldest.since + FLUSH_MS - Date.now()) : FLUSH_MS;
+    this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      void this.flush();
-    }, FLUSH_MS);
+      void this.flush(Date.now() - FLUSH_MS);
+    }, wait);
   }
 
   /** The token's job, due at its expiry; a job already there for the token stays as it is. */
@@ -87,7 +113,8 @@ export class HoldExpiry {
    */
   async moved(token: string, expiresAt: number): Promise<void> {
     // A hold of this process not flushed yet gets its job at the new expiry too.
-    if (this.started.has(token)) this.started.set(token, expiresAt);
+    const pending = this.started.get(token);
+    if (pending) pending.expiry = expiresAt;
     let job = await this.queue.getJob(token);
     // Only when it holds something: a job due now would drop the entries that hold nothing,
     // among them the one this change retimed for a hold checked before it and applied after.
@@ -101,18 +128,26 @@ export class HoldExpiry {
       await (delay > 0 ? job.changeDelay(delay) : job.promote()).catch(() => undefined);
     }
     // The change wrote an entry in every event the token ever held in, holding or not.
-    this.note(token, undefined);
+    this.stopped.add(token);
+    this.arm();
   }
 
-  /** Brings the jobs of the tokens noted so far in step now (at shutdown; otherwise a timer does). */
-  flush(): Promise<void> {
+  /**
+   * Brings the jobs in step for every stop noted and every start made by `startedBy` (ms
+   * epoch); without it, for everything noted so far (at shutdown, and in tests).
+   */
+  flush(startedBy = Infinity): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    const started = new Map(this.started);
-    const stopped = new Set(this.stopped);
-    this.started.clear();
+    const started = new Map<string, number>();
+    for (const [token, pending] of this.started) {
+      if (pending.since > startedBy) break;
+      started.set(token, pending.expiry);
+      this.started.delete(token);
+    }
+    const tokens = new Set([...started.keys(), ...this.stopped]);
     this.stopped.clear();
-    const tokens = new Set([...started.keys(), ...stopped]);
+    this.arm();
     const run = Promise.all([...tokens].map((token) => this.follow(token, started.get(token))))
       .then(() => undefined)
       .catch((error: Error) => this.logger?.warn({ err: error.message }, 'hold expiry jobs not brought in step; the sweep and the jobs left find it'));
@@ -126,7 +161,8 @@ export class HoldExpiry {
       if (startedExpiry !== undefined) await this.schedule(token, startedExpiry);
       return;
     }
-    // Held and given back since the last flush: no job was made for that hold.
+    // Held and given back elsewhere than where it started (or by another process) before
+    // this look: no job was made for that hold.
     if (startedExpiry !== undefined) return;
     await this.queue.remove(token).catch(() => 0);
     // A hold made between the check and the removal would be left without a job: look

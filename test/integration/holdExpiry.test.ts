@@ -1,6 +1,6 @@
 import type { RedisClient } from '../../src/inventory/redis.js';
 import { MongoClient } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { storedHistory } from '../support/history.js';
@@ -198,14 +198,52 @@ describe('hold expiry', () => {
     const setup = await setUp(app);
     const api = setup.clients.api;
     const token = (await api.post('/hold-tokens', {})).body.holdToken as string;
+    const looks = vi.spyOn(app.app.parts.holdTokens, 'holdsAnything');
     await done(api, setup.eventKey, 'hold', { objects: ['F-1'], holdToken: token });
     await done(api, setup.eventKey, 'book', { objects: ['F-1'], holdToken: token });
     await app.app.parts.holdExpiry.flush();
     expect(await jobExists(app, env, token)).toBe(false);
+    // The booking cancelled the hold's start: nothing was read or written to find that out.
+    expect(looks.mock.calls.filter(([t]) => t === token)).toEqual([]);
+    looks.mockRestore();
     // Holding again for longer than that: the job comes.
     await done(api, setup.eventKey, 'hold', { objects: ['F-2'], holdToken: token });
     await app.app.parts.holdExpiry.flush();
     expect(await jobExists(app, env, token)).toBe(true);
+  });
+
+  it('makes the job for a token that gave back at once in one event but still holds in another', async () => {
+    const env = testEnv();
+    const app = await server(env);
+    const setup = await setUp(app);
+    const api = setup.clients.api;
+    const { chartKey } = await retrieveEvent(api, setup.eventKey);
+    const other = await createEvent(api, chartKey);
+    const token = (await api.post('/hold-tokens', {})).body.holdToken as string;
+    await done(api, setup.eventKey, 'hold', { objects: ['F-1'], holdToken: token });
+    await done(api, other, 'hold', { objects: ['F-1'], holdToken: token });
+    await done(api, setup.eventKey, 'book', { objects: ['F-1'], holdToken: token });
+    await app.app.parts.holdExpiry.flush();
+    expect(await jobExists(app, env, token)).toBe(true);
+    // Given back in the other event too, later: the job goes.
+    await done(api, other, 'release', { objects: ['F-1'], holdToken: token });
+    await eventually(async () => !(await jobExists(app, env, token)), 2_000);
+  });
+
+  it("looks at a started token only once it has held for 50 ms, whenever the server's look comes", async () => {
+    const env = testEnv();
+    const app = await server(env);
+    const setup = await setUp(app);
+    const api = setup.clients.api;
+    const [first, second] = [(await api.post('/hold-tokens', {})).body.holdToken as string, (await api.post('/hold-tokens', {})).body.holdToken as string];
+    // The first hold sets the next look 50 ms ahead; the second hold comes 30 ms into it.
+    await done(api, setup.eventKey, 'hold', { objects: ['J-1'], holdToken: first });
+    await new Promise((r) => setTimeout(r, 30));
+    const sent = Date.now();
+    await done(api, setup.eventKey, 'hold', { objects: ['J-2'], holdToken: second });
+    await eventually(() => jobExists(app, env, second), 2_000, 2);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(50);
+    expect(await jobExists(app, env, first)).toBe(true);
   });
 
   it('treats a hold as free at the exact instant its token expires with no worker at all', async () => {
