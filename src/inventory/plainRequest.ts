@@ -5,7 +5,7 @@ import type { WrittenArg } from './statusWire.js';
 // The status call's request (its `request` argument, lua/change-object-status.lua) for the
 // plainest change, written straight into the call's bytes (src/inventory/statusWire.ts): one
 // change on event 1, objects by label with no parameters, made by an API call, not expanded
-// (src/services/statusChangeService.ts, applyPlain). It is the JSON statusCall
+// (src/services/statusChangeService.ts, applyPlain), perhaps with a hold token. It is the JSON statusCall
 // (src/inventory/statusChanges.ts) makes for the same change, field for field, without the
 // payload objects and the text per call (test/unit/plainRequest.test.ts holds the two equal).
 
@@ -32,6 +32,8 @@ const stringBytesAtMost = (text: string | undefined) => (text === undefined ? 0 
 export class PlainRequest implements WrittenArg {
   constructor(
     private readonly change: PlannedChange,
+    /** The hold token's expiry (ms epoch), for a hold. */
+    private readonly tokenExpiry: number | undefined,
     /** The caller's address (the history records it). */
     private readonly ip: string | undefined,
     /** The usage mark, for operations whose objects count as used. */
@@ -41,7 +43,8 @@ export class PlainRequest implements WrittenArg {
   bytesAtMost(): number {
     const { op, status, objects } = this.change;
     // The fixed text is under 100 bytes; a GA area's place count and capacity under 50 more.
-    let most = 100 + stringBytesAtMost(this.ip) + stringBytesAtMost(op) + stringBytesAtMost(status) + stringBytesAtMost(this.usage);
+    // A token's expiry is a number of at most 24 characters.
+    let most = 150 + stringBytesAtMost(this.ip) + stringBytesAtMost(op) + stringBytesAtMost(status) + stringBytesAtMost(this.change.parameters.holdToken) + stringBytesAtMost(this.usage);
     for (const o of objects) most += stringBytesAtMost(o.label) + 60;
     return most;
   }
@@ -52,6 +55,9 @@ export class PlainRequest implements WrittenArg {
     if (this.ip !== undefined) at = putAscii(into, writeString(into, putAscii(into, at, '"ip":'), this.ip), ',');
     at = writeString(into, putAscii(into, at, '"changes":[{"e":1,"op":'), op);
     at = writeString(into, putAscii(into, at, ',"status":'), status);
+    const token = this.change.parameters.holdToken;
+    if (token !== undefined) at = writeString(into, putAscii(into, at, ',"token":'), token);
+    if (this.tokenExpiry !== undefined) at = writeNumber(into, putAscii(into, at, ',"tokenExpiry":'), this.tokenExpiry);
     if (this.usage !== undefined) at = writeString(into, putAscii(into, at, ',"u":'), this.usage);
     at = putAscii(into, at, ',"objects":[');
     for (let i = 0; i < objects.length; i++) {

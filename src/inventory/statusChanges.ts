@@ -213,7 +213,7 @@ export async function applyStatusChanges(
 
 /**
  * applyStatusChanges for one change on an event outside seasons, of objects by label with no
- * parameters, made by an API call, without expand (the direct way,
+ * parameters but a hold token (its expiry read already, for a hold), made by an API call, without expand (the direct way,
  * src/services/statusChangeService.ts applyPlain), its outcome given to `done` rather than
  * through promises: the call's reply reaches the answer in one step. Its request is written
  * straight into the call (src/inventory/plainRequest.ts), and its keys are the event's kept list.
@@ -233,7 +233,7 @@ export function applyPlainChange(
     event,
     scriptKeysOf(event),
     now,
-    new PlainRequest(change.change, origin.ip, usageOf(event, change.change.op, owner)),
+    new PlainRequest(change.change, change.tokenExpiry, origin.ip, usageOf(event, change.change.op, owner)),
     (reply) => {
       let applied: AppliedChanges;
       try {

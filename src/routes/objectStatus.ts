@@ -121,13 +121,16 @@ const CHOOSING_ANSWERS = {
 
 const expanded = (ctx: WorkspaceContext) => ctx.query.all('expand').some((value) => value.split(',').includes('objects'));
 
-/** The labels of the plainest body a change takes, `{objects: [label, ...]}` (and `status` where `withStatus`); else undefined. */
+/**
+ * The labels of the plainest body a change takes, `{objects: [label, ...]}` with `status`
+ * where `withStatus` and a `holdToken` (read by plainToken); else undefined.
+ */
 function plainLabels(body: unknown, withStatus: boolean): string[] | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   let objects: unknown;
   for (const name in body) {
     if (name === 'objects') objects = (body as { objects: unknown }).objects;
-    else if (!(withStatus && name === 'status')) return undefined;
+    else if (!(name === 'holdToken' || (withStatus && name === 'status'))) return undefined;
   }
   if (!Array.isArray(objects) || objects.length === 0) return undefined;
   // What the schema checks of a label (ObjectItem): the handler words any refusal.
@@ -135,18 +138,28 @@ function plainLabels(body: unknown, withStatus: boolean): string[] | undefined {
   return objects as string[];
 }
 
+/** A plain body's hold token: undefined when it has none, null when it is not one the direct way takes. */
+function plainToken(body: object): string | undefined | null {
+  const token = (body as { holdToken?: unknown }).holdToken;
+  if (token === undefined) return undefined;
+  // An empty token is left to the handler, as any that the schema refuses.
+  return typeof token === 'string' && token.length > 0 && token.length <= MAX_LABEL_LENGTH ? token : null;
+}
+
 export function objectStatusRoutes(service: StatusChangeService, bestAvailable: BestAvailableService): RouteDef[] {
   /**
    * The direct way through (route.ts, DirectHandler) for a change that names its objects by
-   * label alone, with no other field but the status: what the handler below does with such a
+   * label alone, with no other field but the status and a hold token: what the handler below does with such a
    * body, through the same service, without a context or the schema check.
    */
   const direct = (type: StatusChangeInput['type'], fixedStatus: string | undefined): DirectHandler => (workspace, params, body, remoteAddress, done) => {
     const labels = plainLabels(body, fixedStatus === undefined);
     if (!labels) return false;
+    const holdToken = plainToken(body as object);
+    if (holdToken === null) return false;
     const status = fixedStatus ?? (body as { status?: unknown }).status;
     if (status !== undefined && typeof status !== 'string') return false;
-    return service.applyPlain(workspace, params.key!, type, status, labels, { type: 'API_CALL', ip: clientIp(remoteAddress) }, (error) =>
+    return service.applyPlain(workspace, params.key!, type, status, labels, holdToken, { type: 'API_CALL', ip: clientIp(remoteAddress) }, (error) =>
       error === undefined ? done(undefined, noContent()) : done(error),
     );
   };

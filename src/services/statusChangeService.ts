@@ -138,23 +138,40 @@ export class StatusChangeService {
    * having done nothing, for any other: `apply` takes it then. A change the chart refuses
    * throws before anything is sent.
    */
-  applyPlain(workspace: WorkspaceDoc, eventKey: string, type: ChangeType, status: string | undefined, labels: string[], origin: ChangeOrigin, done: (error?: unknown) => void): boolean {
+  applyPlain(
+    workspace: WorkspaceDoc,
+    eventKey: string,
+    type: ChangeType,
+    status: string | undefined,
+    labels: string[],
+    holdToken: string | undefined,
+    origin: ChangeOrigin,
+    done: (error?: unknown) => void,
+  ): boolean {
     const loaded = this.catalog.peek(workspace, eventKey);
     if (!loaded || loaded.event.season) return false;
     const { op, status: checked } = operationFor(type, status);
-    // A hold needs its token; overrides belong to seasons.
-    if (op !== 'book' && op !== 'release' && op !== 'status') return false;
+    // A hold needs its token (the handler words its absence); overrides belong to seasons.
+    if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return false;
     const { event } = loaded;
-    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, NO_PARAMETERS) };
-    applyPlainChange(this.calls, change, Date.now(), origin, workspace, (error, applied) => {
-      if (!applied) return done(error);
-      try {
-        this.afterApplied([change], applied);
-      } catch (failure) {
-        return done(failure);
-      }
-      done();
-    });
+    const now = Date.now();
+    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
+    const send = () =>
+      applyPlainChange(this.calls, change, now, origin, workspace, (error, applied) => {
+        if (!applied) return done(error);
+        try {
+          this.afterApplied([change], applied);
+        } catch (failure) {
+          return done(failure);
+        }
+        done();
+      });
+    if (holdToken === undefined) send();
+    else
+      this.tokenExpiry(workspace, event, change.change, now).then((expiry) => {
+        change.tokenExpiry = expiry;
+        send();
+      }, done);
     return true;
   }
 

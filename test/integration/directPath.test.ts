@@ -78,10 +78,28 @@ describe('the direct way answers as the handler does', () => {
       ['book', { objects: [] }, false],
       ['book', { objects: ['A-1', 7] }, false],
       ['hold', { objects: ['A-1'] }, false],
+      ['hold', { objects: ['A-1'], holdToken: 'no-such-token' }, true],
+      ['book', { objects: ['A-1'], holdToken: 'no-such-token' }, true],
+      ['hold', { objects: ['A-1'], holdToken: '' }, false],
+      ['hold', { objects: ['A-1'], holdToken: 5 }, false],
     ];
     for (const [name, body, direct, setup] of refusals) {
       const answer = await bothWays(name, body, direct, setup);
       expect(answer.status, JSON.stringify(body)).toBe(400);
     }
+  });
+
+  it('holds, books and releases with a hold token, and refuses a token that does not hold the objects', async () => {
+    const token = async () => (await ctx.api.post('/hold-tokens', {})).body.holdToken as string;
+    const [mine, theirs] = [await token(), await token()];
+    const held = (t: string, objects: string[]) => (key: string) => done(ctx.api, key, 'hold', { objects, holdToken: t });
+    expect((await bothWays('hold', { objects: ['A-1', 'GA1'], holdToken: mine }, true)).status).toBe(204);
+    expect((await bothWays('book', { objects: ['A-1', 'A-2'], holdToken: mine }, true, held(mine, ['A-1']))).status).toBe(204);
+    expect((await bothWays('release', { objects: ['A-1'], holdToken: mine }, true, held(mine, ['A-1']))).status).toBe(204);
+    expect((await bothWays('change-object-status', { objects: ['A-3'], status: 'reservedByToken', holdToken: mine }, true)).status).toBe(204);
+    expect((await bothWays('book', { objects: ['A-1'], holdToken: theirs }, true, held(mine, ['A-1']))).status).toBe(400);
+    expect((await bothWays('hold', { objects: ['A-1'], holdToken: theirs }, true, held(mine, ['A-1']))).status).toBe(400);
+    // A token with anything else in the body is the handler's.
+    expect((await bothWays('book', { objects: ['A-1'], holdToken: mine, orderId: 'o-2' }, false, held(mine, ['A-1']))).status).toBe(204);
   });
 });
