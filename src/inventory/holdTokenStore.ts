@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { scanKeys, type RedisClient } from './redis.js';
+import { randomId } from '../util/randomIds.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import { tokenEntryExpiry, tokenEntryLabels } from '../domain/objectStates.js';
 import { eventKeys, holdTokensKeyEvent, type EventRef } from './eventKeys.js';
@@ -54,7 +54,7 @@ export class HoldTokenStore {
 
   async create(workspaceId: number, expiresInMinutes: number, now: number): Promise<HoldToken> {
     const token: HoldToken = {
-      token: randomBytes(16).toString('base64url'),
+      token: randomId(16),
       workspaceId,
       createdAt: now,
       expiresAt: Math.round(now + expiresInMinutes * 60_000),
