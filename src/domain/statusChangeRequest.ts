@@ -156,6 +156,17 @@ export function extraDataText(label: string, extraData: unknown): string | undef
   return text;
 }
 
+/** What an object named by its label alone brings (planObjects). */
+const NO_DETAILS: Omit<Exclude<ObjectInput, string>, 'objectId'> = Object.freeze({});
+
+/** Up to this many objects, planObjects finds repeats without a Map. */
+const FEW_OBJECTS = 16;
+
+function plannedNamed(planned: PlannedObject[], label: string): PlannedObject | undefined {
+  for (const entry of planned) if (entry.label === label) return entry;
+  return undefined;
+}
+
 /**
  * The objects of a request, resolved on the event's chart. A GA area named several times
  * (or with `quantity`) becomes one entry with the places added up; a seat, table or booth
@@ -164,9 +175,14 @@ export function extraDataText(label: string, extraData: unknown): string | undef
 export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: ObjectIndex, inputs: ObjectInput[]): PlannedObject[] {
   if (inputs.length === 0) throw badRequest('NO_OBJECTS', 'objects must name at least one object');
   checkObjectCount(inputs.length);
-  const planned = new Map<string, PlannedObject>();
+  const planned: PlannedObject[] = [];
+  // Named twice is found by a look through the few planned so far (a booking names two or
+  // four), through a Map only for long lists.
+  const byLabel = inputs.length > FEW_OBJECTS ? new Map<string, PlannedObject>() : undefined;
   for (const input of inputs) {
-    const { objectId: label, quantity, ticketType, extraData } = typeof input === 'string' ? { objectId: input } : input;
+    // A label alone (nearly every booking) makes no object to read it from.
+    const label = typeof input === 'string' ? input : input.objectId;
+    const { quantity, ticketType, extraData } = typeof input === 'string' ? NO_DETAILS : input;
     const object = bookableObject(event, index, label);
     const isArea = object.objectType === 'generalAdmission';
     if (!isArea && quantity !== undefined) {
@@ -176,7 +192,7 @@ export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: 
       throw badRequest('INVALID_QUANTITY', `quantity of ${label} must be a positive whole number`);
     }
     const places = isArea ? (quantity ?? 1) : 0;
-    const previous = planned.get(label);
+    const previous = byLabel ? byLabel.get(label) : plannedNamed(planned, label);
     if (previous && !isArea) throw badRequest('DUPLICATE_OBJECT', `${label} is named more than once`);
     const entry: PlannedObject = previous ?? { label, object, quantity: 0 };
     entry.quantity += places;
@@ -187,9 +203,12 @@ export function planObjects(event: Pick<EventDoc, 'tableBookingConfig'>, index: 
     if (ticketType !== undefined) entry.ticketType = ticketType;
     const text = extraDataText(label, extraData);
     if (text !== undefined) entry.extraData = text;
-    planned.set(label, entry);
+    if (!previous) {
+      planned.push(entry);
+      byLabel?.set(label, entry);
+    }
   }
-  return [...planned.values()];
+  return planned;
 }
 
 export function planChange(

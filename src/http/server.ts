@@ -142,7 +142,7 @@ export class HttpServer implements ExchangeOwner {
     const repeatedLength = contentLength !== '' && headerCount(req, 'content-length') > 1;
     const chunked = req.getHeader('transfer-encoding') !== '';
     const givenId = req.getHeader('x-request-id');
-    const method = req.getMethod().toUpperCase();
+    const method = upperMethod(req.getMethod());
     const path = req.getUrl();
     // Routing is synchronous and cheap: done before the body so a route can set its own cap.
     const match = this.options.routes.match(method, path);
@@ -410,6 +410,10 @@ function statusLine(status: number): string {
   if (line === undefined) STATUS_LINES.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
   return line;
 }
+
+/** uWS gives the method in lower case: the common ones map to constants rather than a new string per request. */
+const UPPER_METHODS = new Map(['get', 'post', 'put', 'delete', 'patch', 'head', 'options'].map((m) => [m, m.toUpperCase()]));
+const upperMethod = (method: string): string => UPPER_METHODS.get(method) ?? method.toUpperCase();
 
 function acceptsGzip(acceptEncoding: string): boolean {
   return /(^|[\s,])gzip(?!;\s*q=0(\.0*)?(\s|,|$))/i.test(acceptEncoding);

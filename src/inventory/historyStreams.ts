@@ -60,6 +60,8 @@ function changesIn(c: Buffer): number {
 export class HistoryStreams {
   /** Streams changed since the last flush, in this process. */
   private readonly changed = new Set<string>();
+  /** Each event record's history key, made once (noteChangedEvent). */
+  private readonly keys = new WeakMap<EventRef, string>();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Changes per entry in the last batch read (oldest): a 2-seat booking's entry holds 2. */
@@ -95,7 +97,15 @@ export class HistoryStreams {
    * command for all of them: a busy on-sale adds 20 small commands a second, not one per request.
    */
   noteChanged(events: EventRef[]): void {
-    for (const event of events) this.changed.add(historyKey(event));
+    for (const event of events) this.noteChangedEvent(event);
+  }
+
+  /** noteChanged for one event. */
+  noteChangedEvent(event: EventRef): void {
+    // An event's record is kept by the catalog, so its key is made once, not per booking.
+    let key = this.keys.get(event);
+    if (key === undefined) this.keys.set(event, (key = historyKey(event)));
+    this.changed.add(key);
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();

@@ -156,21 +156,20 @@ export class StatusChangeService {
     const { event } = loaded;
     const now = Date.now();
     const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
-    const send = () =>
-      applyPlainChange(this.calls, change, now, origin, workspace, (error, applied) => {
-        if (!applied) return done(error);
-        try {
-          this.afterApplied([change], applied);
-        } catch (failure) {
-          return done(failure);
-        }
-        done();
-      });
-    if (holdToken === undefined) send();
+    const applied = (error: unknown, outcome?: AppliedChanges) => {
+      if (!outcome) return done(error);
+      try {
+        this.afterApplied([change], outcome);
+      } catch (failure) {
+        return done(failure);
+      }
+      done();
+    };
+    if (holdToken === undefined) applyPlainChange(this.calls, change, now, origin, workspace, applied);
     else
       this.tokenExpiry(workspace, event, change.change, now).then((expiry) => {
         change.tokenExpiry = expiry;
-        send();
+        applyPlainChange(this.calls, change, now, origin, workspace, applied);
       }, done);
     return true;
   }
@@ -181,7 +180,7 @@ export class StatusChangeService {
    * a token can end the holds of expired tokens on the objects it takes.
    */
   private afterApplied(changes: EventStatusChange[], applied: AppliedChanges): void {
-    this.history.noteChanged(changes.map((c) => c.event));
+    for (const { event } of changes) this.history.noteChangedEvent(event);
     if (applied.holdings.length === 0) return;
     const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
     this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));

@@ -3,15 +3,22 @@
 
 export class Lru<K, V> {
   private readonly entries = new Map<K, V>();
+  /**
+   * The most recently used key, which needs no moving: a hot key asked for again and again
+   * (one event in an on-sale) would otherwise be deleted and set each time, and the Map's
+   * table rebuilt every so many of those for the deleted places it keeps.
+   */
+  private newest: K | undefined;
 
   constructor(private readonly capacity: number) {}
 
   get(key: K): V | undefined {
     const value = this.entries.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       // Re-insert to mark as most recently used (Map keeps insertion order).
       this.entries.delete(key);
       this.entries.set(key, value);
+      this.newest = key;
     }
     return value;
   }
@@ -19,15 +26,18 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key);
     this.entries.set(key, value);
+    this.newest = key;
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
   }
 
   delete(key: K): void {
     this.entries.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 
   clear(): void {
     this.entries.clear();
+    this.newest = undefined;
   }
 
   get size(): number {

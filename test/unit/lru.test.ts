@@ -41,6 +41,28 @@ describe('Lru', () => {
     expect(lru.size).toBe(8);
   });
 
+  it('the newest entry asked for again stays the newest, and a deleted newest one is moved when it comes back', () => {
+    const lru = new Lru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    expect(lru.get('b')).toBe(2);
+    expect(lru.get('b')).toBe(2);
+    lru.set('c', 3);
+    expect(lru.get('a')).toBeUndefined();
+    expect(lru.get('b')).toBe(2);
+    // b is the newest; deleted and set again it is still the newest, c the oldest.
+    lru.delete('b');
+    lru.set('b', 4);
+    lru.set('d', 5);
+    expect(lru.get('c')).toBeUndefined();
+    expect([lru.get('b'), lru.get('d')]).toEqual([4, 5]);
+    // c gone, b asked for before d: d is the newest, so e pushes b out.
+    expect(lru.get('b')).toBe(4);
+    expect(lru.get('d')).toBe(5);
+    lru.set('e', 6);
+    expect(lru.get('b')).toBeUndefined();
+  });
+
   it('set replaces a value; delete and clear forget', () => {
     const lru = new Lru<string, number>(4);
     lru.set('a', 1);

@@ -36,6 +36,16 @@ describe('planObjects', () => {
     expect(planned[0]!.quantity).toBe(5);
   });
 
+  it('finds repeats alike in short lists and in long ones (past 16 objects), keeping the order of first mention', () => {
+    const seats = ['A', 'B', 'C'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`)).slice(0, 20);
+    for (const n of [3, 16, 17, 20]) {
+      const labels = seats.slice(0, n);
+      const planned = planObjects(inherit, sample, [...labels.slice(0, -1), 'GA1', labels.at(-1)!, 'GA1']);
+      expect(planned.map((p) => [p.label, p.quantity])).toEqual([...labels.slice(0, -1).map((l) => [l, 0]), ['GA1', 2], [labels.at(-1), 0]]);
+      expect(refusal(() => planObjects(inherit, sample, [...labels, labels[0]!])).code).toBe('DUPLICATE_OBJECT');
+    }
+  });
+
   const cases: [string, ObjectInput[], string][] = [
     ['an unknown label', ['Z-99'], 'OBJECT_NOT_FOUND'],
     ['no objects', [], 'NO_OBJECTS'],
