@@ -140,6 +140,12 @@ export interface RouteDef extends RouteDoc {
   direct?: DirectHandler;
 }
 
+/** Who a workspace route's request comes from, once authenticated. */
+export interface WorkspaceCaller {
+  tenant: Tenant;
+  workspace: WorkspaceDoc;
+}
+
 /**
  * The priority lane's direct way through (docs/performance.md, "Step 4"): called for a request
  * without a query string, of a key the server has loaded, with the body as parsed JSON, before
@@ -152,7 +158,7 @@ export interface RouteDef extends RouteDoc {
  * with no promise between Redis's reply and the answer.
  */
 export type DirectHandler = (
-  workspace: WorkspaceDoc,
+  caller: WorkspaceCaller,
   params: Record<string, string>,
   body: unknown,
   remoteAddress: ArrayBuffer,

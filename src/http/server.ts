@@ -14,7 +14,7 @@ import { NO_SLOT, type Exchange } from './exchange.js';
 import { redactedPath } from './redaction.js';
 import { checkBody, readJson } from './requestBody.js';
 import { RequestContext, type ExchangeOwner } from './requestContext.js';
-import type { Reply, RequestHeaders, RouteDef, WorkspaceContext } from './route.js';
+import type { Reply, RequestHeaders, RouteDef, WorkspaceCaller, WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
 import type { ServerStatus } from './serverStatus.js';
 import type { UwsModule } from './uws.js';
@@ -241,7 +241,14 @@ export class HttpServer implements ExchangeOwner {
       const json = readJson(route, ex.headers.contentType, rawBody);
       // The priority lane's plainest requests (route.ts, DirectHandler): no context, no schema
       // check; the direct way answers through its callback, later.
-      if (route.direct !== undefined && caller.workspace !== undefined && ex.rawQuery === '' && route.direct(caller.workspace, params, json, ex.remoteAddress, (error, reply) => this.conclude(ex, error, reply))) return;
+      if (
+        route.direct !== undefined &&
+        caller.workspace !== undefined &&
+        caller.tenant !== undefined &&
+        ex.rawQuery === '' &&
+        route.direct(caller as WorkspaceCaller, params, json, ex.remoteAddress, (error, reply) => this.conclude(ex, error, reply))
+      )
+        return;
       const body = checkBody(route, json);
       const ctx = new RequestContext(this, ex, params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
       answer = route.handler(ctx as unknown as WorkspaceContext);

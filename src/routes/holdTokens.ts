@@ -4,7 +4,7 @@ import type { HoldToken } from '../inventory/holdTokenStore.js';
 import type { Tenant } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { HoldTokenService } from '../services/holdTokenService.js';
-import { ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import { ok, workspaceRoute, type DirectHandler, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
 // Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"; their expiry: docs/hold-expiry.md).
 // Priority lane (docs/operations.md, "Concurrency limits"): Redis only, no MongoDB.
@@ -32,7 +32,33 @@ export async function createHoldToken(holdTokens: HoldTokenService, caller: { te
 
 const record = (token: HoldToken, ctx: WorkspaceContext, now: number) => holdTokenRecord(token, ctx.workspace.key, now);
 
+/**
+ * The `expiresInMinutes` of the plainest bodies a token is made from, `{}` or
+ * `{"expiresInMinutes": n}` within the schema's range: the minutes, undefined for none, or
+ * null for any other body (the handler checks and words it).
+ */
+function plainMinutes(body: unknown): number | undefined | null {
+  // No body is `{}` (checkBody).
+  if (body === undefined) return undefined;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  let minutes: unknown;
+  for (const name in body) {
+    if (name !== 'expiresInMinutes') return null;
+    minutes = (body as { expiresInMinutes: unknown }).expiresInMinutes;
+  }
+  if (minutes === undefined) return undefined;
+  return Number.isInteger(minutes) && (minutes as number) >= 1 && (minutes as number) <= MAX_HOLD_PERIOD_MINUTES ? (minutes as number) : null;
+}
+
 export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
+  /** The direct way through (route.ts, DirectHandler): what the handler below does with a plain body, without a context or the schema check. */
+  const createDirect: DirectHandler = (caller, _params, body, _remoteAddress, done) => {
+    const minutes = plainMinutes(body);
+    if (minutes === null) return false;
+    createHoldToken(holdTokens, caller, minutes).then((token) => done(undefined, ok(token)), done);
+    return true;
+  };
+
   return [
     workspaceRoute({
       lane: 'priority',
@@ -41,6 +67,7 @@ export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
       summary: 'Creates a hold token',
       answers: { 200: 'the hold token' },
       body: CreateHoldTokenBody,
+      direct: createDirect,
       handler: async (ctx) => ok(await createHoldToken(holdTokens, ctx, ctx.body.expiresInMinutes)),
     }),
     workspaceRoute({

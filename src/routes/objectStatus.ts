@@ -152,7 +152,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
    * label alone, with no other field but the status and a hold token: what the handler below does with such a
    * body, through the same service, without a context or the schema check.
    */
-  const direct = (type: StatusChangeInput['type'], fixedStatus: string | undefined): DirectHandler => (workspace, params, body, remoteAddress, done) => {
+  const direct = (type: StatusChangeInput['type'], fixedStatus: string | undefined): DirectHandler => ({ workspace }, params, body, remoteAddress, done) => {
     const labels = plainLabels(body, fixedStatus === undefined);
     if (!labels) return false;
     const holdToken = plainToken(body as object);

@@ -15,7 +15,16 @@ const ctx = useEventPerTest(rowsWithoutSections, () => undefined);
 
 /** Requests the direct way took: the service's plain change was made (or refused) for them. */
 let taken = 0;
+/** Hold tokens the direct way made (or refused). */
+let tokensTaken = 0;
 beforeAll(() => {
+  const route = ctx.server.app.parts.routes.find((r) => r.method === 'POST' && r.path === '/hold-tokens')!;
+  const direct = route.direct!;
+  route.direct = (...args) => {
+    const answer = direct(...args);
+    if (answer) tokensTaken++;
+    return answer;
+  };
   const service = ctx.server.app.parts.statusChanges;
   const applyPlain = service.applyPlain.bind(service);
   service.applyPlain = (...args) => {
@@ -101,5 +110,36 @@ describe('the direct way answers as the handler does', () => {
     expect((await bothWays('hold', { objects: ['A-1'], holdToken: theirs }, true, held(mine, ['A-1']))).status).toBe(400);
     // A token with anything else in the body is the handler's.
     expect((await bothWays('book', { objects: ['A-1'], holdToken: mine, orderId: 'o-2' }, false, held(mine, ['A-1']))).status).toBe(204);
+  });
+
+  it('makes hold tokens as the handler does: no body, an empty one, minutes; and refuses alike', async () => {
+    const tokenAnswer = (response: Response) => ({
+      status: response.status,
+      body: response.status === 200 ? { ...response.body, holdToken: typeof response.body.holdToken, expiresAt: undefined } : { ...response.body, requestId: undefined },
+    });
+    const bodies: [unknown, boolean][] = [
+      [undefined, true],
+      [{}, true],
+      [{ expiresInMinutes: 5 }, true],
+      [{ expiresInMinutes: 0 }, false],
+      [{ expiresInMinutes: 1.5 }, false],
+      [{ expiresInMinutes: '5' }, false],
+      [{ expiresInMinutes: 100_000 }, false],
+      [{ other: 1 }, false],
+      [[], false],
+    ];
+    for (const [body, direct] of bodies) {
+      const before = tokensTaken;
+      const viaDirect = await ctx.api.post('/hold-tokens', body);
+      expect(tokensTaken - before, JSON.stringify(body)).toBe(direct ? 1 : 0);
+      const viaHandler = await ctx.api.post('/hold-tokens?via=handler', body);
+      expect(tokensTaken - before).toBe(direct ? 1 : 0);
+      expect(tokenAnswer(viaDirect), JSON.stringify(body)).toEqual(tokenAnswer(viaHandler));
+      if (viaDirect.status === 200) {
+        // A token of the workspace that holds.
+        const key = await createEvent(ctx.api, ctx.chartKey);
+        await done(ctx.api, key, 'hold', { objects: ['A-1'], holdToken: viaDirect.body.holdToken });
+      }
+    }
   });
 });
