@@ -25,10 +25,23 @@ function splitPath(path: string): string[] {
   return trimmed === '/' || trimmed === '' ? [] : trimmed.slice(1).split('/');
 }
 
+/** Paths kept matched per method (RouteTable.match); past this many, the kept ones are dropped. */
+const KEPT_MATCHES = 4096;
+
 export class RouteTable<T> {
   private readonly root: Node<T> = newNode();
+  /**
+   * The routes found lately, per method and raw path: an on-sale asks for the same few paths
+   * (one event's book, hold and release) thousands of times a second, and a match kept is
+   * one Map look-up instead of splitting, walking and decoding. Their params are frozen:
+   * every request of that path shares them.
+   */
+  private readonly found = new Map<string, Map<string, Match<T>>>();
+  private foundCount = 0;
 
   add(method: string, pattern: string, value: T): void {
+    this.found.clear();
+    this.foundCount = 0;
     let node = this.root;
     for (const segment of splitPath(pattern)) {
       if (segment.startsWith(':')) {
@@ -51,6 +64,24 @@ export class RouteTable<T> {
   }
 
   match(method: string, path: string): Match<T> {
+    const kept = this.found.get(method)?.get(path);
+    if (kept) return kept;
+    const match = this.walkTo(method, path);
+    if (match.kind === 'found') {
+      if (this.foundCount >= KEPT_MATCHES) {
+        this.found.clear();
+        this.foundCount = 0;
+      }
+      Object.freeze(match.params);
+      let byPath = this.found.get(method);
+      if (!byPath) this.found.set(method, (byPath = new Map()));
+      byPath.set(path, match);
+      this.foundCount++;
+    }
+    return match;
+  }
+
+  private walkTo(method: string, path: string): Match<T> {
     const segments = splitPath(path);
     const values: string[] = [];
     let methodMismatch: Node<T> | undefined;

@@ -45,4 +45,25 @@ describe('RouteTable', () => {
     expect(() => table.add('GET', '/workspaces', 'again')).toThrow(/twice/);
     expect(() => table.add('GET', '/workspaces/:id/x', 'x')).toThrow(/conflicts/);
   });
+
+  it('keeps what it found: the same path again is the same match, with frozen params; a method or path of its own is matched anew', () => {
+    const kept = new RouteTable<string>();
+    kept.add('GET', '/events/:key', 'event');
+    kept.add('POST', '/events/:key', 'update');
+    const first = kept.match('GET', '/events/e%201');
+    expect(kept.match('GET', '/events/e%201')).toBe(first);
+    expect(first).toMatchObject({ kind: 'found', value: 'event', params: { key: 'e 1' } });
+    expect(Object.isFrozen((first as { params: object }).params)).toBe(true);
+    expect(kept.match('POST', '/events/e%201')).toMatchObject({ value: 'update', params: { key: 'e 1' } });
+    expect(kept.match('GET', '/events/e%202')).toMatchObject({ value: 'event', params: { key: 'e 2' } });
+    // Not found and wrong-method answers are worked out each time (they are not kept).
+    expect(kept.match('DELETE', '/events/e1')).toMatchObject({ kind: 'methodNotAllowed' });
+    // A route added later is found on a path matched before.
+    expect(kept.match('GET', '/events/special')).toMatchObject({ value: 'event', params: { key: 'special' } });
+    kept.add('GET', '/events/special', 'special');
+    expect(kept.match('GET', '/events/special')).toMatchObject({ value: 'special' });
+    // Past 4,096 kept paths it starts again, and still answers right.
+    for (let i = 0; i < 5_000; i++) expect(kept.match('GET', `/events/k${i}`)).toMatchObject({ value: 'event', params: { key: `k${i}` } });
+    expect(kept.match('GET', '/events/k4999')).toMatchObject({ params: { key: 'k4999' } });
+  });
 });
