@@ -83,7 +83,8 @@ interface SentCall {
  * leave from the front.
  */
 class SentCalls {
-  private calls: SentCall[] = [];
+  /** From `head` on, the calls waiting; before it, emptied places (a settled call is not kept alive by the list). */
+  private calls: (SentCall | undefined)[] = [];
   private head = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -107,7 +108,7 @@ class SentCalls {
 
   /** The connection closed: every call sent on it is lost. */
   loseAll(): void {
-    const calls = this.calls.slice(this.head);
+    const calls = this.calls.slice(this.head) as SentCall[];
     this.calls = [];
     this.head = 0;
     clearTimeout(this.timer);
@@ -116,7 +117,10 @@ class SentCalls {
   }
 
   private dropSettled(): void {
-    while (this.head < this.calls.length && !this.calls[this.head]!.pending) this.head++;
+    // The place is emptied as the head passes it: a busy connection always has calls waiting,
+    // so the list is only cut every thousand calls or so, and its answered calls (each with its
+    // request and reply handlers) would otherwise live until then and be copied by scavenges.
+    while (this.head < this.calls.length && !this.calls[this.head]!.pending) this.calls[this.head++] = undefined;
     if (this.head === this.calls.length) {
       this.calls = [];
       this.head = 0;
