@@ -63,14 +63,22 @@ export interface PlannedChange {
   parameters: StatusParameters;
 }
 
+type Operation = Readonly<{ op: StatusOperation; status: string }>;
+// The fixed operations, made once: every booking asks for one.
+const RELEASE: Operation = Object.freeze({ op: 'release', status: 'free' });
+const OVERRIDE: Operation = Object.freeze({ op: 'override', status: '' });
+const USE_SEASON: Operation = Object.freeze({ op: 'useSeason', status: '' });
+const BOOK: Operation = Object.freeze({ op: 'book', status: 'booked' });
+const HOLD: Operation = Object.freeze({ op: 'hold', status: HELD });
+
 /** The operation a status stands for: the SDKs book and hold through change-object-status. */
-export function operationFor(type: ChangeType, status: string | undefined): { op: StatusOperation; status: string } {
-  if (type === 'RELEASE') return { op: 'release', status: 'free' };
-  if (type === 'OVERRIDE_SEASON_STATUS') return { op: 'override', status: '' };
-  if (type === 'USE_SEASON_STATUS') return { op: 'useSeason', status: '' };
+export function operationFor(type: ChangeType, status: string | undefined): Operation {
+  if (type === 'RELEASE') return RELEASE;
+  if (type === 'OVERRIDE_SEASON_STATUS') return OVERRIDE;
+  if (type === 'USE_SEASON_STATUS') return USE_SEASON;
   const checked = checkStatus(status);
-  if (checked === 'booked') return { op: 'book', status: checked };
-  if (checked === HELD) return { op: 'hold', status: checked };
+  if (checked === 'booked') return BOOK;
+  if (checked === HELD) return HOLD;
   return { op: 'status', status: checked };
 }
 
@@ -107,9 +115,11 @@ function checkParameters(op: StatusOperation, parameters: StatusParameters): voi
   checkText('INVALID_ORDER_ID', 'orderId', parameters.orderId);
   checkText('INVALID_RESALE_LISTING_ID', 'resaleListingId', parameters.resaleListingId);
   checkText('HOLD_TOKEN_NOT_FOUND', 'holdToken', parameters.holdToken);
-  for (const key of parameters.channelKeys ?? []) checkText('INVALID_CHANNEL_KEY', 'a channel key', key);
-  for (const status of parameters.allowedPreviousStatuses ?? []) checkText('INVALID_STATUS', 'a previous status', status);
-  for (const status of parameters.rejectedPreviousStatuses ?? []) checkText('INVALID_STATUS', 'a previous status', status);
+  // Lists looked through only when given: an iterator per absent list is garbage per booking.
+  const { channelKeys, allowedPreviousStatuses, rejectedPreviousStatuses } = parameters;
+  if (channelKeys) for (const key of channelKeys) checkText('INVALID_CHANNEL_KEY', 'a channel key', key);
+  if (allowedPreviousStatuses) for (const status of allowedPreviousStatuses) checkText('INVALID_STATUS', 'a previous status', status);
+  if (rejectedPreviousStatuses) for (const status of rejectedPreviousStatuses) checkText('INVALID_STATUS', 'a previous status', status);
 }
 
 /** Empty guard lists mean "no guard", as when they are left out (SDKs may send []). */
