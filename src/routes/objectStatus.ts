@@ -3,7 +3,7 @@ import { noContent, ok, workspaceRoute, type DirectHandler, type Lane, type Rout
 import { clientIp } from '../http/clientIp.js';
 import type { StatusParameters } from '../domain/statusChangeRequest.js';
 import { badRequest } from '../domain/errors.js';
-import type { BestAvailableService } from '../services/bestAvailableService.js';
+import { bestAvailableJson, type BestAvailableService } from '../services/bestAvailableService.js';
 import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
 import { ExpandQuery } from './querySchemas.js';
 import type { ChangeOrigin } from '../inventory/statusChanges.js';
@@ -184,7 +184,8 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
         if (chooses && ctx.body.bestAvailable !== undefined) {
           if (ctx.body.objects !== undefined) throw badRequest('OBJECTS_AND_BEST_AVAILABLE', 'Send objects or bestAvailable, not both');
           const { bestAvailable: best, categories } = ctx.body;
-          return ok(await bestAvailable.apply(ctx.workspace, { eventKey: ctx.params.key!, status: status!, bestAvailable: best, categories, parameters: parametersOf(ctx.body) }, apiCall(ctx)));
+          const chosen = await bestAvailable.apply(ctx.workspace, { eventKey: ctx.params.key!, status: status!, bestAvailable: best, categories, parameters: parametersOf(ctx.body) }, apiCall(ctx));
+          return { status: 200, body: bestAvailableJson(chosen), contentType: 'application/json' };
         }
         const input = inputOf(ctx.params.key!, ctx.body, type, status);
         const [objects] = await service.apply(ctx.workspace, [input], expand, apiCall(ctx));

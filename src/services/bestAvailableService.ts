@@ -8,7 +8,7 @@ import { eventInThePast } from '../domain/season.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { AvailabilityViews, Claim } from './availabilityViews.js';
 import type { EventCatalog } from './eventCatalog.js';
-import type { ObjectInfos, StatusChangeService } from './statusChangeService.js';
+import type { StatusChangeService } from './statusChangeService.js';
 
 // Best available on book, hold and change-object-status (docs/best-available.md): the
 // choice is made from this process's view of the event and applied by the same status
@@ -26,8 +26,15 @@ export interface BestAvailableRequest {
 
 export interface BestAvailableResult {
   objects: string[];
-  objectDetails: ObjectInfos;
+  /** The chosen objects' details, as the JSON text of an object keyed by label (StatusChangeService.applyAsJson). */
+  objectDetailsJson: string;
   nextToEachOther?: boolean;
+}
+
+/** The answer to a best-available change, `{objects, objectDetails, nextToEachOther}`, as JSON text. */
+export function bestAvailableJson(result: BestAvailableResult): string {
+  const next = result.nextToEachOther === undefined ? '' : `,"nextToEachOther":${result.nextToEachOther}`;
+  return `{"objects":${JSON.stringify(result.objects)},"objectDetails":${result.objectDetailsJson}${next}}`;
 }
 
 /** Choices made and refused by the script before the request gives up with the last refusal. */
@@ -78,9 +85,9 @@ export class BestAvailableService {
       const sentAt = Date.now();
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
       try {
-        const [objectDetails] = await this.statusChanges.apply(workspace, [input], true, origin);
+        const objectDetailsJson = await this.statusChanges.applyAsJson(workspace, input, origin);
         this.views.applied(event._id, claim);
-        const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetails: objectDetails! };
+        const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetailsJson };
         if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;
         return result;
       } catch (error) {

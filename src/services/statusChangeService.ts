@@ -1,5 +1,7 @@
 import { badRequest } from '../domain/errors.js';
-import { describeEventObject } from '../domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { directRules, type ObjectRules } from '../domain/eventObjectRules.js';
+import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, objectState, type AreaHolds } from '../domain/objectStates.js';
 import {
   operationFor,
@@ -32,6 +34,27 @@ export interface StatusChangeInput {
 }
 
 export type ObjectInfos = Record<string, Record<string, unknown>>;
+
+/**
+ * How `apply` words each object a change leaves, with expand: as an object (the routes'
+ * replies), or straight as its JSON text (applyAsJson: a best-available answer, whose
+ * details were most of its allocation as objects made, merged and then stringified).
+ */
+interface Wording<T> {
+  object(event: LoadedEvent['event'], index: ObjectIndex, object: ChartObject, snapshot: ObjectSnapshot, rules: ObjectRules): T;
+  /** An object described elsewhere (a season's status given back: ObjectInfoService). */
+  described(info: Record<string, unknown>): T;
+}
+
+const AS_OBJECTS: Wording<Record<string, unknown>> = {
+  object: (event, index, object, snapshot, rules) => describeEventObject(event, index, object, snapshot, rules),
+  described: (info) => info,
+};
+
+const AS_JSON: Wording<string> = {
+  object: (_event, index, object, snapshot, rules) => eventObjectJson(chartMembersJson(index, object), eventFields(object, snapshot, rules)),
+  described: (info) => JSON.stringify(info),
+};
 
 /**
  * On Redis Cluster a request's changes run as one script call, which may only touch keys
@@ -77,9 +100,21 @@ export class StatusChangeService {
    * process may not have dropped its copy yet) is planned again on the season as it is now.
    */
   async apply(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
+    return this.applyWorded(workspace, inputs, expand, origin, AS_OBJECTS);
+  }
+
+  /** `apply` of one input, expanded: its objects' details as the JSON text of an object keyed by label. */
+  async applyAsJson(workspace: WorkspaceDoc, input: StatusChangeInput, origin: ChangeOrigin): Promise<string> {
+    const [details] = await this.applyWorded(workspace, [input], true, origin, AS_JSON);
+    let json = '';
+    for (const label in details) json += `${json === '' ? '{' : ','}${JSON.stringify(label)}:${details[label]}`;
+    return json === '' ? '{}' : `${json}}`;
+  }
+
+  private async applyWorded<T>(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin, wording: Wording<T>): Promise<Record<string, T>[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyOnce(workspace, inputs, expand, origin);
+        return await this.applyOnce(workspace, inputs, expand, origin, wording);
       } catch (error) {
         if (!isSeasonChanged(error) || attempt >= MAX_SEASON_REPLANS) throw error;
         this.catalog.forget(workspace._id, inputs.map((input) => input.eventKey));
@@ -87,7 +122,7 @@ export class StatusChangeService {
     }
   }
 
-  private async applyOnce(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin): Promise<ObjectInfos[]> {
+  private async applyOnce<T>(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin, wording: Wording<T>): Promise<Record<string, T>[]> {
     const now = Date.now();
     const found = this.loadAll(workspace, inputs);
     const loaded = Array.isArray(found) ? found : await found;
@@ -109,7 +144,8 @@ export class StatusChangeService {
     const holds = await this.areaHolds(changes, now);
     const results = applied.objects.map((objects, i) => {
       const { event, index } = loaded[i]!;
-      const infos: ObjectInfos = {};
+      const rules = directRules(event, index);
+      const infos: Record<string, T> = {};
       changes[i]!.change.objects.forEach((planned, j) => {
         const { record, extra } = objects[j]!;
         const state =
@@ -117,7 +153,7 @@ export class StatusChangeService {
             ? { ...areaState(record), holds: holds.get(event._id)?.get(planned.label) ?? null }
             : objectState(record, () => Infinity, now);
         const snapshot = extra ? { state, extraData: JSON.parse(extra) as Record<string, unknown> } : { state };
-        infos[planned.label] = describeEventObject(event, index, planned.object, snapshot);
+        infos[planned.label] = wording.object(event, index, planned.object, snapshot, rules);
       });
       return infos;
     });
@@ -125,7 +161,8 @@ export class StatusChangeService {
     // (after the whole request, on the regular lane these changes take).
     for (const [i, { change }] of changes.entries()) {
       if (change.op !== 'useSeason') continue;
-      Object.assign(results[i]!, await this.describe(workspace, inputs[i]!.eventKey, change.objects.map((o) => o.label)));
+      const described = await this.describe(workspace, inputs[i]!.eventKey, change.objects.map((o) => o.label));
+      for (const label in described) results[i]![label] = wording.described(described[label]!);
     }
     return results;
   }

@@ -66,6 +66,29 @@ describe('the SDK sample chart', () => {
     expect(await statuses(ctx.api, event, ['B-4', 'B-5'])).toEqual({ 'B-4': 'reservedByToken', 'B-5': 'reservedByToken' });
   });
 
+  it('details the objects it chose as a change with expand=objects details the same objects (seats and a GA area)', async () => {
+    // The best-available answer writes its details as JSON text (StatusChangeService.applyAsJson);
+    // a plain change answers them as objects. On twin events they must say the same.
+    const cases: [Record<string, unknown>, Record<string, unknown>, (labels: string[]) => unknown[]][] = [
+      [
+        { number: 2, extraData: [{ foo: 'bar' }, { n: 1 }], ticketTypes: ['adult', 'child'] },
+        { orderId: 'o-9' },
+        (labels) => [
+          { objectId: labels[0], extraData: { foo: 'bar' }, ticketType: 'adult' },
+          { objectId: labels[1], extraData: { n: 1 }, ticketType: 'child' },
+        ],
+      ],
+      [{ number: 60, categories: ['Cat1'] }, {}, (labels) => [{ objectId: labels[0], quantity: 60 }]],
+    ];
+    for (const [bestAvailable, more, objectsOf] of cases) {
+      const [chosenIn, twin] = [await createEvent(ctx.api, chartKey), await createEvent(ctx.api, chartKey)];
+      const chosen = await best(chosenIn, bestAvailable, more, 'book');
+      const plain = await ctx.api.post(`/events/${twin}/actions/book?expand=objects`, { objects: objectsOf(chosen.objects), ...more });
+      expect(plain.status, plain.text).toBe(200);
+      expect(chosen.objectDetails).toEqual(plain.body.objects);
+    }
+  });
+
   it('answers 400 BEST_AVAILABLE_OBJECTS_NOT_FOUND when there are not enough, changing nothing', async () => {
     const event = await createEvent(ctx.api, chartKey);
     const response = await action(ctx.api, event, 'book', { bestAvailable: { number: 101 } });
