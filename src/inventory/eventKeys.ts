@@ -59,6 +59,27 @@ export function eventKeys(event: EventRef): EventKeys {
   };
 }
 
+/**
+ * Each event record's keys in script order, made once per record (the catalog keeps the
+ * records, so a busy event's keys are made once, not per booking); frozen, so the status
+ * call's encoding of them is kept with them (src/inventory/statusWire.ts).
+ */
+const keptKeys = new WeakMap<EventRef, readonly string[]>();
+export function keptEventKeys(event: EventRef): readonly string[] {
+  let keys = keptKeys.get(event);
+  if (!keys) {
+    const k = eventKeys(event);
+    keys = Object.freeze(EVENT_KEY_NAMES.map((name) => k[name]));
+    keptKeys.set(event, keys);
+  }
+  return keys;
+}
+
+const HISTORY_AT = EVENT_KEY_NAMES.indexOf('history');
+
+/** The event record's history key, from its kept keys (keptEventKeys). */
+export const keptHistoryKey = (event: EventRef): string => keptEventKeys(event)[HISTORY_AT]!;
+
 /** The event's history stream (EventKeys.history), without making the other names. */
 export const historyKey = (event: EventRef) => `${prefixOf(event)}:history`;
 

@@ -1,6 +1,6 @@
 import { scanKeys, type RedisClient } from './redis.js';
 import { ENTRY_SEPARATOR, entryNumber, entryTimeAndLabel } from '../domain/statusChangeHistory.js';
-import { historyKey, type EventRef } from './eventKeys.js';
+import { keptHistoryKey, type EventRef } from './eventKeys.js';
 import { markPlace, UNMARKED, type MarkedEntries } from './usedObjects.js';
 
 // The events' history streams as the drain sees them (docs/history.md): which streams may
@@ -60,8 +60,6 @@ function changesIn(c: Buffer): number {
 export class HistoryStreams {
   /** Streams changed since the last flush, in this process. */
   private readonly changed = new Set<string>();
-  /** Each event record's history key, made once (noteChangedEvent). */
-  private readonly keys = new WeakMap<EventRef, string>();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Changes per entry in the last batch read (oldest): a 2-seat booking's entry holds 2. */
@@ -102,10 +100,7 @@ export class HistoryStreams {
 
   /** noteChanged for one event. */
   noteChangedEvent(event: EventRef): void {
-    // An event's record is kept by the catalog, so its key is made once, not per booking.
-    let key = this.keys.get(event);
-    if (key === undefined) this.keys.set(event, (key = historyKey(event)));
-    this.changed.add(key);
+    this.changed.add(keptHistoryKey(event));
     this.flushTimer ??= setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();

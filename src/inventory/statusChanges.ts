@@ -3,7 +3,7 @@ import { isScriptRefusal, SCRIPT_REFUSALS, SCRIPT_SIGNALS, type ScriptRefusal } 
 import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
-import { eventKeys, EVENT_KEY_NAMES, seasonFeedKey, seasonFeedKeyOfTag, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
+import { keptEventKeys, seasonFeedKey, seasonFeedKeyOfTag, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
 import type { AtMostOnceCalls } from './atMostOnce.js';
 import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
@@ -98,21 +98,6 @@ function failure(raw: [string, string, string][]): ApiError {
   }));
   const [first, ...more] = details;
   return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
-}
-
-/**
- * Each event's keys in script order, made once per event record; frozen, so the status call's
- * encoding of them is kept with them (src/inventory/statusWire.ts).
- */
-const scriptKeys = new WeakMap<EventRef, readonly string[]>();
-function scriptKeysOf(event: EventRef): readonly string[] {
-  let keys = scriptKeys.get(event);
-  if (!keys) {
-    const k = eventKeys(event);
-    keys = Object.freeze(EVENT_KEY_NAMES.map((name) => k[name]));
-    scriptKeys.set(event, keys);
-  }
-  return keys;
 }
 
 /** A call applied with nothing more to tell; shared, never changed. */
@@ -231,7 +216,7 @@ export function applyPlainChange(
   const events = [event];
   calls.call(
     event,
-    scriptKeysOf(event),
+    keptEventKeys(event),
     now,
     new PlainRequest(change.change, change.tokenExpiry, origin.ip, usageOf(event, change.change.op, owner)),
     (reply) => {
@@ -275,11 +260,11 @@ export function statusCall(changes: EventStatusChange[], expand: boolean, origin
   let keys: readonly string[];
   let seasons: Record<string, SeasonUnitPayload> = {};
   if (position) {
-    const all = events.flatMap((event) => scriptKeysOf(event));
+    const all = events.flatMap((event) => keptEventKeys(event));
     if (changes.some((c) => c.season)) seasons = seasonsPayload(changes, position, all, lite);
     keys = all;
   } else {
-    keys = scriptKeysOf(events[0]!);
+    keys = keptEventKeys(events[0]!);
   }
   // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
   // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
@@ -341,7 +326,7 @@ export type ExpiryOutcome = { done: true; holdings: HoldingChange[] } | { done: 
  * that id, whose records the season counts (docs/seasons.md).
  */
 export async function expireHolds(calls: AtMostOnceCalls, event: EventRef, token: string, now: number): Promise<ExpiryOutcome> {
-  const keys = scriptKeysOf(event).slice();
+  const keys = keptEventKeys(event).slice();
   // The season's feed gets the entries of a unit of a season (includes/historyEntries.lua).
   // A tag equal to the id is a top-level season or an event outside seasons: the feed is
   // written only if it is there (`fdx`), which it is for a season whose units changed since.
