@@ -25,7 +25,7 @@ function splitPath(path: string): string[] {
   return trimmed === '/' || trimmed === '' ? [] : trimmed.slice(1).split('/');
 }
 
-/** Paths kept matched per method (RouteTable.match); past this many, the kept ones are dropped. */
+/** Paths kept matched per method (RouteTable.match); past this many, that method's kept ones are dropped. */
 const KEPT_MATCHES = 4096;
 
 export class RouteTable<T> {
@@ -37,11 +37,9 @@ export class RouteTable<T> {
    * every request of that path shares them.
    */
   private readonly found = new Map<string, Map<string, Match<T>>>();
-  private foundCount = 0;
 
   add(method: string, pattern: string, value: T): void {
     this.found.clear();
-    this.foundCount = 0;
     let node = this.root;
     for (const segment of splitPath(pattern)) {
       if (segment.startsWith(':')) {
@@ -68,15 +66,11 @@ export class RouteTable<T> {
     if (kept) return kept;
     const match = this.walkTo(method, path);
     if (match.kind === 'found') {
-      if (this.foundCount >= KEPT_MATCHES) {
-        this.found.clear();
-        this.foundCount = 0;
-      }
       Object.freeze(match.params);
       let byPath = this.found.get(method);
       if (!byPath) this.found.set(method, (byPath = new Map()));
+      else if (byPath.size >= KEPT_MATCHES) byPath.clear();
       byPath.set(path, match);
-      this.foundCount++;
     }
     return match;
   }

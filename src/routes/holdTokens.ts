@@ -4,7 +4,7 @@ import type { HoldToken } from '../inventory/holdTokenStore.js';
 import type { Tenant } from '../metadata/tenantCache.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { HoldTokenService } from '../services/holdTokenService.js';
-import { ok, workspaceRoute, type DirectHandler, type RouteDef, type WorkspaceContext } from '../http/route.js';
+import { compile, ok, workspaceRoute, type DirectHandler, type RouteDef, type WorkspaceContext } from '../http/route.js';
 
 // Hold tokens (docs/seatsio-behaviour.md, "Hold tokens"; their expiry: docs/hold-expiry.md).
 // Priority lane (docs/operations.md, "Concurrency limits"): Redis only, no MongoDB.
@@ -32,22 +32,20 @@ export async function createHoldToken(holdTokens: HoldTokenService, caller: { te
 
 const record = (token: HoldToken, ctx: WorkspaceContext, now: number) => holdTokenRecord(token, ctx.workspace.key, now);
 
+/** The create body's schema, compiled once for the direct way (its range is the schema's, not repeated here). */
+const createBody = compile(CreateHoldTokenBody);
+
 /**
  * The `expiresInMinutes` of the plainest bodies a token is made from, `{}` or
- * `{"expiresInMinutes": n}` within the schema's range: the minutes, undefined for none, or
+ * `{"expiresInMinutes": n}` that the schema takes: the minutes, undefined for none, or
  * null for any other body (the handler checks and words it).
  */
 function plainMinutes(body: unknown): number | undefined | null {
   // No body is `{}` (checkBody).
   if (body === undefined) return undefined;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
-  let minutes: unknown;
-  for (const name in body) {
-    if (name !== 'expiresInMinutes') return null;
-    minutes = (body as { expiresInMinutes: unknown }).expiresInMinutes;
-  }
-  if (minutes === undefined) return undefined;
-  return Number.isInteger(minutes) && (minutes as number) >= 1 && (minutes as number) <= MAX_HOLD_PERIOD_MINUTES ? (minutes as number) : null;
+  for (const name in body) if (name !== 'expiresInMinutes') return null;
+  return createBody.check(body) ? (body as { expiresInMinutes?: number }).expiresInMinutes : null;
 }
 
 export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {

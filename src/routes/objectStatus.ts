@@ -20,6 +20,8 @@ export const apiCall = (ctx: { ip: string }): ChangeOrigin => ({ type: 'API_CALL
 /** The longest label the routes take (checked by the schema, and by the direct way for its plain bodies). */
 const MAX_LABEL_LENGTH = 200;
 const Label = Type.String({ maxLength: MAX_LABEL_LENGTH });
+/** The longest hold token a status change takes (the schema, and the direct way for its plain bodies). */
+const MAX_HOLD_TOKEN_LENGTH = 200;
 export const ObjectItem = Type.Union([
   Label,
   Type.Object({
@@ -49,7 +51,7 @@ const parameterFields = {
   objects: Type.Optional(Type.Array(ObjectItem)),
   bestAvailable: Type.Optional(BestAvailableBody),
   categories: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { maxItems: 100 })),
-  holdToken: Type.Optional(Type.String({ maxLength: 200 })),
+  holdToken: Type.Optional(Type.String({ maxLength: MAX_HOLD_TOKEN_LENGTH })),
   orderId: Type.Optional(Type.String({ maxLength: 200 })),
   keepExtraData: Type.Optional(Type.Boolean()),
   channelKeys: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 })),
@@ -143,7 +145,7 @@ function plainToken(body: object): string | undefined | null {
   const token = (body as { holdToken?: unknown }).holdToken;
   if (token === undefined) return undefined;
   // An empty token is left to the handler, as any that the schema refuses.
-  return typeof token === 'string' && token.length > 0 && token.length <= MAX_LABEL_LENGTH ? token : null;
+  return typeof token === 'string' && token.length > 0 && token.length <= MAX_HOLD_TOKEN_LENGTH ? token : null;
 }
 
 export function objectStatusRoutes(service: StatusChangeService, bestAvailable: BestAvailableService): RouteDef[] {
