@@ -49,7 +49,7 @@ function plainMinutes(body: unknown): number | undefined | null {
 }
 
 export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
-  /** The direct way through (route.ts, DirectHandler): what the handler below does with a plain body, without a context or the schema check. */
+  /** The direct way through (route.ts, DirectHandler): what the handler below does with a plain body, without a context or a promise of its own. */
   const createDirect: DirectHandler = (caller, _params, body, _remoteAddress, done) => {
     const minutes = plainMinutes(body);
     if (minutes === null) return false;
