@@ -8,6 +8,14 @@ import { unavailable } from './atMostOnce.js';
 // - a command waits at most `timeoutMs` for its answer (ioredis `commandTimeout`), and
 //   commands queued while disconnected fail after a few reconnect attempts instead of
 //   piling up for the whole outage.
+// ioredis's auto-pipelining is off: each command is written when it is made. With it, the
+// history drain's replies (an XRANGE of up to 1,000 changes) outlived the young generation:
+// during a booking run about 5 MB was promoted per scavenge against 0.4 MB without, which
+// cost a full collection every two seconds and about a tenth of the server's CPU per booking
+// (docs/performance.md, "The drain's replies and auto-pipelining"). Its pipelines also
+// stalled for good after a dropped connection (src/inventory/scripts.ts). Script calls are
+// still batched per turn of the event loop (Scripts, batched), and the status function's
+// calls leave in one write per turn (corkedForTheTurn).
 
 /** Reconnect delays: 50, 100, 150, then every 200 ms. */
 const retryStrategy = (attempt: number) => Math.min(attempt * 50, 200);
@@ -68,14 +76,14 @@ export function connectRedis(target: RedisTarget, name: string, logger: Logger, 
   };
   const redis =
     'url' in target
-      ? new Redis(target.url, { ...perConnection, keyPrefix: options.keyPrefix ?? '', enableAutoPipelining: true, lazyConnect: false, retryStrategy })
+      ? new Redis(target.url, { ...perConnection, keyPrefix: options.keyPrefix ?? '', enableAutoPipelining: false, lazyConnect: false, retryStrategy })
       : // On a cluster ioredis follows MOVED and ASK itself, and waits out TRYAGAIN and
         // CLUSTERDOWN (a slot moving, a failover): none of those ran the command. A command
         // may be retried for 64 x 20 ms, about 1.3 s of a slot half moved, inside the 2 s
         // REDIS_TIMEOUT_MS by default.
         new Cluster(target.clusterNodes, {
           keyPrefix: options.keyPrefix ?? '',
-          enableAutoPipelining: true,
+          enableAutoPipelining: false,
           clusterRetryStrategy: retryStrategy,
           retryDelayOnTryAgain: 20,
           maxRedirections: 64,

@@ -111,8 +111,8 @@ export class UsedObjects {
 
   /** Records that these events have used objects in the month. */
   async recordEventsInUse(workspace: UsageOwner, month: string, eventIds: number[]): Promise<void> {
-    // Two slots (workspace, company): separate commands, sent together by auto-pipelining
-    // (one pipeline may not span slots on a cluster); each SADD is idempotent.
+    // Two slots (workspace, company): separate commands, sent one after the other without
+    // waiting (one pipeline may not span slots on a cluster); each SADD is idempotent.
     await Promise.all([
       this.redis.sadd(usedEventsKey(workspace._id, month), ...eventIds),
       this.redis.sadd(usedMonthsKey(workspace._id), month),
