@@ -62,6 +62,7 @@ local KEYS, ARGV, now, nowText, request
 --#include areaRules.lua
 --#include expiredHolds.lua
 --#include history.lua
+--#include plainChanges.lua
 
 -- With expand: each change's objects as they stand right after that change.
 local function snapshot(state, change)
@@ -83,6 +84,9 @@ local function run(keys, args)
   if pastDeadline() then return { -1 } end
 
   request = cjson.decode(ARGV[ARG_REQUEST])
+  -- Most calls book free seats or release booked ones: written at once (plainChanges.lua).
+  local plain = plainChanges()
+  if plain then return plain end
   local errors = call.errors
 
   for i, change in ipairs(request.changes) do

@@ -5,6 +5,8 @@
 local HELD = 'reservedByToken'
 local FREE = 'free'
 local RESALE = 'resale'
+-- The origin of a change that does not name one: made by an API call (docs/history.md).
+local API_CALL = 'API_CALL'
 -- Joins the fields of a stored record and a GA hold's `<label>SEP<token>` (unit separator).
 local SEP = '\31'
 -- Joins the changes of one history entry (historyEntries.lua), and the labels of a bucket key

@@ -27,5 +27,5 @@ local function noteHistory(state, change, item)
   if not extra and change.keep then extra = extraData(state, item.l) end
   local kind = change.op == 'override' and 'o' or change.op == 'useSeason' and 's' or nil
   noteEntry(state, item.l, statusAfter(state, change, item), (item.q and item.q > 0) and item.q or 1, change.orderId or '',
-    change.token or '', request.origin or 'API_CALL', request.ip or '', extra or '', change.u, kind)
+    change.token or '', request.origin or API_CALL, request.ip or '', extra or '', change.u, kind)
 end

@@ -370,9 +370,9 @@ describe('change-object-status.lua runs as a Redis function', () => {
     const other = new Redis(inject('redisUrl'), { keyPrefix: redis.options.keyPrefix });
     try {
       cpSync(luaDir(), dir, { recursive: true });
-      const history = readFileSync(join(dir, 'includes', 'history.lua'), 'utf8');
-      expect(history).toContain("request.origin or 'API_CALL'");
-      writeFileSync(join(dir, 'includes', 'history.lua'), history.replace("request.origin or 'API_CALL'", "'OTHER_VERSION'"));
+      const constants = readFileSync(join(dir, 'includes', 'constants.lua'), 'utf8');
+      expect(constants).toContain("local API_CALL = 'API_CALL'");
+      writeFileSync(join(dir, 'includes', 'constants.lua'), constants.replace("local API_CALL = 'API_CALL'", "local API_CALL = 'OTHER_VERSION'"));
       const otherScripts = new Scripts(other, other, dir);
       const otherClock = new RedisClock(other);
       const otherCalls = new AtMostOnceCalls(otherScripts, other, otherClock, { timeoutMs: 5_000, maxOutstanding: 100 });

@@ -33,10 +33,12 @@ describe('two versions of the server on one Redis (a rolling deploy)', () => {
     otherDir = mkdtempSync(join(tmpdir(), 'other-version-'));
     for (const part of ['dist', 'lua', 'package.json']) cpSync(part, join(otherDir, part), { recursive: true });
     symlinkSync(resolve('node_modules'), join(otherDir, 'node_modules'));
-    const history = join(otherDir, 'lua', 'includes', 'history.lua');
-    const source = readFileSync(history, 'utf8');
-    expect(source).toContain("request.origin or 'API_CALL'");
-    writeFileSync(history, source.replace("request.origin or 'API_CALL'", `request.origin or '${OTHER_ORIGIN}'`));
+    // Another version: its changes' history entries carry another default origin (the one
+    // constant both the general and the plain way write), so the entries show which ran a call.
+    const constants = join(otherDir, 'lua', 'includes', 'constants.lua');
+    const source = readFileSync(constants, 'utf8');
+    expect(source).toContain("local API_CALL = 'API_CALL'");
+    writeFileSync(constants, source.replace("local API_CALL = 'API_CALL'", `local API_CALL = '${OTHER_ORIGIN}'`));
 
     const database = newDatabaseName();
     [ours, theirs] = await Promise.all([

@@ -1,0 +1,167 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildObjectIndex } from '../../src/domain/objectIndex.js';
+import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
+import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
+import { RedisClock } from '../../src/inventory/redisClock.js';
+import { Scripts } from '../../src/inventory/scripts.js';
+import { applyPlainChange, applyStatusChanges, type AppliedChanges } from '../../src/inventory/statusChanges.js';
+import { streamChanges } from '../support/historyStream.js';
+import { rowsWithoutSections } from '../fixtures/drawings.js';
+
+// lua/includes/plainChanges.lua writes the plainest changes (free seats booked, booked seats
+// released, on an event without a sale config) without the event's state tables. Here every
+// step runs on twin events: one that takes that way, and one whose sale config holds a field
+// for an object the chart does not have, which changes no rule but sends every call the
+// general way. Both must end with the same records, extra data, history and answers.
+// MONITOR tells which way a call took: only the plain way reads records with HMGET.
+
+const index = buildObjectIndex(rowsWithoutSections);
+const OWNER = { _id: 7, companyId: 3 };
+const ORIGIN = { type: 'API_CALL' as const, ip: '192.0.2.1' };
+let redis: Redis;
+let monitor: Redis;
+let scripts: Scripts;
+let clock: RedisClock;
+let calls: AtMostOnceCalls;
+let nextEvent = 1;
+const seen: string[][] = [];
+
+beforeAll(async () => {
+  const prefix = `plainChanges-${process.pid}-${Date.now()}:`;
+  redis = new Redis(inject('redisUrl'), { keyPrefix: prefix });
+  scripts = new Scripts(redis);
+  clock = new RedisClock(redis);
+  calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 5_000, maxOutstanding: 100 });
+  monitor = await new Redis(inject('redisUrl')).monitor();
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (args[1]?.startsWith(prefix)) seen.push(args);
+  });
+});
+afterAll(async () => {
+  clock.stop();
+  monitor.disconnect();
+  await redis.quit();
+});
+
+type TestEvent = EventRef & { tableBookingConfig: { mode: 'INHERIT' } };
+const newEvent = (): TestEvent => {
+  const id = nextEvent++;
+  return { _id: id, tag: `plain${id}`, usedBuckets: 4, tableBookingConfig: { mode: 'INHERIT' } };
+};
+
+/** An event that takes the general way: a sale config whose one field names no object of the chart. */
+async function generalEvent(): Promise<TestEvent> {
+  const event = newEvent();
+  await redis.hset(eventKeys(event).saleConfig, 'c:NO-SUCH-SEAT', 'ch1');
+  return event;
+}
+
+/** What a change answered: applied (with its holding changes), or the refusal's codes. */
+async function outcome(call: Promise<AppliedChanges>): Promise<unknown> {
+  try {
+    return await call;
+  } catch (error) {
+    return { refused: (error as { errors?: { code: string }[] }).errors?.map((e) => e.code) ?? String(error) };
+  }
+}
+
+function change(event: TestEvent, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters, now: number) {
+  const planned = planChange(event, index, op, status, objects, parameters);
+  return outcome(applyStatusChanges(calls, [{ event, change: planned }], now, false, ORIGIN, OWNER));
+}
+
+/** The direct way's call (src/inventory/plainRequest.ts writes its request). */
+function direct(event: TestEvent, op: StatusOperation, status: string, labels: string[], now: number) {
+  const planned = planChange(event, index, op, status, labels, {});
+  return outcome(
+    new Promise<AppliedChanges>((resolve, reject) =>
+      applyPlainChange(calls, { event, change: planned }, now, ORIGIN, OWNER, (error, applied) => (applied ? resolve(applied) : reject(error))),
+    ),
+  );
+}
+
+/**
+ * Whether the calls on `event` since `from` were written the plain way: it reads the records
+ * with one HMGET, and the general way reads each with HGET (a plain way that declines has
+ * read with HMGET first, then the general way with HGET).
+ */
+function tookPlainWay(event: EventRef, from: number): boolean {
+  const reads = (command: string) => seen.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1]?.endsWith(eventKeys(event).objects));
+  return reads('hmget') && !reads('hget');
+}
+
+/** What a call left: records, extra data, history (text, usage mark and number). */
+async function state(event: EventRef) {
+  const keys = eventKeys(event);
+  return {
+    records: await redis.hgetall(keys.objects),
+    extraData: await redis.hgetall(keys.extraData),
+    history: await streamChanges(redis, keys.history),
+  };
+}
+
+/** MONITOR's lines reach us a little after the call's reply. */
+async function settled(): Promise<void> {
+  await redis.ping();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe('plain changes (lua/includes/plainChanges.lua) write what the general way writes', () => {
+  it('books, releases, order ids, resale, extra data, refusals and holds: the same records, history and answers', async () => {
+    const plain = newEvent();
+    const general = await generalEvent();
+    const now = Date.now();
+    // Extra data an object has without a record (a booking drops it, as it drops any it does not keep).
+    for (const event of [plain, general]) await redis.hset(eventKeys(event).extraData, 'A-5', '{"note":"kept?"}');
+
+    const steps: { run: (event: TestEvent) => Promise<unknown>; plainWay: boolean }[] = [
+      { run: (e) => change(e, 'book', 'booked', ['A-1', 'A-2'], {}, now), plainWay: true },
+      { run: (e) => change(e, 'book', 'booked', ['A-3'], { orderId: 'order-1' }, now + 1), plainWay: true },
+      { run: (e) => direct(e, 'book', 'booked', ['A-4', 'A-5'], now + 2), plainWay: true },
+      { run: (e) => change(e, 'release', 'free', ['A-1'], {}, now + 3), plainWay: true },
+      // A release with an order id keeps it on the now free seat.
+      { run: (e) => change(e, 'release', 'free', ['A-3'], { orderId: 'refund-1' }, now + 4), plainWay: true },
+      // A record where a booking needs none: the general way words the refusal.
+      { run: (e) => change(e, 'book', 'booked', ['A-2', 'A-6'], {}, now + 5), plainWay: false },
+      // Releasing a free seat is refused by the general way too.
+      { run: (e) => change(e, 'release', 'free', ['A-7'], {}, now + 6), plainWay: false },
+      // Resale, then booked (the record is resale: general), then released back to resale (plain).
+      { run: (e) => change(e, 'status', 'resale', ['B-1'], {}, now + 7), plainWay: false },
+      { run: (e) => change(e, 'book', 'booked', ['B-1'], {}, now + 8), plainWay: false },
+      { run: (e) => direct(e, 'release', 'free', ['B-1'], now + 9), plainWay: true },
+      // A custom status is released as a booking is.
+      { run: (e) => change(e, 'status', 'lost', ['B-2'], {}, now + 10), plainWay: false },
+      { run: (e) => change(e, 'release', 'free', ['B-2'], {}, now + 11), plainWay: true },
+      // Holds go the general way, and so does what follows them.
+      { run: (e) => change(e, 'hold', 'reservedByToken', ['B-3'], { holdToken: 'token-1' }, now + 12).then(() => undefined), plainWay: false },
+      { run: (e) => change(e, 'release', 'free', ['B-3'], {}, now + 13), plainWay: false },
+      // Extra data asked for, or a ticket type: general.
+      { run: (e) => change(e, 'book', 'booked', [{ objectId: 'B-4', extraData: { a: 1 } }], {}, now + 14), plainWay: false },
+      { run: (e) => change(e, 'book', 'booked', [{ objectId: 'B-5', ticketType: 'adult' }], {}, now + 15), plainWay: false },
+      { run: (e) => change(e, 'release', 'free', ['B-4', 'B-5'], {}, now + 16), plainWay: true },
+      { run: (e) => change(e, 'book', 'booked', ['B-6'], { keepExtraData: true }, now + 17), plainWay: false },
+    ];
+
+    for (const [i, step] of steps.entries()) {
+      const before = seen.length;
+      const plainAnswer = await step.run(plain);
+      await settled();
+      expect(tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
+      const generalBefore = seen.length;
+      const generalAnswer = await step.run(general);
+      await settled();
+      expect(tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);
+      expect(plainAnswer, `step ${i + 1}'s answer`).toEqual(generalAnswer);
+      expect(await state(plain), `step ${i + 1}'s state`).toEqual(await state(general));
+    }
+    // Not vacuous: the events hold what the steps did.
+    const { records, extraData, history } = await state(plain);
+    expect(records['A-2']).toBe('booked');
+    expect(records['A-3']).toContain('refund-1');
+    expect(records['B-1']).toBe('resale');
+    expect(extraData['A-5']).toBeUndefined();
+    expect(history.filter((entry) => entry.u !== null).length).toBeGreaterThan(5);
+  });
+});
