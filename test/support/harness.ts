@@ -194,7 +194,9 @@ function runBuilt(env: Record<string, string>, script = 'dist/src/main.js') {
   let output = '';
   child.stdout!.on('data', (d) => (output += d.toString()));
   child.stderr!.on('data', (d) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': a process that exits at once may still have output in its pipes
+  // then (a configuration error's one line was lost that way in a full run).
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   return { child, output: () => output, exited };
 }
 
