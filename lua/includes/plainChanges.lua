@@ -14,6 +14,7 @@
 --#include constants.lua
 --#include objectStates.lua
 --#include calls.lua
+--#include eventState.lua
 --#include historyEntries.lua
 --#include requestRecord.lua
 
@@ -51,7 +52,7 @@ local function plainChanges()
   local stored = redis.call('HMGET', objectsKey, unpack(labels))
   -- A booked seat's record is the same for every seat of the change (seatRules.lua books a
   -- free seat so); a release's depends on each seat's.
-  local sets, deletes, statuses = {}, {}, {}
+  local records, statuses = {}, {}
   local bookedAs = book and encodeObject({ status = change.status, token = '', orderId = change.orderId or '', ticketType = '', previous = '', listing = '' })
   for i, label in ipairs(labels) do
     local value, status
@@ -62,14 +63,9 @@ local function plainChanges()
       value, status = released(change, stored[i])
       if value == nil then return nil end
     end
-    statuses[i] = status
-    if value then
-      sets[#sets + 1] = label
-      sets[#sets + 1] = value
-    else
-      deletes[#deletes + 1] = label
-    end
+    statuses[i], records[label] = status, value
   end
+  local sets, deletes = fieldChanges(records, records)
   -- Every object passed: written as eventState.lua's writeBack writes, the extra data dropped
   -- (the change does not keep it), the history noted as history.lua notes it.
   callChunked('HSET', objectsKey, sets)
