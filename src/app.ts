@@ -81,7 +81,10 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
   // The background jobs run on this event loop, on the server's own connections: a worker
   // thread of their own cost 70 MB idle and 100-150 MB under load (V8's flags size every
   // isolate's heap alike) for no measurable gain in latency (docs/performance.md, "Step 5").
-  // A deployment that wants them away from the sales flow runs `npm run worker` instead.
+  // Given a young generation of its own, the drain's thread took its pauses off the event
+  // loop but not its CPU off the process, and cost 30-60 MB at the peak (docs/performance.md,
+  // "The drain's replies and auto-pipelining"). A deployment that wants the jobs away from
+  // the sales flow runs `npm run worker` instead.
   const jobs = config.backgroundJobs ? backgroundJobs(parts, config, logger) : undefined;
   await jobs?.start();
   const http = new HttpServer({
