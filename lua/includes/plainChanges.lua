@@ -15,20 +15,18 @@
 --#include objectStates.lua
 --#include calls.lua
 --#include eventState.lua
+--#include seatRules.lua
 --#include historyEntries.lua
 --#include requestRecord.lua
 
 -- A released seat's record (false: none, the seat is free again) and the status it shows,
--- as seatRules.lua releases: back to what it was before (free or resale), the release's
--- order id kept, nothing else; nil when the seat is not plain to release (free, or held).
+-- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
 local function released(change, stored)
   if not stored then return nil end
   local object = decodeObject(stored)
   if object.status == FREE or object.token ~= '' then return nil end
-  local status = object.previous ~= '' and object.previous or FREE
-  local orderId = change.orderId or ''
-  if status == FREE and orderId == '' then return false, status end
-  return encodeObject({ status = status, token = '', orderId = orderId, ticketType = '', previous = '', listing = '' }), status
+  local after = releasedObject(object, change)
+  return storedObject(after) or false, after.status
 end
 
 -- The call's reply when the request is one plain change, applied here; nil when it is not
@@ -47,13 +45,18 @@ local function plainChanges()
     if item.q or item.t or item.x or seen[item.l] then return nil end
     labels[i], seen[item.l] = item.l, true
   end
-  if #labels == 0 or redis.call('EXISTS', KEYS[base + EVENT_KEY_SALE_CONFIG]) == 1 then return nil end
+  if #labels == 0 then return nil end
+  if redis.call('EXISTS', KEYS[base + EVENT_KEY_SALE_CONFIG]) == 1 then
+    -- The general way would ask again (eventState.lua, ownSaleField).
+    eventState(change.e).hasSaleConfig = true
+    return nil
+  end
   local objectsKey = KEYS[base + EVENT_KEY_OBJECTS]
   local stored = redis.call('HMGET', objectsKey, unpack(labels))
   -- A booked seat's record is the same for every seat of the change (seatRules.lua books a
-  -- free seat so); a release's depends on each seat's.
+  -- free seat so, and no item here has a ticket type); a release's depends on each seat's.
   local records, statuses = {}, {}
-  local bookedAs = book and encodeObject({ status = change.status, token = '', orderId = change.orderId or '', ticketType = '', previous = '', listing = '' })
+  local bookedAs = book and storedObject(changedObject(change, change.objects[1])) or false
   for i, label in ipairs(labels) do
     local value, status
     if book then

@@ -15,6 +15,24 @@ local function selectable(status)
   return status == FREE or status == RESALE
 end
 
+-- What a book, hold or custom status makes of a seat, before what the operation adds: the
+-- status asked for, the change's order id and the item's ticket type.
+local function changedObject(change, item)
+  return { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '', listing = '' }
+end
+
+-- What a release makes of a seat: back to what it was before (free or resale), with the
+-- release's order id (a refund, say: that order lists it), nothing else.
+local function releasedObject(object, change)
+  return { status = object.previous ~= '' and object.previous or FREE, token = '', orderId = change.orderId or '', ticketType = '', previous = '', listing = '' }
+end
+
+-- A seat's stored record: none when it is free with no order id.
+local function storedObject(object)
+  if object.status == FREE and object.orderId == '' then return nil end
+  return encodeObject(object)
+end
+
 local function changeObject(state, change, item)
   local label = item.l
   local object = currentObject(state, label)
@@ -36,16 +54,14 @@ local function changeObject(state, change, item)
   local held = object.status == HELD
   local heldByOther = held and object.token ~= token
   -- A resale listing id is set by a status change, kept by a hold, cleared by book and release.
-  local nextObject = { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '', listing = '' }
+  local nextObject = changedObject(change, item)
   if op == 'status' then nextObject.listing = change.listing or '' elseif op == 'hold' then nextObject.listing = object.listing end
   if op == 'release' then
     -- Without a token anything non-free is released (back offices); with one, only its holds.
     if token ~= '' and (heldByOther or not held) then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
     if object.status == FREE then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
-    nextObject.status = object.previous ~= '' and object.previous or FREE
-    nextObject.ticketType = ''
-    -- A released object leaves the order it was booked in; the release's own order id (a
-    -- refund, say) is stored in its place, so that order lists it (nextObject.orderId).
+    -- A released object leaves the order it was booked in.
+    nextObject = releasedObject(object, change)
   elseif heldByOther then
     return fail('HOLD_TOKEN_MISMATCH', label, object.status)
   elseif op == 'book' and held then
@@ -59,9 +75,5 @@ local function changeObject(state, change, item)
       nextObject.token = token
     end
   end
-  if nextObject.status == FREE and nextObject.orderId == '' then
-    setRecord(state, label, nil)
-  else
-    setRecord(state, label, encodeObject(nextObject))
-  end
+  setRecord(state, label, storedObject(nextObject))
 end
