@@ -9,6 +9,7 @@ import { Scripts } from '../../src/inventory/scripts.js';
 import { applyPlainChange, applyStatusChanges, type AppliedChanges } from '../../src/inventory/statusChanges.js';
 import { streamChanges } from '../support/historyStream.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { RedisMonitor } from '../support/redisMonitor.js';
 
 // lua/includes/plainChanges.lua writes the plainest changes (free seats booked, booked seats
 // released, on an event without a sale config) without the event's state tables. Here every
@@ -21,28 +22,25 @@ const index = buildObjectIndex(rowsWithoutSections);
 const OWNER = { _id: 7, companyId: 3 };
 const ORIGIN = { type: 'API_CALL' as const, ip: '192.0.2.1' };
 let redis: Redis;
-let monitor: Redis;
+let monitor: RedisMonitor;
+let prefix: string;
 let scripts: Scripts;
 let clock: RedisClock;
 let calls: AtMostOnceCalls;
 let nextEvent = 1;
-const seen: string[][] = [];
 
 beforeAll(async () => {
-  const prefix = `plainChanges-${process.pid}-${Date.now()}:`;
+  prefix = `plainChanges-${process.pid}-${Date.now()}:`;
   redis = new Redis(inject('redisUrl'), { keyPrefix: prefix });
   scripts = new Scripts(redis);
   clock = new RedisClock(redis);
   calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 5_000, maxOutstanding: 100 });
-  monitor = await new Redis(inject('redisUrl')).monitor();
-  monitor.on('monitor', (_time: string, args: string[]) => {
-    if (args[1]?.startsWith(prefix)) seen.push(args);
-  });
+  monitor = await RedisMonitor.open(inject('redisUrl'));
 });
 afterAll(async () => {
-  clock.stop();
-  monitor.disconnect();
-  await redis.quit();
+  clock?.stop();
+  monitor?.close();
+  await redis?.quit();
 });
 
 type TestEvent = EventRef & { tableBookingConfig: { mode: 'INHERIT' } };
@@ -88,7 +86,8 @@ function direct(event: TestEvent, op: StatusOperation, status: string, labels: s
  * read with HMGET first, then the general way with HGET).
  */
 function tookPlainWay(event: EventRef, from: number): boolean {
-  const reads = (command: string) => seen.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1]?.endsWith(eventKeys(event).objects));
+  const objects = prefix + eventKeys(event).objects;
+  const reads = (command: string) => monitor.commands.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1] === objects);
   return reads('hmget') && !reads('hget');
 }
 
@@ -102,10 +101,13 @@ async function state(event: EventRef) {
   };
 }
 
-/** MONITOR's lines reach us a little after the call's reply. */
+/** MONITOR's lines reach us a little after the call's reply: wait for a marker sent after it. */
+let markers = 0;
 async function settled(): Promise<void> {
-  await redis.ping();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  const marker = `${prefix}settled-${++markers}`;
+  const from = monitor.commands.length;
+  await redis.exists(marker.slice(prefix.length));
+  await monitor.seen((args) => args[0]?.toLowerCase() === 'exists' && args[1] === marker, from);
 }
 
 describe('plain changes (lua/includes/plainChanges.lua) write what the general way writes', () => {
@@ -145,11 +147,11 @@ describe('plain changes (lua/includes/plainChanges.lua) write what the general w
     ];
 
     for (const [i, step] of steps.entries()) {
-      const before = seen.length;
+      const before = monitor.commands.length;
       const plainAnswer = await step.run(plain);
       await settled();
       expect(tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
-      const generalBefore = seen.length;
+      const generalBefore = monitor.commands.length;
       const generalAnswer = await step.run(general);
       await settled();
       expect(tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);
