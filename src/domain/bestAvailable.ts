@@ -215,14 +215,25 @@ export interface OpenObjects {
    * Per ranked block list (`rankedBlocks`, keyed by the list): the list without blocks
    * found to have a closed seat. Closing seats keeps it true; opening one drops them all.
    */
-  withoutClosed: Map<Int32Array, Int32Array>;
+  withoutClosed: Map<Int32Array, KeptBlocks>;
   /**
    * The same for step 1, also without blocks found to leave a lone seat. Only taking that
    * lone seat can change that, and a step-1 choice of two or more seats never takes it
    * without the block's own seat beside it; a single seat does (it may take exactly the
    * lone seat), so it drops these, as does closing seats any other way (`closeChoice`).
    */
-  withoutLoneSeats: Map<Int32Array, Int32Array>;
+  withoutLoneSeats: Map<Int32Array, KeptBlocks>;
+}
+
+/**
+ * A view's own copy of a ranked block list with passed-over blocks taken out: the list is
+ * `blocks` from `from` on. Blocks are taken out of the part a walk read, in place, moving the
+ * kept ones towards the end of that part: the best blocks go first, so that is where closed
+ * ones gather, and the rest of the list is neither read nor copied again.
+ */
+export interface KeptBlocks {
+  blocks: Int32Array;
+  from: number;
 }
 
 /** Opens (1) or closes (0) an object, keeping its row's count and the compacted block lists true. */
@@ -363,12 +374,17 @@ export function sameRow(search: Search, preventOrphans: boolean): BestAvailableC
   const { layout, ranking, view, query } = search;
   const { number: size, accessibleSeats } = query;
   const ranked = rankedBlocks(layout, ranking, size);
-  const blocks = (preventOrphans ? view.withoutLoneSeats.get(ranked) : undefined) ?? view.withoutClosed.get(ranked) ?? ranked;
+  const lists = preventOrphans ? view.withoutLoneSeats : view.withoutClosed;
+  const own = lists.get(ranked);
+  const list = own ?? (preventOrphans ? view.withoutClosed.get(ranked) : undefined);
+  const blocks = list?.blocks ?? ranked;
+  const from = list?.from ?? 0;
   const { open } = view;
   const seats = layout.rowSeats;
   let passed = 0;
   let found = -1;
-  for (let k = 0; k < blocks.length && found < 0; k++) {
+  let k = from;
+  for (; k < blocks.length && found < 0; k++) {
     const first = blocks[k]!;
     let closed = false;
     let eligible = true;
@@ -393,24 +409,30 @@ export function sameRow(search: Search, preventOrphans: boolean): BestAvailableC
     if (eligible && accessible === accessibleSeats) found = first;
   }
   if (passed > PASSED_BEFORE_COMPACTING) {
-    const kept = keptBlocks(layout, blocks, size, open, preventOrphans);
-    (preventOrphans ? view.withoutLoneSeats : view.withoutClosed).set(ranked, kept);
+    // The list is compacted in place once it is this view's own; a shared one is copied first.
+    const kept: KeptBlocks = own ?? { blocks: blocks.slice(from), from: 0 };
+    const read = k - from;
+    kept.from = keptBlocks(layout, kept.blocks, kept.from, kept.from + read, size, open, preventOrphans);
+    lists.set(ranked, kept);
   }
   return found < 0 ? null : { kind: 'row', step: preventOrphans ? 1 : 2, positions: Array.from(seats.subarray(found, found + size)), nextToEachOther: true };
 }
 
-/** The blocks of a list whose seats are all open and, with `withoutLone`, that leave no lone seat. */
-function keptBlocks(layout: SeatingLayout, blocks: Int32Array, size: number, open: Uint8Array, withoutLone: boolean): Int32Array {
+/**
+ * Takes out of `blocks[from, to)` the blocks with a closed seat and, with `withoutLone`, those
+ * that leave a lone seat, moving the kept ones (in order) to the end of that part. Returns
+ * where the kept ones now start.
+ */
+function keptBlocks(layout: SeatingLayout, blocks: Int32Array, from: number, to: number, size: number, open: Uint8Array, withoutLone: boolean): number {
   const seats = layout.rowSeats;
-  const kept = new Int32Array(blocks.length);
-  let n = 0;
-  for (let k = 0; k < blocks.length; k++) {
+  let at = to;
+  for (let k = to - 1; k >= from; k--) {
     const first = blocks[k]!;
     let f = first;
     while (f < first + size && open[seats[f]!]) f++;
-    if (f === first + size && !(withoutLone && leavesLoneSeat(layout, first, size, open))) kept[n++] = first;
+    if (f === first + size && !(withoutLone && leavesLoneSeat(layout, first, size, open))) blocks[--at] = first;
   }
-  return kept.slice(0, n);
+  return at;
 }
 
 /**

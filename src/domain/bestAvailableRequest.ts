@@ -76,20 +76,29 @@ export function eventSelection(event: EventDoc, layout: SeatingLayout, top: Even
   const forSaleSources = channelSource !== event && top?.season?.role === 'top' && top.season.forSalePropagated ? [event, top] : [event];
   const categories = eventCategories(event, index);
   const categoryAt = new Map(categories.map((c, i) => [categoryId(c.key), i]));
+  // Objects share their category records: each is looked up by key once, then by identity.
+  const categoryIndex = new Map<IndexedCategory, number>();
+  const indexOfCategory = (own: IndexedCategory): number => {
+    let at = categoryIndex.get(own);
+    if (at === undefined) categoryIndex.set(own, (at = categoryAt.get(categoryId(own.key)) ?? -1));
+    return at;
+  };
   const channels: Channel[] = channelSource.channels;
   const channelAt = new Map<string, number>();
   channels.forEach((channel, i) => channel.objects.forEach((label) => channelAt.set(label, i)));
+  // Labels are looked up only when the event has something keyed by them: for 50,000 seats
+  // that is most of this function's time (tens of milliseconds on an event's first request).
+  const overrides = Object.keys(event.objectCategories).length > 0;
+  const forSale = forSaleSources.filter((source) => source.forSaleConfig);
   const category = new Int32Array(index.objects.length);
-  const channel = new Int32Array(index.objects.length);
+  const channel = new Int32Array(index.objects.length).fill(-1);
   const choosable = new Uint8Array(index.objects.length);
   const notForSale = new Int32Array(index.objects.length);
   for (const object of index.objects) {
-    for (const source of forSaleSources) {
-      if (source.forSaleConfig) notForSale[object.position] = Math.max(notForSale[object.position]!, notForSalePlaces(source, index, object));
-    }
-    const own = categoryOf(event, index, object);
-    category[object.position] = own ? (categoryAt.get(categoryId(own.key)) ?? -1) : -1;
-    channel[object.position] = channelAt.get(object.label) ?? -1;
+    for (const source of forSale) notForSale[object.position] = Math.max(notForSale[object.position]!, notForSalePlaces(source, index, object));
+    const own = overrides ? categoryOf(event, index, object) : object.category;
+    category[object.position] = own ? indexOfCategory(own) : -1;
+    if (channelAt.size > 0) channel[object.position] = channelAt.get(object.label) ?? -1;
     // Seats only in rows (the layout's), tables only when booked as a whole.
     const ok = object.objectType === 'seat' ? layout.rowOf[object.position]! >= 0 : object.objectType !== 'table' || bookedAsAWhole(event, object);
     choosable[object.position] = ok ? 1 : 0;

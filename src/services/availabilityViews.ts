@@ -1,4 +1,4 @@
-import { closeChoice, countOpenInRows, seatingLayout, setOpen, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
+import { closeChoice, countOpenInRows, seatingLayout, setOpen, type KeptBlocks, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
 import type { EventSelection } from '../domain/bestAvailableRequest.js';
 import type { EventDoc } from '../domain/event.js';
 import { areaState, recordIsFree, tokenEntryExpiry } from '../domain/objectStates.js';
@@ -32,8 +32,8 @@ export class AvailabilityView implements OpenObjects {
   /** Position of a GA area -> its free places (GA areas are few: a map, not an array per object). */
   readonly free = new Map<number, number>();
   readonly openInRow: Int32Array;
-  readonly withoutClosed = new Map<Int32Array, Int32Array>();
-  readonly withoutLoneSeats = new Map<Int32Array, Int32Array>();
+  readonly withoutClosed = new Map<Int32Array, KeptBlocks>();
+  readonly withoutLoneSeats = new Map<Int32Array, KeptBlocks>();
 
   constructor(
     readonly layout: SeatingLayout,

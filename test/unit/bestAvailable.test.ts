@@ -723,22 +723,24 @@ describe('a view reused from one request to the next answers as a fresh view wou
    * between ({ release: labels }, as a refused claim or a release does); each answer is
    * compared with a fresh view's.
    */
-  function replay(c: Chart, taken: string[], events: (number | { release: string[] })[]): (string[] | null)[] {
+  type Request = number | { number: number; filter: (object: ChartObject) => boolean };
+  function replay(c: Chart, taken: string[], events: (Request | { release: string[] })[], reused?: (view: OpenObjects) => void): (string[] | null)[] {
     const s = search(c, { number: 1, taken });
     const free = new Float64Array(c.index.objects.length);
     return events.map((event) => {
-      if (typeof event !== 'number') {
+      if (typeof event !== 'number' && 'release' in event) {
         for (const label of event.release) setOpen(c.layout, s.view, c.index.byLabel.get(label)!.position, 1);
         return event.release;
       }
-      const number = event;
-      const query = { ...s.query, number };
+      const { number, filter } = typeof event === 'number' ? { number: event, filter: undefined } : event;
+      const query = { ...s.query, number, ...(filter && { eligible: (p: number) => s.query.eligible(p) && filter(c.index.objects[p]!) }) };
       const fresh = openObjects(c.layout, Uint8Array.from(s.view.open), free);
       const expected = chooseBestAvailable(c.layout, s.ranking, fresh, query);
       const choice = chooseBestAvailable(c.layout, s.ranking, s.view, query);
       const labels = (x: BestAvailableChoice | null) => x && x.positions.map((p) => c.index.objects[p]!.label);
       expect(labels(choice), `request ${number} on the reused view`).toEqual(labels(expected));
       if (choice) closeChoice(c.layout, s.view, choice);
+      reused?.(s.view);
       return labels(choice);
     });
   }
@@ -767,6 +769,29 @@ describe('a view reused from one request to the next answers as a fresh view wou
       // A-4, A-5, A-6 left: any pair leaves the third alone, row B does not.
       ['B-3', 'B-4'],
     ]);
+  });
+
+  it('a block list compacted again and again in place, with seats opened in between and filters that differ', () => {
+    // 30 rows of 40: each request of 4 closes the best blocks, so walks pass more and more
+    // closed ones and the view's own list is compacted where they gather, many times over.
+    // Rows 2 and 5 are Premium, which most requests filter out: their blocks stay in the
+    // lists, open, for the requests that take them (one in eleven).
+    const rows = Array.from({ length: 30 }, (_, r) => row(`R${r + 1}`, 40, { y: 20 * r }, {}, r === 1 || r === 4 ? 2 : 1));
+    const c = chart(drawing({ rows }, { x: 390, y: -100 }));
+    const releases = new Map([
+      [60, { release: ['R1-20', 'R1-21', 'R1-22', 'R1-23'] }],
+      [120, { release: ['R3-1', 'R3-2'] }],
+    ]);
+    const regular = (object: ChartObject) => object.category?.key === 1;
+    const events: (Request | { release: string[] })[] = [];
+    for (let i = 0; i < 250; i++) events.push(releases.get(i) ?? (i % 11 === 5 ? 4 : { number: i % 7 === 3 ? 2 : 4, filter: regular }));
+    const starts = new Set<number>();
+    const answers = replay(c, [], events, (view) => {
+      for (const list of view.withoutLoneSeats.values()) starts.add(list.from);
+    });
+    expect(answers.filter((a) => a !== null).length).toBeGreaterThan(200);
+    // Compacted in place at least three times: the kept part started at three places.
+    expect([...starts].filter((from) => from > 0).length).toBeGreaterThanOrEqual(3);
   });
 
   it('over a long series of requests of mixed sizes', () => {
