@@ -201,6 +201,12 @@ local function fieldChanges(changed, values)
   return sets, deletes
 end
 
+-- Deletes fields of a hash that may not exist: most events have no extra data, and without
+-- the hash there is nothing to delete.
+local function deleteFields(key, fields)
+  if #fields > 0 and redis.call('EXISTS', key) == 1 then callChunked('HDEL', key, fields) end
+end
+
 -- Writes what changed in the event's state: one HSET and one HDEL per hash, however many
 -- objects changed.
 local function writeBack(state)
@@ -225,8 +231,7 @@ local function writeBack(state)
   callChunked('HSET', state.objects, sets)
   callChunked('HDEL', state.objects, deletes)
   sets, deletes = fieldChanges(state.extraChanged, state.extra)
-  -- Without any extra data in the event there is nothing to delete.
-  if #deletes > 0 and redis.call('EXISTS', state.extraData) == 1 then callChunked('HDEL', state.extraData, deletes) end
+  deleteFields(state.extraData, deletes)
   callChunked('HSET', state.extraData, sets)
   -- A token's entry stays while it holds something here; the server hears when a token
   -- starts or stops holding in the event.

@@ -73,8 +73,7 @@ local function plainChanges()
   -- (the change does not keep it), the history noted as history.lua notes it.
   callChunked('HSET', objectsKey, sets)
   callChunked('HDEL', objectsKey, deletes)
-  local extraKey = KEYS[base + EVENT_KEY_EXTRA_DATA]
-  if redis.call('EXISTS', extraKey) == 1 then callChunked('HDEL', extraKey, labels) end
+  deleteFields(KEYS[base + EVENT_KEY_EXTRA_DATA], labels)
   local stream = { history = KEYS[base + EVENT_KEY_HISTORY] }
   local orderId, ip = change.orderId or '', request.ip or ''
   for i, label in ipairs(labels) do

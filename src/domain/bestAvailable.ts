@@ -409,10 +409,10 @@ export function sameRow(search: Search, preventOrphans: boolean): BestAvailableC
     if (eligible && accessible === accessibleSeats) found = first;
   }
   if (passed > PASSED_BEFORE_COMPACTING) {
-    // The list is compacted in place once it is this view's own; a shared one is copied first.
+    // The list is compacted in place once it is this view's own; a shared one is copied first,
+    // from `from` on. Either way the part the walk read, [from, k), starts at `kept.from`.
     const kept: KeptBlocks = own ?? { blocks: blocks.slice(from), from: 0 };
-    const read = k - from;
-    kept.from = keptBlocks(layout, kept.blocks, kept.from, kept.from + read, size, open, preventOrphans);
+    kept.from = keptBlocks(layout, kept.blocks, kept.from, kept.from + k - from, size, open, preventOrphans);
     lists.set(ranked, kept);
   }
   return found < 0 ? null : { kind: 'row', step: preventOrphans ? 1 : 2, positions: Array.from(seats.subarray(found, found + size)), nextToEachOther: true };
