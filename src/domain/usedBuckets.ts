@@ -43,12 +43,30 @@ function usedBucket(label: string, buckets: number): number {
   if (start === label.length) {
     hash = fnv(hash, label, 0, label.length);
   } else {
-    const group = String(Math.floor(Number(label.slice(start)) / 16));
     hash = fnv(hash, label, 0, start);
     hash = Math.imul(hash ^ HASH_SIGN, 0x01000193);
-    hash = fnv(hash, group, 0, group.length);
+    if (label.length - start <= SHORT_NUMBER_DIGITS) {
+      hash = fnvGroup(hash, label, start);
+    } else {
+      const group = String(Math.floor(Number(label.slice(start)) / 16));
+      hash = fnv(hash, group, 0, group.length);
+    }
   }
   return (hash >>> 0) % buckets;
+}
+
+/** Trailing numbers of up to this many digits are read in place (they fit 32 bits); longer ones through a text. */
+const SHORT_NUMBER_DIGITS = 9;
+
+/** FNV-1a continued over the decimal digits of the number from `start` on divided by 16, read in place. */
+function fnvGroup(hash: number, label: string, start: number): number {
+  let number = 0;
+  for (let i = start; i < label.length; i++) number = number * 10 + (label.charCodeAt(i) - DIGIT_0);
+  const group = (number / 16) | 0;
+  let unit = 1;
+  while (unit * 10 <= group) unit *= 10;
+  for (; unit >= 1; unit = (unit / 10) | 0) hash = Math.imul(hash ^ (DIGIT_0 + (((group / unit) | 0) % 10)), 0x01000193);
+  return hash;
 }
 
 /** The labels grouped by their bucket: bucket number -> labels. */

@@ -33,6 +33,21 @@ describe('used-object buckets', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(128);
   });
 
+  it('reads a trailing number in place as the text of its sixteenth would', () => {
+    // The first version's way: the number's text, divided by 16, written out and hashed.
+    const fnv = (hash: number, text: string) => {
+      for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+      return hash;
+    };
+    const byText = (label: string, buckets: number) => {
+      const [, before, number] = /^(.*?)(\d+)$/.exec(label)!;
+      return (fnv(fnv(0x811c9dc5, before!) , '#' + String(Math.floor(Number(number) / 16))) >>> 0) % buckets;
+    };
+    const labels = ['A-0', 'A-007', 'A-15', 'A-16', 'A-159', 'A-160', 'R-999999999', 'R-1000000000', 'R-0000000001', '7', '123456789'];
+    for (let n = 1; n <= 5000; n += 7) labels.push(`S2-R${n % 40}-${n}`);
+    for (const label of labels) expect([...byUsedBucket([label], 8192).keys()], label).toEqual([byText(label, 8192)]);
+  });
+
   it('keeps every label in the bucket earlier versions put it in', () => {
     // Computed by the first version (a regular expression and a joined key); a month's
     // count adds up the buckets, so a label that moved would count twice.
