@@ -1,30 +1,72 @@
 import type { HttpResponse } from 'uWebSockets.js';
-import type { Lane, RequestHeaders } from './route.js';
+import type { RequestIds } from './requestIds.js';
+import { noContent, type DirectAnswer, type Lane, type Reply, type RequestHeaders } from './route.js';
 
 // One HTTP request and its answer as the server tracks them (src/http/server.ts).
 
 /** Exchange.slotCompany of a request that holds no place in a concurrency limit. */
 export const NO_SLOT = -1;
 
-/** One request/response pair and what we know about its state. */
-export interface Exchange {
-  res: HttpResponse;
-  method: string;
-  path: string;
-  rawQuery: string;
-  headers: RequestHeaders;
-  /** The peer's address as uWS gives it (text), read before the first await. */
-  remoteAddress: ArrayBuffer;
-  requestId: string;
-  started: number;
-  route: string;
-  /** The route answers gzip whatever the client accepts (RouteDef.alwaysGzip). */
-  alwaysGzip: boolean;
-  aborted: boolean;
-  finished: boolean;
+/** What answers an exchange: the server that received it. */
+export interface ExchangeAnswerer {
+  /** Where the ids of requests that brought none come from. */
+  readonly requestIds: RequestIds;
+  /** The request's answer, the reply or the error; nothing works on it after. */
+  conclude(ex: Exchange, error: unknown, reply: Reply | undefined): void;
+}
+
+/**
+ * One request/response pair and what we know about its state. It is also where the direct way
+ * answers (route.ts, DirectAnswer): its methods are shared, so answering takes no closure per
+ * request.
+ */
+export class Exchange implements DirectAnswer {
+  route = 'unmatched';
+  aborted = false;
+  finished = false;
   /** The handler (or the error it ended in) has been answered: its work is over, though the write may still be compressing. */
-  handled: boolean;
+  handled = false;
   /** The company whose concurrency limit this request holds a place of (NO_SLOT: none), in the route's lane. */
-  slotCompany: number;
-  lane: Lane;
+  slotCompany = NO_SLOT;
+  lane: Lane = 'regular';
+  /** The request's id as text, once read (or as the client gave it). */
+  private id: string | undefined;
+
+  constructor(
+    private readonly answerer: ExchangeAnswerer,
+    readonly res: HttpResponse,
+    readonly method: string,
+    readonly path: string,
+    readonly rawQuery: string,
+    readonly headers: RequestHeaders,
+    /** The peer's address as uWS gives it (text), read before the first await. */
+    readonly remoteAddress: ArrayBuffer,
+    /** The id the client gave (X-Request-Id), if it is one we take. */
+    givenId: string | undefined,
+    /** The number of the id the server gives it otherwise (RequestIds). */
+    private readonly idNumber: number,
+    readonly started: number,
+    /** The route answers gzip whatever the client accepts (RouteDef.alwaysGzip). */
+    readonly alwaysGzip: boolean,
+  ) {
+    this.id = givenId;
+  }
+
+  /** The request's id (X-Request-Id), as the client gave it or as the server made it. */
+  get requestId(): string {
+    return (this.id ??= this.answerer.requestIds.text(this.idNumber));
+  }
+
+  /** The request's id as the answer's header takes it: bytes, unless it was made as text already. */
+  get requestIdHeader(): string | Uint8Array {
+    return this.id ?? this.answerer.requestIds.bytesOf(this.idNumber);
+  }
+
+  answer(error: unknown, reply?: Reply): void {
+    this.answerer.conclude(this, error, reply);
+  }
+
+  settled(error?: unknown): void {
+    this.answerer.conclude(this, error, error === undefined ? noContent() : undefined);
+  }
 }

@@ -28,7 +28,7 @@ export class RequestContext {
     readonly params: Record<string, string>,
     readonly query: Query,
     readonly body: unknown,
-    readonly rawBody: Buffer,
+    readonly bodyText: string,
     caller: Caller,
   ) {
     this.requestId = ex.requestId;

@@ -35,7 +35,8 @@ export interface BaseContext<B = unknown> {
   query: Query;
   headers: RequestHeaders;
   body: B;
-  rawBody: Buffer;
+  /** The body as sent, as text (UTF-8: a body that is not was refused before the handler). */
+  bodyText: string;
   log: Logger;
   /** The caller's IP address (the TCP peer: a proxy in front shows as itself). */
   ip: string;
@@ -157,13 +158,15 @@ export interface WorkspaceCaller {
  * what the route does, and the direct way is a shortcut through the same domain functions,
  * with no promise between Redis's reply and the answer.
  */
-export type DirectHandler = (
-  caller: WorkspaceCaller,
-  params: Record<string, string>,
-  body: unknown,
-  remoteAddress: ArrayBuffer,
-  done: (error: unknown, reply?: Reply) => void,
-) => boolean;
+export type DirectHandler = (caller: WorkspaceCaller, params: Record<string, string>, body: unknown, remoteAddress: ArrayBuffer, done: DirectAnswer) => boolean;
+
+/** Where the direct way answers its request: one of the two, once. */
+export interface DirectAnswer {
+  /** Answers the reply, or the error when there is one. */
+  answer(error: unknown, reply?: Reply): void;
+  /** Answers 204 No Content, or the error when there is one. */
+  settled(error?: unknown): void;
+}
 
 export function compile(schema: TSchema): Validator {
   const compiled = Compile(schema);

@@ -1,5 +1,4 @@
 import { STATUS_CODES } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { constants as zlibConstants, gzip } from 'node:zlib';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from 'pino';
@@ -10,11 +9,13 @@ import { errorBodyJson } from './errorBody.js';
 import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
-import { NO_SLOT, type Exchange } from './exchange.js';
+import { Exchange, NO_SLOT, type ExchangeAnswerer } from './exchange.js';
 import { redactedPath } from './redaction.js';
-import { checkBody, readJson } from './requestBody.js';
+import { readHeaders } from './requestHeaders.js';
+import { RequestIds } from './requestIds.js';
+import { bodyText, checkBody, readJson } from './requestBody.js';
 import { RequestContext, type ExchangeOwner } from './requestContext.js';
-import type { Reply, RequestHeaders, RouteDef, WorkspaceCaller, WorkspaceContext } from './route.js';
+import type { Reply, RouteDef, WorkspaceCaller, WorkspaceContext } from './route.js';
 import type { Match as RouteMatch, RouteTable } from './routeTable.js';
 import type { ServerStatus } from './serverStatus.js';
 import type { UwsModule } from './uws.js';
@@ -23,7 +24,8 @@ import type { UwsModule } from './uws.js';
 // request object when the handler returns), register onAborted, read the body with a cap,
 // then route -> authenticate -> count against the company's concurrency limit -> parse and
 // validate -> handler -> one corked write. The parts around it: exchange.ts (what is
-// tracked per request), auth.ts, requestBody.ts (parsing and checking the body),
+// tracked per request, and where the direct way answers), requestHeaders.ts (what is read of
+// the headers), requestIds.ts, auth.ts, requestBody.ts (parsing and checking the body),
 // requestContext.ts (what a handler sees), redaction.ts (what may be logged of a path),
 // clientIp.ts, metrics.ts, concurrencyLimits.ts, errorBody.ts. A request of a company whose
 // keys are loaded, on an event the catalog has, goes from its body to its script call
@@ -51,13 +53,12 @@ export interface HttpServerOptions {
   outageAnswer?: (error: unknown) => ApiError | undefined;
 }
 
-export class HttpServer implements ExchangeOwner {
+export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
   private readonly app: TemplatedApp;
   private listenSocket: us_listen_socket | undefined;
   private lastRequestAt = 0;
   private idleWaiters: (() => void)[] = [];
-  private readonly idPrefix = randomBytes(4).toString('hex');
-  private requestCounter = 0;
+  readonly requestIds = new RequestIds();
   /** Whether the log takes a line per request (info level): when it does not, the line is not even built. */
   private readonly logsRequests: boolean;
 
@@ -128,42 +129,29 @@ export class HttpServer implements ExchangeOwner {
   }
 
   private onRequest(res: HttpResponse, req: HttpRequest): void {
-    const headers: RequestHeaders = {
-      authorization: req.getHeader('authorization'),
-      contentType: req.getHeader('content-type'),
-      acceptEncoding: req.getHeader('accept-encoding'),
-      workspaceKey: req.getHeader('x-workspace-key'),
-      host: req.getHeader('host'),
-      ifNoneMatch: req.getHeader('if-none-match'),
-    };
-    const contentLength = req.getHeader('content-length');
-    // uWS reads the first Content-Length; a proxy in front may use another: refuse any repeat
-    // (RFC 9112, 6.3), so the two cannot disagree about where this request ends.
-    const repeatedLength = contentLength !== '' && headerCount(req, 'content-length') > 1;
-    const chunked = req.getHeader('transfer-encoding') !== '';
-    const givenId = req.getHeader('x-request-id');
+    const headers = readHeaders(req);
+    const contentLength = headers.contentLength;
+    const chunked = headers.transferEncoding !== '';
+    const givenId = headers.requestId;
+    const takesGivenId = givenId !== '' && REQUEST_ID_PATTERN.test(givenId);
     const method = upperMethod(req.getMethod());
     const path = req.getUrl();
     // Routing is synchronous and cheap: done before the body so a route can set its own cap.
     const match = this.options.routes.match(method, path);
-    const ex: Exchange = {
+    const ex = new Exchange(
+      this,
       res,
       method,
       // Redacted before anything can log it (a 413 below is logged too).
-      path: redactedPath(path, match),
-      rawQuery: req.getQuery() ?? '',
+      redactedPath(path, match),
+      req.getQuery() ?? '',
       headers,
-      remoteAddress: res.getRemoteAddressAsText(),
-      requestId: REQUEST_ID_PATTERN.test(givenId) ? givenId : `${this.idPrefix}-${(++this.requestCounter).toString(36)}`,
-      started: (this.lastRequestAt = performance.now()),
-      route: 'unmatched',
-      alwaysGzip: match.kind === 'found' && match.value.alwaysGzip === true,
-      aborted: false,
-      finished: false,
-      handled: false,
-      slotCompany: NO_SLOT,
-      lane: 'regular',
-    };
+      res.getRemoteAddressAsText(),
+      takesGivenId ? givenId : undefined,
+      takesGivenId ? 0 : this.requestIds.next(),
+      (this.lastRequestAt = performance.now()),
+      match.kind === 'found' && match.value.alwaysGzip === true,
+    );
     this.options.status.inFlight++;
     res.onAborted(() => {
       ex.aborted = true;
@@ -171,14 +159,15 @@ export class HttpServer implements ExchangeOwner {
     });
 
     const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || this.defaultLimit;
-    if (repeatedLength) return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'More than one Content-Length header'), true);
+    // A repeated Content-Length (src/http/requestHeaders.ts).
+    if (headers.contentLengths > 1) return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'More than one Content-Length header'), true);
     const declared = contentLength === '' ? 0 : Number(contentLength);
     if (!Number.isSafeInteger(declared) || declared < 0) {
       return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'Content-Length is not a number'), true);
     }
     if (declared > limit.bytes) return this.sendError(ex, limit.error(), true);
     if (declared === 0 && !chunked) {
-      this.dispatch(ex, match, Buffer.alloc(0));
+      this.dispatch(ex, match, '');
       return;
     }
 
@@ -190,11 +179,13 @@ export class HttpServer implements ExchangeOwner {
       if (ex.finished) return;
       received += chunk.byteLength;
       if (received > limit.bytes) return this.sendError(ex, limit.error(), true);
-      // uWS reuses the chunk's memory after this callback returns: copy it.
+      // uWS takes the chunk's memory back after this callback returns: a body in one piece
+      // is read as text now, through a view; the pieces of a longer one are copied.
+      if (isLast && first === undefined) return this.dispatch(ex, match, bodyText(Buffer.from(chunk)));
       const copy = Buffer.copyBytesFrom(new Uint8Array(chunk));
       if (first === undefined) first = copy;
       else (more ??= [first]).push(copy);
-      if (isLast) this.dispatch(ex, match, more ? Buffer.concat(more) : first);
+      if (isLast) this.dispatch(ex, match, bodyText(more ? Buffer.concat(more) : first));
     });
   }
 
@@ -210,7 +201,7 @@ export class HttpServer implements ExchangeOwner {
    * key (every request after its first): only what waits for something (an unloaded key, a
    * handler's promise) makes a promise.
    */
-  private dispatch(ex: Exchange, match: RouteMatch<RouteDef>, rawBody: Buffer): void {
+  private dispatch(ex: Exchange, match: RouteMatch<RouteDef>, body: string | null): void {
     try {
       if (match.kind === 'notFound') throw new ApiError(404, 'NOT_FOUND', `No route for ${ex.method} ${ex.path}`);
       if (match.kind === 'methodNotAllowed') {
@@ -222,9 +213,9 @@ export class HttpServer implements ExchangeOwner {
       const route = match.value;
       ex.route = match.label;
       const cached = authenticateCached(route.auth, ex.headers, this.options.tenants);
-      if (cached) return this.serve(ex, route, match.params, cached, rawBody);
+      if (cached) return this.serve(ex, route, match.params, cached, body);
       authenticate(route.auth, ex.headers, this.options.tenants, this.options.systemApiSecret).then(
-        (caller) => this.serve(ex, route, match.params, caller, rawBody),
+        (caller) => this.serve(ex, route, match.params, caller, body),
         (error: unknown) => this.conclude(ex, error, undefined),
       );
     } catch (error) {
@@ -233,12 +224,13 @@ export class HttpServer implements ExchangeOwner {
   }
 
   /** An authenticated request, from its place in the lane to its answer. */
-  private serve(ex: Exchange, route: RouteDef, params: Record<string, string>, caller: Caller, rawBody: Buffer): void {
+  /** `text`: the body's text, null when it is not UTF-8 (requestBody.ts, bodyText). */
+  private serve(ex: Exchange, route: RouteDef, params: Record<string, string>, caller: Caller, text: string | null): void {
     let answer: Reply | Promise<Reply>;
     try {
       ex.lane = route.lane ?? 'regular';
       if (caller.principal) this.countAgainst(ex, caller.principal.companyId);
-      const json = readJson(route, ex.headers.contentType, rawBody);
+      const json = readJson(route, ex.headers.contentType, text);
       // The priority lane's plainest requests (route.ts, DirectHandler): no context, no schema
       // check; the direct way answers through its callback, later.
       if (
@@ -246,11 +238,11 @@ export class HttpServer implements ExchangeOwner {
         caller.workspace !== undefined &&
         caller.tenant !== undefined &&
         ex.rawQuery === '' &&
-        route.direct(caller as WorkspaceCaller, params, json, ex.remoteAddress, (error, reply) => this.conclude(ex, error, reply))
+        route.direct(caller as WorkspaceCaller, params, json, ex.remoteAddress, ex)
       )
         return;
       const body = checkBody(route, json);
-      const ctx = new RequestContext(this, ex, params, new Query(ex.rawQuery, route.queryNames), body, rawBody, caller);
+      const ctx = new RequestContext(this, ex, params, new Query(ex.rawQuery, route.queryNames), body, text!, caller);
       answer = route.handler(ctx as unknown as WorkspaceContext);
     } catch (error) {
       return this.conclude(ex, error, undefined);
@@ -261,7 +253,7 @@ export class HttpServer implements ExchangeOwner {
   }
 
   /** The request's answer, the reply or the error (an error making the reply answers 500); nothing works on it after. */
-  private conclude(ex: Exchange, error: unknown, reply: Reply | undefined): void {
+  conclude(ex: Exchange, error: unknown, reply: Reply | undefined): void {
     try {
       if (reply) this.sendReply(ex, reply);
       else this.sendError(ex, error);
@@ -365,7 +357,7 @@ export class HttpServer implements ExchangeOwner {
     const close = closeConnection || this.options.status.draining;
     ex.res.cork(() => {
       ex.res.writeStatus(statusLine(status));
-      ex.res.writeHeader('X-Request-Id', ex.requestId);
+      ex.res.writeHeader('X-Request-Id', ex.requestIdHeader);
       if (contentType) ex.res.writeHeader('Content-Type', contentType);
       if (encoding.gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
       if (encoding.varies) ex.res.writeHeader('Vary', 'Accept-Encoding');
@@ -400,14 +392,6 @@ export class HttpServer implements ExchangeOwner {
       for (const wake of waiters) wake();
     }
   }
-}
-
-function headerCount(req: HttpRequest, name: string): number {
-  let count = 0;
-  req.forEach((key) => {
-    if (key === name) count++;
-  });
-  return count;
 }
 
 const STATUS_LINES = new Map<number, string>();

@@ -4,7 +4,7 @@ import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
 import { keptEventKeys, seasonFeedKey, seasonFeedKeyOfTag, seasonOverridesKey, seasonUseKey, seasonUseKeyOfTag, seasonVersionKey, type EventRef } from './eventKeys.js';
-import type { AtMostOnceCalls } from './atMostOnce.js';
+import type { AtMostOnceCalls, CallOutcome } from './atMostOnce.js';
 import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
 import { PlainRequest } from './plainRequest.js';
@@ -198,38 +198,21 @@ export async function applyStatusChanges(
 
 /**
  * applyStatusChanges for one change on an event outside seasons, of objects by label with no
- * parameters but a hold token (its expiry read already, for a hold), made by an API call, without expand (the direct way,
- * src/services/statusChangeService.ts applyPlain), its outcome given to `done` rather than
- * through promises: the call's reply reaches the answer in one step. Its request is written
- * straight into the call (src/inventory/plainRequest.ts), and its keys are the event's kept list.
+ * parameters but a hold token (its expiry read already, for a hold), made by an API call from
+ * `ip`, without expand (the direct way, src/services/statusChangeService.ts applyPlain). Its
+ * outcome goes to `outcome` rather than through promises: the call's reply reaches the answer
+ * in one step, and plainOutcome reads it. Its request is written straight into the call
+ * (src/inventory/plainRequest.ts), and its keys are the event's kept list.
  */
-export function applyPlainChange(
-  calls: AtMostOnceCalls,
-  change: EventStatusChange,
-  now: number,
-  origin: ChangeOrigin,
-  owner: UsageOwner,
-  done: (error: unknown, applied?: AppliedChanges) => void,
-): void {
-  if (origin.type !== 'API_CALL' || change.season) return done(new Error('applyPlainChange takes an API call on an event outside seasons'));
+export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
+  if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
   const { event } = change;
-  const events = [event];
-  calls.call(
-    event,
-    keptEventKeys(event),
-    now,
-    new PlainRequest(change.change, change.tokenExpiry, origin.ip, usageOf(event, change.change.op, owner)),
-    (reply) => {
-      let applied: AppliedChanges;
-      try {
-        applied = statusOutcome(reply, events, false) as AppliedChanges;
-      } catch (error) {
-        return done(error);
-      }
-      done(undefined, applied);
-    },
-    done,
-  );
+  calls.call(event, keptEventKeys(event), now, new PlainRequest(change.change, change.tokenExpiry, ip, usageOf(event, change.change.op, owner)), outcome);
+}
+
+/** What a plain call (applyPlainChange) on `event` applied, read from its reply; throws what refused it. */
+export function plainOutcome(reply: StatusReply, event: EventRef): AppliedChanges {
+  return reply === APPLIED ? NOTHING_MORE : (statusOutcome(reply, [event], false) as AppliedChanges);
 }
 
 /** The status script answered SEASON_UNITS_NEEDED to a lite call: it is made again with every unit. */

@@ -29,8 +29,12 @@ export const STATUS_ARGS = [
 
 export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;
 
-/** The arguments in ARGV order. */
-export const statusArgs = (values: StatusArgs): StatusArg[] => STATUS_ARGS.map((name) => values[name]);
+/** The arguments in ARGV order (a loop, not a map: no callback made per call on the priority lane). */
+export function statusArgs(values: StatusArgs): StatusArg[] {
+  const args = new Array<StatusArg>(STATUS_ARGS.length);
+  for (let i = 0; i < STATUS_ARGS.length; i++) args[i] = values[STATUS_ARGS[i]!];
+  return args;
+}
 
 /** The name scripts include the contract by. */
 export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';

@@ -141,7 +141,7 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
       answers: { 201: 'the chart' },
       bodyOptions: { ...DRAWING_BODY, anyContentType: true },
       handler: async (ctx) => {
-        if (ctx.rawBody.length === 0) throw badRequest('INVALID_DRAWING', 'The request body must be a chart drawing');
+        if (ctx.bodyText.length === 0) throw badRequest('INVALID_DRAWING', 'The request body must be a chart drawing');
         const doc = await service.create(ctx.workspace._id, checkChartKey(ctx.params.chartKey!), checkDrawing(ctx.body));
         return created(ctx, doc, 201);
       },

@@ -53,7 +53,10 @@ export function holdTokenRoutes(holdTokens: HoldTokenService): RouteDef[] {
   const createDirect: DirectHandler = (caller, _params, body, _remoteAddress, done) => {
     const minutes = plainMinutes(body);
     if (minutes === null) return false;
-    createHoldToken(holdTokens, caller, minutes).then((token) => done(undefined, ok(token)), done);
+    createHoldToken(holdTokens, caller, minutes).then(
+      (token) => done.answer(undefined, ok(token)),
+      (error: unknown) => done.answer(error),
+    );
     return true;
   };
 

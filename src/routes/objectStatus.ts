@@ -161,9 +161,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
     if (holdToken === null) return false;
     const status = fixedStatus ?? (body as { status?: unknown }).status;
     if (status !== undefined && typeof status !== 'string') return false;
-    return service.applyPlain(workspace, params.key!, type, status, labels, holdToken, { type: 'API_CALL', ip: clientIp(remoteAddress) }, (error) =>
-      error === undefined ? done(undefined, noContent()) : done(error),
-    );
+    return service.applyPlain(workspace, params.key!, type, status, labels, holdToken, clientIp(remoteAddress), done);
   };
 
   /**

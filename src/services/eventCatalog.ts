@@ -40,6 +40,8 @@ export class EventCatalog {
   private readonly loaded = new Lru<string, Promise<LoadedEvent | null>>(MAX_EVENTS);
   /** What each entry of `loaded` resolved to, once it has (for peek). */
   private readonly settled = new WeakMap<Promise<LoadedEvent | null>, LoadedEvent>();
+  /** The last event peek was asked for, and its entry's key. */
+  private lastPeeked = { workspaceId: -1, key: '', id: '' };
   /** chart id -> cache entries of its events, so a chart change drops them at once. */
   private readonly byChart = new Map<number, Set<string>>();
 
@@ -58,7 +60,10 @@ export class EventCatalog {
    * priority lane asks on every request); undefined when only `get` can tell.
    */
   peek(workspace: WorkspaceDoc, key: string): LoadedEvent | undefined {
-    const entry = this.loaded.get(entryKey(workspace._id, key));
+    // The entry's key of the last event asked for is kept: in an on-sale one event is asked
+    // for again and again, and its key would be a new string each time.
+    if (key !== this.lastPeeked.key || workspace._id !== this.lastPeeked.workspaceId) this.lastPeeked = { workspaceId: workspace._id, key, id: entryKey(workspace._id, key) };
+    const entry = this.loaded.get(this.lastPeeked.id);
     return entry && this.settled.get(entry);
   }
 

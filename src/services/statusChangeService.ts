@@ -12,12 +12,13 @@ import {
   type StatusParameters,
 } from '../domain/statusChangeRequest.js';
 import type { EventRef } from '../inventory/eventKeys.js';
-import type { AtMostOnceCalls } from '../inventory/atMostOnce.js';
+import type { AtMostOnceCalls, CallOutcome } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { HoldExpiry } from '../jobs/holdExpiry.js';
-import { applyPlainChange, applyStatusChanges, isSeasonChanged, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
+import { applyPlainChange, applyStatusChanges, isSeasonChanged, plainOutcome, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
+import type { StatusReply } from '../inventory/scripts.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
@@ -73,6 +74,50 @@ export function requireOneSlot(events: { key: string; tag: string }[]): void {
 
 /** The parameters of a change that names none (applyPlain). */
 const NO_PARAMETERS: StatusParameters = Object.freeze({});
+
+/** Where a plain change (applyPlain) ends: settled with no error once applied, else with the error; once. */
+export interface PlainChangeDone {
+  settled(error?: unknown): void;
+}
+
+/**
+ * What follows an applied call: the drain hears of the changed events' streams, and tokens
+ * that started or stopped holding get their expiry jobs (docs/hold-expiry.md); a call without
+ * a token can end the holds of expired tokens on the objects it takes.
+ */
+function followUp(history: HistoryStreams, holdExpiry: HoldExpiry, changes: EventStatusChange[], applied: AppliedChanges): void {
+  for (const { event } of changes) history.noteChangedEvent(event);
+  if (applied.holdings.length === 0) return;
+  const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
+  holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
+}
+
+/**
+ * A plain change (applyPlain) waiting for its call's outcome: the one object the priority
+ * lane's plainest request makes between the HTTP layer and Redis, where closures and promises
+ * would each be one more (docs/performance.md).
+ */
+class PlainChange implements CallOutcome {
+  constructor(
+    private readonly history: HistoryStreams,
+    private readonly holdExpiry: HoldExpiry,
+    readonly change: EventStatusChange,
+    private readonly done: PlainChangeDone,
+  ) {}
+
+  resolve(reply: StatusReply): void {
+    try {
+      followUp(this.history, this.holdExpiry, [this.change], plainOutcome(reply, this.change.event));
+    } catch (error) {
+      return this.done.settled(error);
+    }
+    this.done.settled();
+  }
+
+  reject(error: unknown): void {
+    this.done.settled(error);
+  }
+}
 
 /** Plans of one request made again after its season changed, before giving up with 409. */
 const MAX_SEASON_REPLANS = 3;
@@ -139,7 +184,7 @@ export class StatusChangeService {
       expiries.forEach((expiry, i) => (changes[i]!.tokenExpiry = expiry));
     }
     const applied = await applyStatusChanges(this.calls, changes, now, expand, origin, workspace);
-    this.afterApplied(changes, applied);
+    followUp(this.history, this.holdExpiry, changes, applied);
     if (!applied.objects) return [];
     const holds = await this.areaHolds(changes, now);
     const results = applied.objects.map((objects, i) => {
@@ -171,7 +216,8 @@ export class StatusChangeService {
    * The plainest change (src/routes/objectStatus.ts, direct): objects named by label alone, no
    * parameters, on an event outside seasons that the catalog has loaded; what `apply` does for
    * such an input, without its general steps (several events, seasons planned again, hold
-   * tokens, expand), its outcome given to `done` (once: an error, or none when applied). False,
+   * tokens, expand), made by an API call from `ip`, its outcome given to `done` (settled once:
+   * with the error, or with none when applied). False,
    * having done nothing, for any other: `apply` takes it then. A change the chart refuses
    * throws before anything is sent.
    */
@@ -182,8 +228,8 @@ export class StatusChangeService {
     status: string | undefined,
     labels: string[],
     holdToken: string | undefined,
-    origin: ChangeOrigin,
-    done: (error?: unknown) => void,
+    ip: string,
+    done: PlainChangeDone,
   ): boolean {
     const loaded = this.catalog.peek(workspace, eventKey);
     if (!loaded || loaded.event.season) return false;
@@ -193,34 +239,17 @@ export class StatusChangeService {
     const { event } = loaded;
     const now = Date.now();
     const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
-    const applied = (error: unknown, outcome?: AppliedChanges) => {
-      if (!outcome) return done(error);
-      try {
-        this.afterApplied([change], outcome);
-      } catch (failure) {
-        return done(failure);
-      }
-      done();
-    };
-    if (holdToken === undefined) applyPlainChange(this.calls, change, now, origin, workspace, applied);
+    const call = new PlainChange(this.history, this.holdExpiry, change, done);
+    if (holdToken === undefined) applyPlainChange(this.calls, change, now, ip, workspace, call);
     else
-      this.tokenExpiry(workspace, event, change.change, now).then((expiry) => {
-        change.tokenExpiry = expiry;
-        applyPlainChange(this.calls, change, now, origin, workspace, applied);
-      }, done);
+      this.tokenExpiry(workspace, event, change.change, now).then(
+        (expiry) => {
+          change.tokenExpiry = expiry;
+          applyPlainChange(this.calls, change, now, ip, workspace, call);
+        },
+        (error: unknown) => done.settled(error),
+      );
     return true;
-  }
-
-  /**
-   * What follows an applied call: the drain hears of the changed events' streams, and tokens
-   * that started or stopped holding get their expiry jobs (docs/hold-expiry.md); a call without
-   * a token can end the holds of expired tokens on the objects it takes.
-   */
-  private afterApplied(changes: EventStatusChange[], applied: AppliedChanges): void {
-    for (const { event } of changes) this.history.noteChangedEvent(event);
-    if (applied.holdings.length === 0) return;
-    const expiries = new Map(changes.filter((c) => c.tokenExpiry !== undefined).map((c) => [c.change.parameters.holdToken!, c.tokenExpiry!]));
-    this.holdExpiry.holdingsChanged(applied.holdings, (token) => expiries.get(token));
   }
 
   /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */

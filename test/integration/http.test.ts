@@ -123,7 +123,12 @@ describe('HTTP layer', () => {
     expect(echoed.body.requestId).toBe('checkout-42');
     const unsafe = await admin.get('/workspaces/unknown', { headers: { 'x-request-id': 'x'.repeat(100) } });
     expect(unsafe.headers.get('x-request-id')).not.toBe('x'.repeat(100));
-    expect((await admin.get('/health')).headers.get('x-request-id')).toBeTruthy();
+    // An id read only by the header is written as bytes (src/http/requestIds.ts): the same shape, one per request.
+    const [first, second] = await Promise.all([admin.get('/health'), admin.get('/health')]);
+    const ids = [first.headers.get('x-request-id'), second.headers.get('x-request-id')];
+    for (const healthId of ids) expect(healthId).toMatch(/^[0-9a-f]{8}-[0-9a-z]+$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(ids[0]!.split('-')[0]).toBe(id!.split('-')[0]);
   });
 
   it('rejects a repeated single-valued query parameter', async () => {

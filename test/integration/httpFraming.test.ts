@@ -66,6 +66,26 @@ describe('HTTP framing', () => {
     expect(result.text).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  // A request with a body has its headers read in one walk over them all (src/http/requestHeaders.ts):
+  // each keeps its first value, as a request without a body reads them, whatever their order.
+  it('a repeated header keeps its first value, with a body or without', async () => {
+    const body = '{"name":"first wins"}';
+    const withBody = await exchange(
+      `POST /workspaces HTTP/1.1\r\nX-Request-Id: first-id\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\n${auth()}X-Request-Id: second-id\r\nContent-Length: ${body.length}\r\nAuthorization: Basic bm9ib2R5Og==\r\n\r\n${body}`,
+      2_000,
+    );
+    expect(withBody.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(withBody.text).toMatch(/\r\nX-Request-Id: first-id\r\n/i);
+    const refused = await exchange(
+      `POST /workspaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${auth()}Content-Type: text/plain\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      2_000,
+    );
+    expect(refused.text).toMatch(/^HTTP\/1\.1 415 /);
+    const without = await exchange(`GET /workspaces HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-Id: first-id\r\n${auth()}X-Request-Id: second-id\r\n\r\n`, 2_000);
+    expect(without.text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(without.text).toMatch(/\r\nX-Request-Id: first-id\r\n/i);
+  });
+
   it('an unknown method and Content-Length with Transfer-Encoding: closed at once, no answer, nothing created', async () => {
     const before = await workspaceCount();
     for (const request of [

@@ -6,7 +6,7 @@ import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
 import { Scripts } from '../../src/inventory/scripts.js';
-import { applyPlainChange, applyStatusChanges, type AppliedChanges } from '../../src/inventory/statusChanges.js';
+import { applyPlainChange, applyStatusChanges, plainOutcome, type AppliedChanges } from '../../src/inventory/statusChanges.js';
 import { streamChanges } from '../support/historyStream.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
@@ -75,7 +75,16 @@ function direct(event: TestEvent, op: StatusOperation, status: string, labels: s
   const planned = planChange(event, index, op, status, labels, {});
   return outcome(
     new Promise<AppliedChanges>((resolve, reject) =>
-      applyPlainChange(calls, { event, change: planned }, now, ORIGIN, OWNER, (error, applied) => (applied ? resolve(applied) : reject(error))),
+      applyPlainChange(calls, { event, change: planned }, now, ORIGIN.ip, OWNER, {
+        resolve: (reply) => {
+          try {
+            resolve(plainOutcome(reply, event));
+          } catch (error) {
+            reject(error);
+          }
+        },
+        reject,
+      }),
     ),
   );
 }
