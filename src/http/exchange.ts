@@ -7,6 +7,9 @@ import { noContent, type DirectAnswer, type Lane, type Reply, type RequestHeader
 /** Exchange.slotCompany of a request that holds no place in a concurrency limit. */
 export const NO_SLOT = -1;
 
+/** The address of a request that ended before it was asked for. */
+const NO_ADDRESS = new ArrayBuffer(0);
+
 /** What answers an exchange: the server that received it. */
 export interface ExchangeAnswerer {
   /** Where the ids of requests that brought none come from. */
@@ -31,6 +34,8 @@ export class Exchange implements DirectAnswer {
   lane: Lane = 'regular';
   /** The request's id as text, once read (or as the client gave it). */
   private id: string | undefined;
+  /** The peer's address, once read (remoteAddress). */
+  private address: ArrayBuffer | undefined;
 
   constructor(
     private readonly answerer: ExchangeAnswerer,
@@ -39,8 +44,6 @@ export class Exchange implements DirectAnswer {
     readonly path: string,
     readonly rawQuery: string,
     readonly headers: RequestHeaders,
-    /** The peer's address as uWS gives it (text), read before the first await. */
-    readonly remoteAddress: ArrayBuffer,
     /** The id the client gave (X-Request-Id), if it is one we take. */
     givenId: string | undefined,
     /** The number of the id the server gives it otherwise (RequestIds). */
@@ -60,6 +63,20 @@ export class Exchange implements DirectAnswer {
   /** The request's id as the answer's header takes it: bytes, unless it was made as text already. */
   get requestIdHeader(): string | Uint8Array {
     return this.id ?? this.answerer.requestIds.bytesOf(this.idNumber);
+  }
+
+  /**
+   * The peer's address as uWS gives it (text). Read from uWS when first asked for while uWS has
+   * the request, and kept (keepAddress) before the request waits for anything: a request
+   * answered at once, and never asked, costs no read.
+   */
+  get remoteAddress(): ArrayBuffer {
+    return (this.address ??= this.finished || this.aborted ? NO_ADDRESS : this.res.getRemoteAddressAsText());
+  }
+
+  /** Reads the peer's address now: the request is about to wait, and its handler may ask after uWS let it go. */
+  keepAddress(): void {
+    void this.remoteAddress;
   }
 
   answer(error: unknown, reply?: Reply): void {

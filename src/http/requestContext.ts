@@ -16,7 +16,6 @@ export interface ExchangeOwner {
  * per request: the logger and the caller's address are made only when a handler asks.
  */
 export class RequestContext {
-  readonly requestId: string;
   readonly headers: RequestHeaders;
   readonly tenant: Caller['tenant'];
   readonly principal: Caller['principal'];
@@ -31,11 +30,15 @@ export class RequestContext {
     readonly bodyText: string,
     caller: Caller,
   ) {
-    this.requestId = ex.requestId;
     this.headers = ex.headers;
     this.tenant = caller.tenant;
     this.principal = caller.principal;
     this.workspace = caller.workspace;
+  }
+
+  /** Made as text only when a handler asks (src/http/requestIds.ts). */
+  get requestId(): string {
+    return this.ex.requestId;
   }
 
   get log(): Logger {

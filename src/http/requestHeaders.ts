@@ -1,88 +1,132 @@
 import type { HttpRequest } from 'uWebSockets.js';
 import type { RequestHeaders } from './route.js';
 
-// The headers the server reads of a request, read while uWS still has it (its request object
-// is gone once the handler returns). uWS frames a body by the first Content-Length, and a
-// proxy in front may use another: a repeat is refused (RFC 9112, 6.3), which takes a walk over
-// every header. A request with a body is read in that one walk; one without, header by header
-// (a walk makes two texts of every header, where a look-up makes one of a header it finds).
+// The headers the server reads of a request. uWS's request object is good only until the
+// handler returns: a header is read from it when first asked for while it is good, and every
+// header is read (keep) before the request waits for anything. A request answered at once
+// (/health, a cached GET) reads only what it asks for.
+//
+// uWS frames a body by the first Content-Length, and a proxy in front may use another: a
+// repeat is refused (RFC 9112, 6.3), which takes a walk over every header. A request with a
+// body is read in that one walk.
 
-/** What the server reads: what handlers see (RequestHeaders), and what frames and names the request. */
-export interface ReceivedHeaders extends RequestHeaders {
-  contentLength: string;
-  /** How many Content-Length headers came: more than one is refused. */
-  contentLengths: number;
-  transferEncoding: string;
+/** The headers being read by a walk (ReceivedHeaders.walk): its callback is one shared function. */
+let walking: ReceivedHeaders | undefined;
+
+const walked = (name: string, value: string): void => walking!.walked(name, value);
+
+/**
+ * What the server reads: what handlers see (RequestHeaders), and what frames and names the
+ * request. A header's value is its field once read ('' when absent); fields, not a list, so
+ * a request makes one object for its headers.
+ */
+export class ReceivedHeaders implements RequestHeaders {
+  private authorizationValue: string | undefined;
+  private contentTypeValue: string | undefined;
+  private acceptEncodingValue: string | undefined;
+  private workspaceKeyValue: string | undefined;
+  private hostValue: string | undefined;
+  private ifNoneMatchValue: string | undefined;
+  private contentLengthValue: string | undefined;
+  private transferEncodingValue: string | undefined;
+  private requestIdValue: string | undefined;
+  /** How many Content-Length headers came: more than one is refused. 1 until a walk counts them. */
+  contentLengths = 1;
+
+  constructor(private req: HttpRequest | undefined) {
+    if (this.contentLength !== '') this.walk();
+  }
+
+  get authorization(): string {
+    return (this.authorizationValue ??= this.read('authorization'));
+  }
+  get contentType(): string {
+    return (this.contentTypeValue ??= this.read('content-type'));
+  }
+  get acceptEncoding(): string {
+    return (this.acceptEncodingValue ??= this.read('accept-encoding'));
+  }
+  get workspaceKey(): string {
+    return (this.workspaceKeyValue ??= this.read('x-workspace-key'));
+  }
+  get host(): string {
+    return (this.hostValue ??= this.read('host'));
+  }
+  get ifNoneMatch(): string {
+    return (this.ifNoneMatchValue ??= this.read('if-none-match'));
+  }
+  get contentLength(): string {
+    return (this.contentLengthValue ??= this.read('content-length'));
+  }
+  get transferEncoding(): string {
+    return (this.transferEncodingValue ??= this.read('transfer-encoding'));
+  }
   /** X-Request-Id as the client sent it. */
-  requestId: string;
-}
-
-type Field = Exclude<keyof ReceivedHeaders, 'contentLengths'>;
-
-/** The names read, as uWS gives them (lower case), and where each goes. */
-const FIELDS = new Map<string, { field: Field; bit: number }>(
-  (
-    [
-      ['authorization', 'authorization'],
-      ['content-type', 'contentType'],
-      ['accept-encoding', 'acceptEncoding'],
-      ['x-workspace-key', 'workspaceKey'],
-      ['host', 'host'],
-      ['if-none-match', 'ifNoneMatch'],
-      ['content-length', 'contentLength'],
-      ['transfer-encoding', 'transferEncoding'],
-      ['x-request-id', 'requestId'],
-    ] as [string, Field][]
-  ).map(([name, field], i) => [name, { field, bit: 1 << i }]),
-);
-
-/** The headers being read by the walk (readHeaders): its callback is one shared function. */
-let reading: ReceivedHeaders | undefined;
-/** The fields the walk has set, a bit each: a repeated header keeps its first value, as a look-up finds it. */
-let seen = 0;
-
-function take(name: string, value: string): void {
-  const known = FIELDS.get(name);
-  if (known === undefined) return;
-  if (known.field === 'contentLength') reading!.contentLengths++;
-  if ((seen & known.bit) !== 0) return;
-  seen |= known.bit;
-  reading![known.field] = value;
-}
-
-export function readHeaders(req: HttpRequest): ReceivedHeaders {
-  const contentLength = req.getHeader('content-length');
-  if (contentLength === '') {
-    return {
-      authorization: req.getHeader('authorization'),
-      contentType: req.getHeader('content-type'),
-      acceptEncoding: req.getHeader('accept-encoding'),
-      workspaceKey: req.getHeader('x-workspace-key'),
-      host: req.getHeader('host'),
-      ifNoneMatch: req.getHeader('if-none-match'),
-      contentLength,
-      contentLengths: 0,
-      transferEncoding: req.getHeader('transfer-encoding'),
-      requestId: req.getHeader('x-request-id'),
-    };
+  get requestId(): string {
+    return (this.requestIdValue ??= this.read('x-request-id'));
   }
-  const headers: ReceivedHeaders = (reading = {
-    authorization: '',
-    contentType: '',
-    acceptEncoding: '',
-    workspaceKey: '',
-    host: '',
-    ifNoneMatch: '',
-    contentLength: '',
-    contentLengths: 0,
-    transferEncoding: '',
-    requestId: '',
-  });
-  try {
-    req.forEach(take);
-  } finally {
-    reading = undefined;
-    seen = 0;
+
+  /** Reads every header not read yet: the request is about to wait, and uWS lets go of it. */
+  keep(): void {
+    if (this.req === undefined) return;
+    // Each getter reads its header once (content-length was read first of all).
+    void this.authorization;
+    void this.contentType;
+    void this.acceptEncoding;
+    void this.workspaceKey;
+    void this.host;
+    void this.ifNoneMatch;
+    void this.transferEncoding;
+    void this.requestId;
+    this.req = undefined;
   }
-  return headers;
+
+  /** One header of the walk: a repeated one keeps its first value, as a look-up finds it. */
+  walked(name: string, value: string): void {
+    switch (name) {
+      case 'authorization':
+        this.authorizationValue ??= value;
+        break;
+      case 'content-type':
+        this.contentTypeValue ??= value;
+        break;
+      case 'accept-encoding':
+        this.acceptEncodingValue ??= value;
+        break;
+      case 'x-workspace-key':
+        this.workspaceKeyValue ??= value;
+        break;
+      case 'host':
+        this.hostValue ??= value;
+        break;
+      case 'if-none-match':
+        this.ifNoneMatchValue ??= value;
+        break;
+      case 'content-length':
+        this.contentLengths++;
+        break;
+      case 'transfer-encoding':
+        this.transferEncodingValue ??= value;
+        break;
+      case 'x-request-id':
+        this.requestIdValue ??= value;
+        break;
+    }
+  }
+
+  /** Every header in one walk; those it does not find are absent (''). */
+  private walk(): void {
+    this.contentLengths = 0;
+    walking = this;
+    try {
+      this.req!.forEach(walked);
+    } finally {
+      walking = undefined;
+    }
+    this.req = undefined;
+  }
+
+  private read(name: string): string {
+    return this.req === undefined ? '' : this.req.getHeader(name);
+  }
 }

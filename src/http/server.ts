@@ -11,7 +11,7 @@ import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
 import { Exchange, NO_SLOT, type ExchangeAnswerer } from './exchange.js';
 import { redactedPath } from './redaction.js';
-import { readHeaders } from './requestHeaders.js';
+import { ReceivedHeaders } from './requestHeaders.js';
 import { RequestIds } from './requestIds.js';
 import { bodyText, checkBody, readJson } from './requestBody.js';
 import { RequestContext, type ExchangeOwner } from './requestContext.js';
@@ -129,9 +129,7 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
   }
 
   private onRequest(res: HttpResponse, req: HttpRequest): void {
-    const headers = readHeaders(req);
-    const contentLength = headers.contentLength;
-    const chunked = headers.transferEncoding !== '';
+    const headers = new ReceivedHeaders(req);
     const givenId = headers.requestId;
     const takesGivenId = givenId !== '' && REQUEST_ID_PATTERN.test(givenId);
     const method = upperMethod(req.getMethod());
@@ -146,18 +144,30 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
       redactedPath(path, match),
       req.getQuery() ?? '',
       headers,
-      res.getRemoteAddressAsText(),
       takesGivenId ? givenId : undefined,
       takesGivenId ? 0 : this.requestIds.next(),
       (this.lastRequestAt = performance.now()),
       match.kind === 'found' && match.value.alwaysGzip === true,
     );
     this.options.status.inFlight++;
-    res.onAborted(() => {
-      ex.aborted = true;
-      this.finish(ex, 499);
-    });
+    this.receive(ex, match, headers);
+    // uWS needs an abort handler for a request still open when this returns (a body to come,
+    // a handler that waits); one answered at once (/health, a cached GET) goes without. Its
+    // headers and the peer's address are kept then too: uWS lets go of the request object.
+    if (!ex.finished) {
+      headers.keep();
+      ex.keepAddress();
+      res.onAborted(() => {
+        ex.aborted = true;
+        this.finish(ex, 499);
+      });
+    }
+  }
 
+  /** Reads the request's body, with the route's cap, and dispatches it; refuses a body whose framing is wrong. */
+  private receive(ex: Exchange, match: RouteMatch<RouteDef>, headers: ReceivedHeaders): void {
+    const { contentLength } = headers;
+    const chunked = headers.transferEncoding !== '';
     const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || this.defaultLimit;
     // A repeated Content-Length (src/http/requestHeaders.ts).
     if (headers.contentLengths > 1) return this.sendError(ex, new ApiError(400, 'GENERAL_ERROR', 'More than one Content-Length header'), true);
@@ -175,7 +185,7 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
     let first: Buffer | undefined;
     let more: Buffer[] | undefined;
     let received = 0;
-    res.onData((chunk, isLast) => {
+    ex.res.onData((chunk, isLast) => {
       if (ex.finished) return;
       received += chunk.byteLength;
       if (received > limit.bytes) return this.sendError(ex, limit.error(), true);

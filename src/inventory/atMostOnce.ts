@@ -175,7 +175,9 @@ class StatusCall implements SentCall, StatusReceiver {
   constructor(
     private readonly calls: AtMostOnceCalls,
     private readonly keys: readonly string[],
+    /** The record key: the event's part (AtMostOnceCalls.recordKeyOf), then the call's id. */
     private readonly recordKey: string,
+    private readonly recordId: string,
     private readonly now: number,
     private readonly request: StatusArg,
     private readonly deadline: number,
@@ -199,7 +201,7 @@ class StatusCall implements SentCall, StatusReceiver {
     this.epoch = calls.epoch;
     calls.unanswered++;
     calls.sentCalls.add(this);
-    calls.scripts.sendStatus(this.keys, this.recordKey, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
+    calls.scripts.sendStatus(this.keys, this.recordKey, this.recordId, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
   }
 
   // An answer is always to the last send: ioredis answers a command once, and the commands
@@ -255,6 +257,8 @@ export class AtMostOnceCalls {
   /** Unique across processes and restarts: a random prefix per process, then a counter. */
   private readonly idPrefix = randomBytes(9).toString('base64url');
   private idCounter = 0;
+  /** recordKeyOf's answers, by event record. */
+  private readonly recordKeys = new WeakMap<EventRef, string>();
 
   constructor(
     readonly scripts: Scripts,
@@ -292,8 +296,17 @@ export class AtMostOnceCalls {
     if (outstanding >= maxOutstanding) return outcome.reject(unavailable(`${outstanding} status changes are already waiting for it`, false));
     const giveUpAt = performance.now() + timeoutMs;
     const deadline = Math.floor(this.clock.now() + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
-    const recordKey = requestRecordKey(event, `${this.idPrefix}${(++this.idCounter).toString(36)}`);
-    new StatusCall(this, keys, recordKey, now, request, deadline, giveUpAt, outcome).send();
+    new StatusCall(this, keys, this.recordKeyOf(event), (++this.idCounter).toString(36), now, request, deadline, giveUpAt, outcome).send();
+  }
+
+  /**
+   * The part of an event's record keys before the call's number: the event's and this process's
+   * (requestRecordKey). Made once per event: the call's number is written after it, not joined to it.
+   */
+  private recordKeyOf(event: EventRef): string {
+    let key = this.recordKeys.get(event);
+    if (key === undefined) this.recordKeys.set(event, (key = requestRecordKey(event, this.idPrefix)));
+    return key;
   }
 
   /** True once the connection is up; false if `giveUpAt` comes first. */

@@ -94,7 +94,7 @@ export class Scripts {
    * unanswered command (docs/faults.md, "Exactly once"); every other script is safe to
    * repeat and goes on `redis`. A call goes to Redis through `sendStatusNow`.
    */
-  private readonly sendStatusNow: (keys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver) => void;
+  private readonly sendStatusNow: (keys: readonly string[], recordKey: string, recordId: string, args: StatusArg[], receiver: StatusReceiver) => void;
   private readonly loadStatusLibrary: () => Promise<unknown>;
 
   /** The status function's library this server loads and calls. */
@@ -133,11 +133,11 @@ export class Scripts {
       // On a cluster, the turn's calls go as one pipeline per slot (batched, below).
       const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), functionName, undefined);
       // ioredis takes text: a written argument goes as its text.
-      const send = (keys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver): void =>
-        void call([...keys, recordKey], args.map((arg) => (typeof arg === 'object' ? arg.toString() : arg))).then(
+      const send = (keys: readonly string[], recordKey: string, recordId: string, args: StatusArg[], receiver: StatusReceiver): void =>
+        void call([...keys, recordKey + recordId], args.map((arg) => (typeof arg === 'object' ? arg.toString() : arg))).then(
           (reply) => receiver.answer(reply),
           (error: unknown) => {
-            if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, recordKey, args, receiver), receiver);
+            if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, recordKey, recordId, args, receiver), receiver);
             else receiver.fail(error);
           },
         );
@@ -145,26 +145,27 @@ export class Scripts {
     } else {
       const send = corkedForTheTurn(statusRedis as Redis);
       const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '', (command) => reloadThen(() => send(command.again()), command.receiver));
-      this.sendStatusNow = (keys, recordKey, args, receiver) => send(wire.command(keys, recordKey, args, receiver));
+      this.sendStatusNow = (keys, recordKey, recordId, args, receiver) => send(wire.command(keys, recordKey, args, receiver, recordId));
     }
   }
 
   /**
    * lua/change-object-status.lua: every object of every change of a request, all or
    * nothing. Keys: per event its keys, the seasons' keys (statusChanges.ts), then the
-   * request's record key (`keys` is not changed: a frozen list is kept, src/inventory/statusWire.ts).
+   * request's record key, `recordKey` + `recordId` (`keys` is not changed: a frozen list is
+   * kept, src/inventory/statusWire.ts).
    * Sent through AtMostOnceCalls (src/inventory/atMostOnce.ts), which decides what a lost
    * connection means; the outcome goes to `receiver`, once.
    */
-  sendStatus(keys: readonly string[], recordKey: string, now: number, request: StatusArg, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
-    this.sendStatusNow(keys, recordKey, statusArgs({ now, request, deadline, keepMs, sentBefore: sentBefore ? 1 : 0 }), receiver);
+  sendStatus(keys: readonly string[], recordKey: string, recordId: string, now: number, request: StatusArg, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
+    this.sendStatusNow(keys, recordKey, recordId, statusArgs({ now, request, deadline, keepMs, sentBefore: sentBefore ? 1 : 0 }), receiver);
   }
 
   /** sendStatus as a promise, the record key last of `keys` (tests call the function this way). */
   changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean): Promise<StatusReply> {
     const recordKey = keys[keys.length - 1]!;
     return new Promise((answer, fail) =>
-      this.sendStatus(keys.slice(0, -1), recordKey, now, request, deadline, keepMs, sentBefore, { answer: answer as (reply: unknown) => void, fail }),
+      this.sendStatus(keys.slice(0, -1), recordKey, '', now, request, deadline, keepMs, sentBefore, { answer: answer as (reply: unknown) => void, fail }),
     );
   }
 

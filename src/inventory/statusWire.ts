@@ -2,21 +2,21 @@ import { Command } from 'ioredis';
 import { digitCount, putAscii, putDigits, writesAsDigits } from '../util/asciiBytes.js';
 
 // The status function's call as RESP, made here rather than by ioredis's Command, for the
-// priority lane on one Redis (src/inventory/scripts.ts sends it). A call is written in two
-// parts: its head (`*n`, `fcall`, the function's name, the key count and the event's keys,
-// key prefix included) and its tail (the request's record key and the arguments). An event's
-// key list is the same on every call (src/inventory/statusChanges.ts keeps it, frozen), so
-// its head is encoded once, as bytes, and written as they are; only the tail, a few hundred
-// bytes, is written per call, straight into bytes. ioredis's Command would flatten the arguments, find the keys
-// among them, prefix each and encode the whole call again on every call, and one text of the
-// whole call would be copied again when the socket writes it (docs/performance.md).
+// priority lane on one Redis (src/inventory/scripts.ts sends it). A call is made of its head
+// (`*n`, `fcall`, the function's name, the key count and the event's keys, key prefix
+// included) and its tail (the request's record key and the arguments). An event's key list is
+// the same on every call (src/inventory/statusChanges.ts keeps it, frozen), so its head is
+// encoded once, as bytes, and copied into each call; the tail, a few hundred bytes, is written
+// per call straight into bytes after it. ioredis's Command would flatten the arguments, find
+// the keys among them, prefix each and encode the whole call again on every call
+// (docs/performance.md). One Buffer per call: the socket queues one write for it.
 
 /** Heads of key lists that are not kept (several events, seasons) are made from these, encoded per key; past this the map starts afresh. */
 const MAX_KEPT_KEYS = 50_000;
 
 const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
 
-/** Tails are cut from slabs of this size (a tail is a few hundred bytes). */
+/** Calls are cut from slabs of this size (a call is a few hundred bytes). */
 const SLAB_BYTES = 64 * 1024;
 /** A number's bulk string at most: `$`, two digits of length, CRLF, up to 24 characters, CRLF (with room to spare). */
 const NUMBER_BULK_BYTES = 40;
@@ -54,31 +54,35 @@ function writeBulkAfter(into: Buffer, at: number, end: number): number {
 
 /** A number as one RESP bulk string; where it ended. */
 function writeBulkNumber(into: Buffer, at: number, value: number): number {
-  if (!writesAsDigits(value)) return writeBulkOfTwo(into, at, '', String(value));
+  if (!writesAsDigits(value)) return writeBulkOf(into, at, '', String(value));
   return putEnd(into, putDigits(into, putHeader(into, at, digitCount(value)), value));
 }
 
 /** Past this length a text is written by Buffer's write: the loop's cost grows with the text, the call's barely. */
 const LOOP_CHARS = 32;
 
-/** `first` and `second`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
-function writeBulkOfTwo(into: Buffer, at: number, first: string, second: string): number {
+/** `first`, `second` and `third`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
+function writeBulkOf(into: Buffer, at: number, first: string, second: string, third = ''): number {
   // Most short texts are ASCII: one byte per character, their length known before writing.
   const start = at;
-  if (first.length + second.length <= LOOP_CHARS) {
-    at = putHeader(into, at, first.length + second.length);
+  if (first.length + second.length + third.length <= LOOP_CHARS) {
+    at = putHeader(into, at, first.length + second.length + third.length);
     at = putAscii(into, at, first);
     if (at >= 0) at = putAscii(into, at, second);
+    if (at >= 0) at = putAscii(into, at, third);
   } else {
     at = -1;
   }
   if (at < 0) {
-    at = putHeader(into, start, (first.length === 0 ? 0 : Buffer.byteLength(first)) + Buffer.byteLength(second));
+    at = putHeader(into, start, byteLength(first) + byteLength(second) + byteLength(third));
     if (first.length > 0) at += into.write(first, at);
     at += into.write(second, at);
+    if (third.length > 0) at += into.write(third, at);
   }
   return putEnd(into, at);
 }
+
+const byteLength = (text: string): number => (text.length === 0 ? 0 : Buffer.byteLength(text));
 
 /**
  * An argument written straight into the call's bytes, with no text made for it first (the
@@ -103,9 +107,6 @@ export interface StatusReceiver {
   fail(error: unknown): void;
 }
 
-/** What ioredis hands toWritable: the connection's socket, or nothing when it only wants the text. */
-type Socket = { write(chunk: Buffer): unknown } | undefined;
-
 /**
  * A command whose RESP is made already, answering its receiver directly: ioredis queues it and
  * matches its reply as any other, then calls `resolve` or `reject` on it. A Command otherwise
@@ -114,10 +115,8 @@ type Socket = { write(chunk: Buffer): unknown } | undefined;
  */
 export class StatusCommand extends Command {
   constructor(
-    /** The call up to its record key, encoded. */
-    readonly head: Buffer,
-    /** The record key and the arguments, encoded. */
-    readonly tail: Buffer,
+    /** The whole call, encoded. */
+    readonly bytes: Buffer,
     readonly receiver: StatusReceiver,
     /** Redis answered that it has no such function (it restarted without persistence): the call did not run. */
     readonly onFunctionMissing: (command: StatusCommand) => void,
@@ -128,25 +127,19 @@ export class StatusCommand extends Command {
     this.reject = failReceiver;
   }
 
-  /**
-   * ioredis writes what this returns to `socket`, right after this call: the head goes first,
-   * as the bytes it is kept as, so the two writes are the command in order. Without a socket,
-   * the whole call.
-   */
-  override toWritable(socket?: object): Buffer {
-    if (socket === undefined) return Buffer.concat([this.head, this.tail]);
-    (socket as Socket)!.write(this.head);
-    return this.tail;
+  /** What ioredis writes to the socket: the call's bytes as they are. */
+  override toWritable(): Buffer {
+    return this.bytes;
   }
 
   /** The whole call as RESP text (tests compare it with ioredis's). */
   get wire(): string {
-    return this.head.toString() + this.tail.toString();
+    return this.bytes.toString();
   }
 
   /** The same call as a new command (a command is sent once). */
   again(): StatusCommand {
-    return new StatusCommand(this.head, this.tail, this.receiver, this.onFunctionMissing);
+    return new StatusCommand(this.bytes, this.receiver, this.onFunctionMissing);
   }
 }
 
@@ -178,7 +171,7 @@ export class StatusWire {
   /** `fcall` and the function's name, encoded. */
   private readonly name: string;
   private readonly keys = new Map<string, string>();
-  /** Where tails are written (tail); `used` bytes of it are given out. */
+  /** Where calls are written (call); `used` bytes of it are given out. */
   private slab = Buffer.alloc(0);
   private used = 0;
   /** The heads of kept (frozen) key lists, made on their first call, with the argument count they were made for. */
@@ -193,20 +186,22 @@ export class StatusWire {
   }
 
   /**
-   * FCALL of the function with `keys`, then `recordKey` (new on every call), as its keys and
-   * `args` as its arguments. A frozen `keys` is the caller's to keep: its head is kept with it.
+   * FCALL of the function with `keys`, then `recordKey` + `recordId` (new on every call), as
+   * its keys and `args` as its arguments. A frozen `keys` is the caller's to keep: its head is
+   * kept with it. The record key comes in two parts, written one after the other, so the
+   * caller need not join them into a new text on every call.
    */
-  command(keys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
-    return new StatusCommand(this.head(keys, args.length), this.tail(recordKey, args), receiver, this.onFunctionMissing);
+  command(keys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver, recordId = ''): StatusCommand {
+    return new StatusCommand(this.call(this.head(keys, args.length), recordKey, recordId, args), receiver, this.onFunctionMissing);
   }
 
   /**
-   * The record key and the arguments, written straight into bytes: no text is made per part
-   * (each would be made, joined, then copied again when the socket writes it). The bytes are
-   * cut from a slab, as Node's own small Buffers are; a part is never written over once given.
+   * The call: its head copied, then the record key and the arguments written straight into
+   * bytes, no text made per part (each would be made, joined, then copied again). The bytes
+   * are cut from a slab, as Node's own small Buffers are; a part is never written over once given.
    */
-  private tail(recordKey: string, args: readonly StatusArg[]): Buffer {
-    let most = bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3;
+  private call(head: Buffer, recordKey: string, recordId: string, args: readonly StatusArg[]): Buffer {
+    let most = head.length + bulkBytesAtMost(this.keyPrefix) + (recordKey.length + recordId.length) * 3;
     for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : typeof arg === 'number' ? NUMBER_BULK_BYTES : arg.bytesAtMost() + HEADER_ROOM + 2;
     if (this.slab.length - this.used < most) {
       this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, most));
@@ -214,9 +209,10 @@ export class StatusWire {
     }
     const slab = this.slab;
     const start = this.used;
-    let at = writeBulkOfTwo(slab, start, this.keyPrefix, recordKey);
+    let at = start + head.copy(slab, start);
+    at = writeBulkOf(slab, at, this.keyPrefix, recordKey, recordId);
     for (const arg of args) {
-      if (typeof arg === 'string') at = writeBulkOfTwo(slab, at, '', arg);
+      if (typeof arg === 'string') at = writeBulkOf(slab, at, '', arg);
       else if (typeof arg === 'number') at = writeBulkNumber(slab, at, arg);
       else at = writeBulkAfter(slab, at, arg.writeTo(slab, at + HEADER_ROOM));
     }

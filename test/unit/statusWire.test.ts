@@ -19,6 +19,10 @@ describe('StatusWire', () => {
     const keys = ['inv:{7}:7:objects', 'inv:{7}:7:history', 'inv:{7}:request:x1'];
     const args = [1764000000000, '{"l":"Ä-1 ✓"}', 12, 0];
     expect(commandOf(wire, keys, args, nowhere).wire).toBe(asIoredisWrites('change_object_status_abc', 'test:', keys, args));
+    // The record key in two parts (the event's, then the call's id) is the joined key, short or long.
+    for (const [part, id] of [['inv:{7}:request:', 'x1'], ['inv:{a-long-event-tag}:request:AbCdEfGhIjKl', '1a2b'], ['r', '']]) {
+      expect(wire.command(keys.slice(0, -1), part!, args, nowhere, id).wire).toBe(asIoredisWrites('change_object_status_abc', 'test:', [...keys.slice(0, -1), part! + id], args));
+    }
   });
 
   it('encodes a kept key again only as what it was; a new record key each call', () => {
@@ -51,35 +55,30 @@ describe('StatusWire', () => {
     expect(lost.promise).toBeUndefined();
   });
 
-  // An event's kept (frozen) key list is encoded once: its calls share the head's bytes, and
-  // written to a socket, the head goes first as those bytes, then the rest as text.
-  it('keeps the head of a frozen key list and writes it to the socket before the rest', () => {
+  // An event's kept (frozen) key list is encoded once and copied into each call: the call
+  // is one Buffer, written as it is.
+  it('copies the head of a frozen key list into each call, and writes the call as one Buffer', () => {
     const wire = new StatusWire('f', 'p:');
     const eventKeys = Object.freeze(['inv:{7}:7:objects', 'inv:{7}:7:history']);
     const args = [1764000000000, '{"l":"Ä-1"}', 12, 0, 0];
     const first = wire.command(eventKeys, 'inv:{7}:request:a', args, nowhere);
     const second = wire.command(eventKeys, 'inv:{7}:request:b', args, nowhere);
-    expect(second.head).toBe(first.head);
-    const written: Buffer[] = [];
-    const socket = { write: (chunk: Buffer) => written.push(chunk) };
-    written.push(second.toWritable(socket));
-    expect(written[0]).toBe(first.head);
-    expect(Buffer.concat(written).toString()).toBe(
-      asIoredisWrites('f', 'p:', [...eventKeys, 'inv:{7}:request:b'], args),
-    );
+    expect(second.toWritable()).toBe(second.bytes);
+    expect(second.wire).toBe(asIoredisWrites('f', 'p:', [...eventKeys, 'inv:{7}:request:b'], args));
+    expect(first.wire).toBe(asIoredisWrites('f', 'p:', [...eventKeys, 'inv:{7}:request:a'], args));
+    // Two calls, two Buffers of their own.
+    expect(second.bytes.buffer === first.bytes.buffer && second.bytes.byteOffset < first.bytes.byteOffset + first.bytes.length).toBe(false);
     // A list that is not frozen may change: its head is made again for each call.
     const open = ['inv:{7}:7:objects'];
     const before = wire.command(open, 'r', [1], nowhere).wire;
     open.push('inv:{7}:7:history');
     expect(wire.command(open, 'r', [1], nowhere).wire).not.toBe(before);
     expect(wire.command(open, 'r', [1], nowhere).wire).toBe(asIoredisWrites('f', 'p:', [...open, 'r'], [1]));
-    // Without a socket, the whole call at once.
-    expect(second.toWritable().toString()).toBe(second.wire);
   });
 
-  // Tails are cut from a shared slab: thousands of calls, some with long UTF-8 requests that
+  // Calls are cut from a shared slab: thousands of calls, some with long UTF-8 requests that
   // do not fit what is left of it, each keep their own bytes.
-  it('keeps every tail its own bytes across slabs', () => {
+  it('keeps every call its own bytes across slabs', () => {
     const wire = new StatusWire('f', 'p:');
     const keys = Object.freeze(['k']);
     const made = Array.from({ length: 3000 }, (_, i) => {
