@@ -193,7 +193,8 @@ export function compose(
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
   const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges, usedObjects);
   const eventConfig = new EventConfigStore(redis, scripts, (event) => historyStreams.noteChanged([event]), (event) => historyDrain.countUndrained(event));
-  const holdExpiry = new HoldExpiry(jobsRedis, config.redisKeyPrefix, holdTokens, statusCalls, historyStreams, logger);
+  // Idle entries of an expiry change stay past a status call's timeout, and a margin for a stalled process.
+  const holdExpiry = new HoldExpiry(jobsRedis, config.redisKeyPrefix, holdTokens, statusCalls, historyStreams, logger, config.redisTimeoutMs + 5_000);
 
   // Caches kept coherent across processes through the bus.
   const tenants = new TenantCache(repos.companies, repos.workspaces, bus);

@@ -46,6 +46,8 @@ export class HoldExpiry {
   /** Tokens that stopped holding somewhere since the last flush. */
   private readonly stopped = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The waits of expiry changes before their tokens' idle entries may go (moved). */
+  private readonly retimed = new Set<NodeJS.Timeout>();
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -57,6 +59,11 @@ export class HoldExpiry {
     private readonly calls: AtMostOnceCalls,
     private readonly history: HistoryStreams,
     private readonly logger: Logger | undefined,
+    /**
+     * How long after an expiry change the entries it wrote that hold nothing stay (moved): past
+     * the longest a status call checked before the change can still run (its timeout).
+     */
+    private readonly retimeGraceMs = 10_000,
   ) {
     this.queue = new Queue<HoldExpiryJob>(HOLD_EXPIRY_QUEUE, { connection, prefix: jobsPrefix(keyPrefix) });
     this.queue.on('error', (error) => this.logger?.warn({ err: error.message }, 'hold expiry queue error'));
@@ -127,9 +134,17 @@ export class HoldExpiry {
       // A job that started meanwhile reads the token's live key and waits again if it must.
       await (delay > 0 ? job.changeDelay(delay) : job.promote()).catch(() => undefined);
     }
-    // The change wrote an entry in every event the token ever held in, holding or not.
-    this.stopped.add(token);
-    this.arm();
+    // The change wrote an entry in every event the token ever held in, holding or not. Those
+    // that hold nothing are dropped (follow), but not before a hold that read the old expiry
+    // has had its call's time to run: it must find the entry (holdExpiry in
+    // lua/includes/eventState.lua), or it would hold until the old expiry.
+    const timer = setTimeout(() => {
+      this.retimed.delete(timer);
+      this.stopped.add(token);
+      this.arm();
+    }, this.retimeGraceMs);
+    timer.unref();
+    this.retimed.add(timer);
   }
 
   /**
@@ -211,6 +226,10 @@ export class HoldExpiry {
   }
 
   async close(): Promise<void> {
+    // Entries an expiry change left holding nothing stay: they go with the token's job, or
+    // with the sweep once they have expired.
+    for (const timer of this.retimed) clearTimeout(timer);
+    this.retimed.clear();
     await this.flush();
     await this.queue.close();
   }
