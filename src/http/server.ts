@@ -252,6 +252,7 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
       )
         return;
       const body = checkBody(route, json);
+      // readJson refused a body that is not UTF-8 (null): the text is there.
       const ctx = new RequestContext(this, ex, params, new Query(ex.rawQuery, route.queryNames), body, text!, caller);
       answer = route.handler(ctx as unknown as WorkspaceContext);
     } catch (error) {
