@@ -1,6 +1,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
+import type { ReceivedHeaders } from './requestHeaders.js';
 import type { RequestIds } from './requestIds.js';
-import { noContent, type DirectAnswer, type Lane, type Reply, type RequestHeaders } from './route.js';
+import { noContent, type DirectAnswer, type Lane, type Reply } from './route.js';
 
 // One HTTP request and its answer as the server tracks them (src/http/server.ts).
 
@@ -43,7 +44,7 @@ export class Exchange implements DirectAnswer {
     readonly method: string,
     readonly path: string,
     readonly rawQuery: string,
-    readonly headers: RequestHeaders,
+    readonly headers: ReceivedHeaders,
     /** The id the client gave (X-Request-Id), if it is one we take. */
     givenId: string | undefined,
     /** The number of the id the server gives it otherwise (RequestIds). */
@@ -67,15 +68,16 @@ export class Exchange implements DirectAnswer {
 
   /**
    * The peer's address as uWS gives it (text). Read from uWS when first asked for while uWS has
-   * the request, and kept (keepAddress) before the request waits for anything: a request
+   * the request, and kept (keep) before the request waits for anything: a request
    * answered at once, and never asked, costs no read.
    */
   get remoteAddress(): ArrayBuffer {
     return (this.address ??= this.finished || this.aborted ? NO_ADDRESS : this.res.getRemoteAddressAsText());
   }
 
-  /** Reads the peer's address now: the request is about to wait, and its handler may ask after uWS let it go. */
-  keepAddress(): void {
+  /** Reads the headers and the peer's address now: the request is about to wait, and its handler may ask after uWS let it go. */
+  keep(): void {
+    this.headers.keep();
     void this.remoteAddress;
   }
 

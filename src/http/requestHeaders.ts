@@ -10,6 +10,22 @@ import type { RequestHeaders } from './route.js';
 // repeat is refused (RFC 9112, 6.3), which takes a walk over every header. A request with a
 // body is read in that one walk.
 
+/** Each header read, by its name as uWS gives it (lower case), and the field that keeps its value. */
+const FIELDS = {
+  authorization: 'authorizationValue',
+  'content-type': 'contentTypeValue',
+  'accept-encoding': 'acceptEncodingValue',
+  'x-workspace-key': 'workspaceKeyValue',
+  host: 'hostValue',
+  'if-none-match': 'ifNoneMatchValue',
+  'content-length': 'contentLengthValue',
+  'transfer-encoding': 'transferEncodingValue',
+  'x-request-id': 'requestIdValue',
+} as const;
+type Name = keyof typeof FIELDS;
+const FIELD_OF = new Map<string, (typeof FIELDS)[Name]>(Object.entries(FIELDS));
+const NAMES = Object.keys(FIELDS) as Name[];
+
 /** The headers being read by a walk (ReceivedHeaders.walk): its callback is one shared function. */
 let walking: ReceivedHeaders | undefined;
 
@@ -21,15 +37,16 @@ const walked = (name: string, value: string): void => walking!.walked(name, valu
  * a request makes one object for its headers.
  */
 export class ReceivedHeaders implements RequestHeaders {
-  private authorizationValue: string | undefined;
-  private contentTypeValue: string | undefined;
-  private acceptEncodingValue: string | undefined;
-  private workspaceKeyValue: string | undefined;
-  private hostValue: string | undefined;
-  private ifNoneMatchValue: string | undefined;
-  private contentLengthValue: string | undefined;
-  private transferEncodingValue: string | undefined;
-  private requestIdValue: string | undefined;
+  // The values as read (FIELDS), through the getters below; undefined until then.
+  authorizationValue: string | undefined;
+  contentTypeValue: string | undefined;
+  acceptEncodingValue: string | undefined;
+  workspaceKeyValue: string | undefined;
+  hostValue: string | undefined;
+  ifNoneMatchValue: string | undefined;
+  contentLengthValue: string | undefined;
+  transferEncodingValue: string | undefined;
+  requestIdValue: string | undefined;
   /** How many Content-Length headers came: more than one is refused. 1 until a walk counts them. */
   contentLengths = 1;
 
@@ -38,80 +55,46 @@ export class ReceivedHeaders implements RequestHeaders {
   }
 
   get authorization(): string {
-    return (this.authorizationValue ??= this.read('authorization'));
+    return this.header('authorization');
   }
   get contentType(): string {
-    return (this.contentTypeValue ??= this.read('content-type'));
+    return this.header('content-type');
   }
   get acceptEncoding(): string {
-    return (this.acceptEncodingValue ??= this.read('accept-encoding'));
+    return this.header('accept-encoding');
   }
   get workspaceKey(): string {
-    return (this.workspaceKeyValue ??= this.read('x-workspace-key'));
+    return this.header('x-workspace-key');
   }
   get host(): string {
-    return (this.hostValue ??= this.read('host'));
+    return this.header('host');
   }
   get ifNoneMatch(): string {
-    return (this.ifNoneMatchValue ??= this.read('if-none-match'));
+    return this.header('if-none-match');
   }
   get contentLength(): string {
-    return (this.contentLengthValue ??= this.read('content-length'));
+    return this.header('content-length');
   }
   get transferEncoding(): string {
-    return (this.transferEncodingValue ??= this.read('transfer-encoding'));
+    return this.header('transfer-encoding');
   }
   /** X-Request-Id as the client sent it. */
   get requestId(): string {
-    return (this.requestIdValue ??= this.read('x-request-id'));
+    return this.header('x-request-id');
   }
 
   /** Reads every header not read yet: the request is about to wait, and uWS lets go of it. */
   keep(): void {
     if (this.req === undefined) return;
-    // Each getter reads its header once (content-length was read first of all).
-    void this.authorization;
-    void this.contentType;
-    void this.acceptEncoding;
-    void this.workspaceKey;
-    void this.host;
-    void this.ifNoneMatch;
-    void this.transferEncoding;
-    void this.requestId;
+    for (const name of NAMES) this.header(name);
     this.req = undefined;
   }
 
   /** One header of the walk: a repeated one keeps its first value, as a look-up finds it. */
   walked(name: string, value: string): void {
-    switch (name) {
-      case 'authorization':
-        this.authorizationValue ??= value;
-        break;
-      case 'content-type':
-        this.contentTypeValue ??= value;
-        break;
-      case 'accept-encoding':
-        this.acceptEncodingValue ??= value;
-        break;
-      case 'x-workspace-key':
-        this.workspaceKeyValue ??= value;
-        break;
-      case 'host':
-        this.hostValue ??= value;
-        break;
-      case 'if-none-match':
-        this.ifNoneMatchValue ??= value;
-        break;
-      case 'content-length':
-        this.contentLengths++;
-        break;
-      case 'transfer-encoding':
-        this.transferEncodingValue ??= value;
-        break;
-      case 'x-request-id':
-        this.requestIdValue ??= value;
-        break;
-    }
+    const field = FIELD_OF.get(name);
+    if (field === 'contentLengthValue') this.contentLengths++;
+    else if (field !== undefined) this[field] ??= value;
   }
 
   /** Every header in one walk; those it does not find are absent (''). */
@@ -126,7 +109,8 @@ export class ReceivedHeaders implements RequestHeaders {
     this.req = undefined;
   }
 
-  private read(name: string): string {
-    return this.req === undefined ? '' : this.req.getHeader(name);
+  /** A header's value, read from uWS when first asked for (once uWS let go of the request, an unread one is absent). */
+  private header(name: Name): string {
+    return (this[FIELDS[name]] ??= this.req === undefined ? '' : this.req.getHeader(name));
   }
 }

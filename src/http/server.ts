@@ -150,13 +150,12 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
       match.kind === 'found' && match.value.alwaysGzip === true,
     );
     this.options.status.inFlight++;
-    this.receive(ex, match, headers);
+    this.receive(ex, match);
     // uWS needs an abort handler for a request still open when this returns (a body to come,
     // a handler that waits); one answered at once (/health, a cached GET) goes without. Its
     // headers and the peer's address are kept then too: uWS lets go of the request object.
     if (!ex.finished) {
-      headers.keep();
-      ex.keepAddress();
+      ex.keep();
       res.onAborted(() => {
         ex.aborted = true;
         this.finish(ex, 499);
@@ -165,7 +164,8 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
   }
 
   /** Reads the request's body, with the route's cap, and dispatches it; refuses a body whose framing is wrong. */
-  private receive(ex: Exchange, match: RouteMatch<RouteDef>, headers: ReceivedHeaders): void {
+  private receive(ex: Exchange, match: RouteMatch<RouteDef>): void {
+    const { headers } = ex;
     const { contentLength } = headers;
     const chunked = headers.transferEncoding !== '';
     const limit = (match.kind === 'found' && match.value.bodyOptions?.limit) || this.defaultLimit;

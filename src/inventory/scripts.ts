@@ -145,7 +145,7 @@ export class Scripts {
     } else {
       const send = corkedForTheTurn(statusRedis as Redis);
       const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '', (command) => reloadThen(() => send(command.again()), command.receiver));
-      this.sendStatusNow = (keys, recordKey, recordId, args, receiver) => send(wire.command(keys, recordKey, args, receiver, recordId));
+      this.sendStatusNow = (keys, recordKey, recordId, args, receiver) => send(wire.command(keys, recordKey, recordId, args, receiver));
     }
   }
 

@@ -191,7 +191,7 @@ export class StatusWire {
    * kept with it. The record key comes in two parts, written one after the other, so the
    * caller need not join them into a new text on every call.
    */
-  command(keys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver, recordId = ''): StatusCommand {
+  command(keys: readonly string[], recordKey: string, recordId: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
     return new StatusCommand(this.call(this.head(keys, args.length), recordKey, recordId, args), receiver, this.onFunctionMissing);
   }
 

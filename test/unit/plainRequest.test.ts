@@ -56,8 +56,8 @@ describe('PlainRequest', () => {
       const text = request.toString();
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(request.bytesAtMost());
       // Written through the wire (its length header made after it), the same as its text sent as a string.
-      expect(wire.command(['k'], 'r', [1, request, 2], { answer: () => undefined, fail: () => undefined }).wire).toBe(
-        wire.command(['k'], 'r', [1, text, 2], { answer: () => undefined, fail: () => undefined }).wire,
+      expect(wire.command(['k'], 'r', '', [1, request, 2], { answer: () => undefined, fail: () => undefined }).wire).toBe(
+        wire.command(['k'], 'r', '', [1, text, 2], { answer: () => undefined, fail: () => undefined }).wire,
       );
     }
   });
