@@ -37,7 +37,8 @@ const walked = (name: string, value: string): void => walking!.walked(name, valu
  * a request makes one object for its headers.
  */
 export class ReceivedHeaders implements RequestHeaders {
-  // The values as read (FIELDS), through the getters below; undefined until then.
+  // The values as read (FIELDS), through the getters below; undefined until then. Each getter
+  // names its field itself, so the reads every request makes are plain field accesses.
   authorizationValue: string | undefined;
   contentTypeValue: string | undefined;
   acceptEncodingValue: string | undefined;
@@ -55,38 +56,38 @@ export class ReceivedHeaders implements RequestHeaders {
   }
 
   get authorization(): string {
-    return this.header('authorization');
+    return (this.authorizationValue ??= this.read('authorization'));
   }
   get contentType(): string {
-    return this.header('content-type');
+    return (this.contentTypeValue ??= this.read('content-type'));
   }
   get acceptEncoding(): string {
-    return this.header('accept-encoding');
+    return (this.acceptEncodingValue ??= this.read('accept-encoding'));
   }
   get workspaceKey(): string {
-    return this.header('x-workspace-key');
+    return (this.workspaceKeyValue ??= this.read('x-workspace-key'));
   }
   get host(): string {
-    return this.header('host');
+    return (this.hostValue ??= this.read('host'));
   }
   get ifNoneMatch(): string {
-    return this.header('if-none-match');
+    return (this.ifNoneMatchValue ??= this.read('if-none-match'));
   }
   get contentLength(): string {
-    return this.header('content-length');
+    return (this.contentLengthValue ??= this.read('content-length'));
   }
   get transferEncoding(): string {
-    return this.header('transfer-encoding');
+    return (this.transferEncodingValue ??= this.read('transfer-encoding'));
   }
   /** X-Request-Id as the client sent it. */
   get requestId(): string {
-    return this.header('x-request-id');
+    return (this.requestIdValue ??= this.read('x-request-id'));
   }
 
   /** Reads every header not read yet: the request is about to wait, and uWS lets go of it. */
   keep(): void {
     if (this.req === undefined) return;
-    for (const name of NAMES) this.header(name);
+    for (const name of NAMES) this[FIELDS[name]] ??= this.read(name);
     this.req = undefined;
   }
 
@@ -109,8 +110,8 @@ export class ReceivedHeaders implements RequestHeaders {
     this.req = undefined;
   }
 
-  /** A header's value, read from uWS when first asked for (once uWS let go of the request, an unread one is absent). */
-  private header(name: Name): string {
-    return (this[FIELDS[name]] ??= this.req === undefined ? '' : this.req.getHeader(name));
+  /** A header's value as uWS has it; once uWS let go of the request, an unread one is absent. */
+  private read(name: Name): string {
+    return this.req === undefined ? '' : this.req.getHeader(name);
   }
 }
