@@ -20,4 +20,4 @@ COPY --from=build /app/dist dist
 COPY --from=build /app/lua lua
 USER node
 EXPOSE 9001
-CMD ["node", "--max-semi-space-size=64", "--heap-growing-percent=50", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "dist/src/main.js"]

@@ -31,7 +31,8 @@ import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scena
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
-//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster] [-- --allocation | --survivors]`
+//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster] [-- --allocation | --survivors]
+//  [-- --node-flags "FLAGS"]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -74,6 +75,9 @@ const clusterMode = args.includes('--cluster');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
 // `--subscribers N`: the statusStream scenario's WebSocket subscribers (5,000 unless said).
 if (option('--subscribers')) scale.streamSubscribers = Number(option('--subscribers'));
+// `--node-flags "FLAGS"`: the server's V8 flags for this run instead of src/serverFlags.ts's, to
+// measure a change of them against the flags as they are (docs/performance.md, "Memory").
+const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
@@ -108,7 +112,7 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
     command: process.execPath,
     // Started as `npm run dev` starts it, with the server's V8 flags.
     args: [
-      ...SERVER_NODE_FLAGS,
+      ...serverNodeFlags,
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       ...(inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
       'dist/src/dev.js',
@@ -151,7 +155,7 @@ function startReference(redisUrl: string): Promise<ChildServer> {
       command: process.execPath,
       // The server's V8 flags, so both pay the same young-generation size; with --profile, its
       // own CPU profile beside the server's (`<DIR>/reference/`), to compare the two paths.
-      args: [...SERVER_NODE_FLAGS, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'reference')}`] : []), 'dist/bench/reference/server.js', String(port), redisUrl],
+      args: [...serverNodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'reference')}`] : []), 'dist/bench/reference/server.js', String(port), redisUrl],
       readyLine: /reference ready/,
       url: `http://127.0.0.1:${port}`,
     }),
@@ -363,6 +367,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     commit: gitCommit(),
     mode: scale.mode,
     settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1 },
+    serverNodeFlags,
     machine: machine(),
     scenarios,
     ...sections,
