@@ -8,7 +8,7 @@ import { eventInThePast } from '../domain/season.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { AvailabilityViews, Claim } from './availabilityViews.js';
 import type { EventCatalog } from './eventCatalog.js';
-import type { StatusChangeService } from './statusChangeService.js';
+import type { StatusChangeInput, StatusChangeService } from './statusChangeService.js';
 
 // Best available on book, hold and change-object-status (docs/best-available.md): the
 // choice is made from this process's view of the event and applied by the same status
@@ -52,6 +52,12 @@ function inputsOf(index: ObjectIndex, plan: BestAvailablePlan, choice: BestAvail
   return labels.map((objectId, i) => ({ objectId, ticketType: plan.ticketTypes?.[i], extraData: plan.extraData?.[i] }));
 }
 
+/** True when no parameter is set (parametersOf gives every field, most undefined). */
+function hasNoParameters(parameters: StatusParameters): boolean {
+  for (const name in parameters) if (parameters[name as keyof StatusParameters] !== undefined) return false;
+  return true;
+}
+
 export class BestAvailableService {
   constructor(
     private readonly catalog: EventCatalog,
@@ -70,6 +76,8 @@ export class BestAvailableService {
     const ranking = focalRanking(layout, plan.focalKey, plan.focalPoint);
     const query = bestAvailableQuery(plan, layout, selection, request.parameters);
     let view = await this.views.current(loaded, selection);
+    // Seats chosen with no parameter to apply with them go the plain way (applyChoice).
+    const plain = plan.ticketTypes === undefined && plan.extraData === undefined && origin.type === 'API_CALL' && hasNoParameters(request.parameters);
 
     for (let attempt = 1; ; attempt++) {
       let choice = chooseBestAvailable(layout, ranking, view, query);
@@ -85,7 +93,7 @@ export class BestAvailableService {
       const sentAt = Date.now();
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
       try {
-        const objectDetailsJson = await this.statusChanges.applyAsJson(workspace, input, origin);
+        const objectDetailsJson = await this.applyChoice(workspace, input, plain ? choice : undefined, origin);
         this.views.applied(event._id, claim);
         const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetailsJson };
         if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;
@@ -101,4 +109,19 @@ export class BestAvailableService {
       }
     }
   }
+
+  /**
+   * Applies the chosen objects; their details as JSON text. A choice of seats, tables or
+   * booths with no parameter (`plainChoice`) takes the plain way when the status service
+   * takes it (StatusChangeService.applyPlainAsJson), the general one otherwise.
+   */
+  private applyChoice(workspace: WorkspaceDoc, input: StatusChangeInput, plainChoice: BestAvailableChoice | undefined, origin: ChangeOrigin): Promise<string> {
+    if (plainChoice && plainChoice.kind !== 'area') {
+      const labels = input.objects.map((o) => (o as { objectId: string }).objectId);
+      const applied = this.statusChanges.applyPlainAsJson(workspace, input.eventKey, input.status!, labels, origin.ip ?? '');
+      if (applied) return applied;
+    }
+    return this.statusChanges.applyAsJson(workspace, input, origin);
+  }
+
 }

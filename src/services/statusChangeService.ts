@@ -2,7 +2,7 @@ import { badRequest } from '../domain/errors.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { directRules, type ObjectRules } from '../domain/eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
-import { areaState, objectState, type AreaHolds } from '../domain/objectStates.js';
+import { areaState, FREE_OBJECT, objectState, type AreaHolds } from '../domain/objectStates.js';
 import {
   operationFor,
   type ChangeType,
@@ -70,6 +70,13 @@ export function requireOneSlot(events: { key: string; tag: string }[]): void {
     'EVENTS_IN_SEVERAL_SLOTS',
     `On Redis Cluster one request can change objects of one event, or of events of one season, only: ${events.map((e) => e.key).join(', ')} are stored apart. Send one request per event (nothing was changed).`,
   );
+}
+
+/** `{"label":details,...}` from each label's details as JSON text (applyAsJson). */
+function keyedJson(details: Record<string, string>): string {
+  let json = '';
+  for (const label in details) json += `${json === '' ? '{' : ','}${JSON.stringify(label)}:${details[label]}`;
+  return json === '' ? '{}' : `${json}}`;
 }
 
 /** The parameters of a change that names none (applyPlain). */
@@ -151,9 +158,38 @@ export class StatusChangeService {
   /** `apply` of one input, expanded: its objects' details as the JSON text of an object keyed by label. */
   async applyAsJson(workspace: WorkspaceDoc, input: StatusChangeInput, origin: ChangeOrigin): Promise<string> {
     const [details] = await this.applyWorded(workspace, [input], true, origin, AS_JSON);
-    let json = '';
-    for (const label in details) json += `${json === '' ? '{' : ','}${JSON.stringify(label)}:${details[label]}`;
-    return json === '' ? '{}' : `${json}}`;
+    return keyedJson(details!);
+  }
+
+  /**
+   * A best-available choice of seats, tables or booths with no parameter (no hold token, order
+   * id, ticket type, extra data, channel or guard), applied the plain way (applyPlain, one call
+   * that is not expanded) instead of applyAsJson's general one. Its details need nothing read
+   * back: such a change leaves each object with the status alone (lua/includes/seatRules.lua,
+   * changedObject: no token, order id, ticket type or listing, and the extra data dropped), so
+   * they are worded from that state as applyAsJson words the records the script answers.
+   * Undefined, having done nothing, when applyPlain does not take the change (a hold, an event
+   * of a season, one not loaded): applyAsJson then.
+   */
+  applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], ip: string): Promise<string> | undefined {
+    // A release or a hold leaves more than the status: their details come from the records.
+    const { op } = operationFor('CHANGE_STATUS_TO', status);
+    if (op !== 'book' && op !== 'status') return undefined;
+    let done!: PlainChangeDone;
+    const applied = new Promise<void>((resolve, reject) => (done = { settled: (error) => (error === undefined ? resolve() : reject(error)) }));
+    if (!this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, undefined, ip, done)) return undefined;
+    // applyPlain took the change, so the catalog has the event loaded: peek answers as it did there.
+    const { event, index } = this.catalog.peek(workspace, eventKey)!;
+    const rules = directRules(event, index);
+    const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status } };
+    return applied.then(() => {
+      const details: Record<string, string> = {};
+      for (const label of labels) {
+        const object = index.byLabel.get(label)!;
+        details[label] = AS_JSON.object(event, index, object, snapshot, rules);
+      }
+      return keyedJson(details);
+    });
   }
 
   private async applyWorded<T>(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin, wording: Wording<T>): Promise<Record<string, T>[]> {
