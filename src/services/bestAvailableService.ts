@@ -52,9 +52,9 @@ function inputsOf(index: ObjectIndex, plan: BestAvailablePlan, choice: BestAvail
   return labels.map((objectId, i) => ({ objectId, ticketType: plan.ticketTypes?.[i], extraData: plan.extraData?.[i] }));
 }
 
-/** True when no parameter is set (parametersOf gives every field, most undefined). */
-function hasNoParameters(parameters: StatusParameters): boolean {
-  for (const name in parameters) if (parameters[name as keyof StatusParameters] !== undefined) return false;
+/** True when no parameter but the hold token is set (parametersOf gives every field, most undefined). */
+function onlyHoldToken(parameters: StatusParameters): boolean {
+  for (const name in parameters) if (name !== 'holdToken' && parameters[name as keyof StatusParameters] !== undefined) return false;
   return true;
 }
 
@@ -76,8 +76,8 @@ export class BestAvailableService {
     const ranking = focalRanking(layout, plan.focalKey, plan.focalPoint);
     const query = bestAvailableQuery(plan, layout, selection, request.parameters);
     let view = await this.views.current(loaded, selection);
-    // Seats chosen with no parameter to apply with them go the plain way (applyChoice).
-    const plain = plan.ticketTypes === undefined && plan.extraData === undefined && origin.type === 'API_CALL' && hasNoParameters(request.parameters);
+    // Seats chosen with no parameter but a hold token go the plain way (applyChoice); GA areas never.
+    const plain = plan.ticketTypes === undefined && plan.extraData === undefined && origin.type === 'API_CALL' && onlyHoldToken(request.parameters);
 
     for (let attempt = 1; ; attempt++) {
       let choice = chooseBestAvailable(layout, ranking, view, query);
@@ -93,7 +93,7 @@ export class BestAvailableService {
       const sentAt = Date.now();
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
       try {
-        const objectDetailsJson = await this.applyChoice(workspace, input, plain ? choice : undefined, origin);
+        const objectDetailsJson = await this.applyChoice(workspace, input, plain && choice.kind !== 'area', origin);
         this.views.applied(event._id, claim);
         const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetailsJson };
         if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;
@@ -112,16 +112,15 @@ export class BestAvailableService {
 
   /**
    * Applies the chosen objects; their details as JSON text. A choice of seats, tables or
-   * booths with no parameter (`plainChoice`) takes the plain way when the status service
-   * takes it (StatusChangeService.applyPlainAsJson), the general one otherwise.
+   * booths with no parameter but a hold token (`plain`) takes the plain way when the status
+   * service takes it (StatusChangeService.applyPlainAsJson), the general one otherwise.
    */
-  private applyChoice(workspace: WorkspaceDoc, input: StatusChangeInput, plainChoice: BestAvailableChoice | undefined, origin: ChangeOrigin): Promise<string> {
-    if (plainChoice && plainChoice.kind !== 'area') {
+  private applyChoice(workspace: WorkspaceDoc, input: StatusChangeInput, plain: boolean, origin: ChangeOrigin): Promise<string> {
+    if (plain) {
       const labels = input.objects.map((o) => (o as { objectId: string }).objectId);
-      const applied = this.statusChanges.applyPlainAsJson(workspace, input.eventKey, input.status!, labels, origin.ip ?? '');
+      const applied = this.statusChanges.applyPlainAsJson(workspace, input.eventKey, input.status!, labels, input.parameters.holdToken, origin.ip ?? '');
       if (applied) return applied;
     }
     return this.statusChanges.applyAsJson(workspace, input, origin);
   }
-
 }

@@ -162,26 +162,27 @@ export class StatusChangeService {
   }
 
   /**
-   * A best-available choice of seats, tables or booths with no parameter (no hold token, order
-   * id, ticket type, extra data, channel or guard), applied the plain way (applyPlain, one call
-   * that is not expanded) instead of applyAsJson's general one. Its details need nothing read
-   * back: such a change leaves each object with the status alone (lua/includes/seatRules.lua,
-   * changedObject: no token, order id, ticket type or listing, and the extra data dropped), so
-   * they are worded from that state as applyAsJson words the records the script answers.
-   * Undefined, having done nothing, when applyPlain does not take the change (a hold, an event
-   * of a season, one not loaded): applyAsJson then.
+   * A best-available choice of seats, tables or booths with no parameter but perhaps a hold
+   * token (no order id, ticket type, extra data, channel or guard), applied the plain way
+   * (applyPlain, one call that is not expanded) instead of applyAsJson's general one. Its
+   * details need nothing read back: such a change leaves each chosen (free) object with the
+   * status alone, and a hold with its token too (lua/includes/seatRules.lua, changedObject and
+   * changeObject: no order id, ticket type or listing, the extra data dropped), so they are
+   * worded from that state as applyAsJson words the records the script answers. Undefined,
+   * having done nothing, when applyPlain does not take the change (a release, an event of a
+   * season, one not loaded): applyAsJson then.
    */
-  applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], ip: string): Promise<string> | undefined {
-    // A release or a hold leaves more than the status: their details come from the records.
+  applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], holdToken: string | undefined, ip: string): Promise<string> | undefined {
+    // A release gives back what was there before: its details come from the records.
     const { op } = operationFor('CHANGE_STATUS_TO', status);
-    if (op !== 'book' && op !== 'status') return undefined;
+    if (op !== 'book' && op !== 'status' && op !== 'hold') return undefined;
     let done!: PlainChangeDone;
     const applied = new Promise<void>((resolve, reject) => (done = { settled: (error) => (error === undefined ? resolve() : reject(error)) }));
-    if (!this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, undefined, ip, done)) return undefined;
+    if (!this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done)) return undefined;
     // applyPlain took the change, so the catalog has the event loaded: peek answers as it did there.
     const { event, index } = this.catalog.peek(workspace, eventKey)!;
     const rules = directRules(event, index);
-    const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status } };
+    const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status, holdToken: op === 'hold' ? holdToken! : null } };
     return applied.then(() => {
       const details: Record<string, string> = {};
       for (const label of labels) {

@@ -89,28 +89,33 @@ describe('the SDK sample chart', () => {
     }
   });
 
-  it('details seats chosen with no parameter (the plain way) as a change with expand=objects details them', async () => {
-    // With no parameter a choice of seats is applied the plain way and its details are worded
-    // from the status alone (StatusChangeService.applyPlainAsJson); the twin event's change
-    // goes the general way, expanded, and words the records the script answers. Each case
-    // prepares both events alike: extra data on the seats that will be chosen (dropped by the
-    // change), a for-sale config elsewhere (the script's general way then), a custom status.
+  it('details seats chosen with no parameter but a hold token (the plain way) as a change with expand=objects details them', async () => {
+    // With no parameter but a hold token a choice of seats is applied the plain way and its
+    // details are worded from the status (and token) alone (StatusChangeService.applyPlainAsJson);
+    // the twin event's change goes the general way, expanded, and words the records the script
+    // answers. Each case prepares both events alike: extra data on the seats that will be
+    // chosen (dropped by the change), a for-sale config elsewhere (the script's general way
+    // then), a custom status, a hold, a booking with a token.
     const extraData = (event: string) =>
       Promise.all(['A-4', 'A-5'].map(async (label) => expect((await ctx.api.post(`/events/${event}/objects/${label}/actions/update-extra-data`, { extraData: { note: label } })).status).toBe(204)));
     const notForSale = async (event: string) => expect((await ctx.api.post(`/events/${event}/actions/mark-as-not-for-sale`, { objects: ['C-1'] })).status).toBe(200);
-    const cases: { path: 'book' | 'change-object-status'; status?: string; prepare?: (event: string) => Promise<unknown> }[] = [
+    const token = await holdToken(ctx.api);
+    const cases: { path: 'book' | 'hold' | 'change-object-status'; more?: Record<string, unknown>; prepare?: (event: string) => Promise<unknown> }[] = [
       { path: 'book' },
       { path: 'book', prepare: extraData },
       { path: 'book', prepare: notForSale },
-      { path: 'change-object-status', status: 'foo', prepare: extraData },
+      { path: 'change-object-status', more: { status: 'foo' }, prepare: extraData },
+      { path: 'hold', more: { holdToken: token }, prepare: extraData },
+      { path: 'book', more: { holdToken: token } },
     ];
-    for (const { path, status, prepare } of cases) {
+    for (const { path, more = {}, prepare } of cases) {
       const [chosenIn, twin] = [await createEvent(ctx.api, chartKey), await createEvent(ctx.api, chartKey)];
       await prepare?.(chosenIn);
       await prepare?.(twin);
-      const chosen = await best(chosenIn, { number: 2 }, {}, path);
+      const { status, ...parameters } = more;
+      const chosen = await best(chosenIn, { number: 2 }, parameters, path);
       expect(chosen.objects).toEqual(['A-4', 'A-5']);
-      const plain = await action(ctx.api, twin, path, { objects: chosen.objects, ...(status ? { status } : {}) }, true);
+      const plain = await action(ctx.api, twin, path, { objects: chosen.objects, ...more }, true);
       expect(plain.status, plain.text).toBe(200);
       expect(chosen.objectDetails).toEqual(plain.body.objects);
       // What is stored says the same: object info of the chosen event.
