@@ -136,3 +136,9 @@ export async function workspaceOfPublicKey(publicKey: string, tenants: TenantCac
   if (!resolved) throw unauthorized('Unknown public key');
   return { tenant: resolved.tenant, workspace: active(resolved.workspace) };
 }
+
+/** workspaceOfPublicKey for a key whose company is loaded, without waiting; undefined when only it can tell. */
+export function workspaceOfPublicKeyCached(publicKey: string, tenants: TenantCache): WorkspaceCaller | undefined {
+  const resolved = tenants.resolvePublicKeyCached(publicKey);
+  return resolved && { tenant: resolved.tenant, workspace: active(resolved.workspace) };
+}

@@ -5,7 +5,7 @@ import { parseSince } from '../domain/statusStreamView.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 import type { EventCatalog } from '../services/eventCatalog.js';
 import type { StatusStreamHub, Subscriber } from '../services/statusStreamHub.js';
-import { authenticate, workspaceOfPublicKey } from './auth.js';
+import { authenticate, authenticateCached, workspaceOfPublicKey, workspaceOfPublicKeyCached } from './auth.js';
 import { errorBodyJson } from './errorBody.js';
 
 // GET /events/{eventKey}/status-stream: the WebSocket upgrade and what a subscriber may send
@@ -54,12 +54,27 @@ export function serveStatusStream(app: TemplatedApp, parts: StatusStreamRoutePar
       const secKey = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
+      // A subscriber this process can check without waiting (its key's company and its event
+      // loaded: nearly every one) is upgraded here, in the handler uWS runs corked.
+      let subscriber: Subscriber | undefined;
+      try {
+        subscriber = cachedSubscriberOf(parts, eventKey, query, headers);
+      } catch (error) {
+        return refuse(res, parts, error);
+      }
+      if (subscriber) return void res.upgrade(subscriber, secKey, protocol, extensions, context);
       let aborted = false;
       res.onAborted(() => (aborted = true));
       subscriberOf(parts, eventKey, query, headers).then(
-        (subscriber) => {
-          if (aborted) return hub.release(subscriber.loaded.event._id);
-          res.cork(() => res.upgrade(subscriber, secKey, protocol, extensions, context));
+        (later) => {
+          if (aborted) return hub.release(later.loaded.event._id);
+          // Not inside res.cork(): uWS 20.30's cork, once a socket upgraded in it has taken the
+          // response's memory in place, reads the WebSocket's data as the response's state and
+          // may take it for "Connection: close", closing the new socket before its first
+          // message (the client sees 1006; fixed upstream in uWebSockets after 20.30). Upgraded
+          // outside a cork, uWS prints a warning that writes should be corked: this path runs
+          // for the first subscriber of an event in a process, not for every one.
+          res.upgrade(later, secKey, protocol, extensions, context);
         },
         (error: unknown) => {
           if (!aborted) refuse(res, parts, error);
@@ -77,14 +92,33 @@ export function serveStatusStream(app: TemplatedApp, parts: StatusStreamRoutePar
   });
 }
 
+type StreamHeaders = Parameters<typeof authenticate>[1];
+
 /** Who subscribes to what, checked: 400 for a bad `since`, 401 for a key, 404 for the event, 429 past the limits. */
-async function subscriberOf(parts: StatusStreamRouteParts, eventKey: string, query: URLSearchParams, headers: Parameters<typeof authenticate>[1]): Promise<Subscriber> {
-  const since = parseSince(query.get('since') ?? undefined);
-  if (since === null) throw badRequest('GENERAL_ERROR', '`since` must be a change number (a whole number) from an earlier message');
-  const publicKey = query.get('publicKey');
+async function subscriberOf(parts: StatusStreamRouteParts, eventKey: string, query: URLSearchParams, headers: StreamHeaders): Promise<Subscriber> {
+  const { since, publicKey } = askedFor(query);
   const { workspace } =
     publicKey !== null ? await workspaceOfPublicKey(publicKey, parts.tenants) : await authenticate('workspace', headers, parts.tenants, undefined);
-  const loaded = await parts.catalog.get(workspace!, eventKey);
+  return admitted(parts, await parts.catalog.get(workspace!, eventKey), publicKey, since);
+}
+
+/** subscriberOf without waiting, when the key's company and the event are loaded; undefined when only subscriberOf can tell. */
+function cachedSubscriberOf(parts: StatusStreamRouteParts, eventKey: string, query: URLSearchParams, headers: StreamHeaders): Subscriber | undefined {
+  const { since, publicKey } = askedFor(query);
+  const caller = publicKey !== null ? workspaceOfPublicKeyCached(publicKey, parts.tenants) : authenticateCached('workspace', headers, parts.tenants);
+  const loaded = caller?.workspace && parts.catalog.peek(caller.workspace, eventKey);
+  return loaded ? admitted(parts, loaded, publicKey, since) : undefined;
+}
+
+/** The subscription's `since` (400 when it is no change number) and public key. */
+function askedFor(query: URLSearchParams): { since: number | undefined; publicKey: string | null } {
+  const since = parseSince(query.get('since') ?? undefined);
+  if (since === null) throw badRequest('GENERAL_ERROR', '`since` must be a change number (a whole number) from an earlier message');
+  return { since, publicKey: query.get('publicKey') };
+}
+
+/** The subscriber, counted by the hub (429 past its limits). */
+function admitted(parts: StatusStreamRouteParts, loaded: Subscriber['loaded'], publicKey: string | null, since: number | undefined): Subscriber {
   parts.hub.admit(loaded.event._id);
   return { loaded, audience: publicKey !== null ? 'public' : 'secret', since, closed: false };
 }

@@ -99,6 +99,14 @@ export class TenantCache {
     return tenant && principal ? { principal, tenant } : undefined;
   }
 
+  /** resolvePublicKey for a key of a company loaded already, without waiting; undefined when only resolvePublicKey can tell. */
+  resolvePublicKeyCached(publicKey: string): ResolvedPublicKey | undefined {
+    const companyId = this.publicKeys.owners.get(publicKey);
+    const tenant = companyId === undefined ? undefined : this.loadedTenants.get(companyId);
+    const workspace = tenant?.workspacesByKey.get(publicKey);
+    return tenant && workspace ? { tenant, workspace } : undefined;
+  }
+
   /** The workspace a public key names, and its company. */
   async resolvePublicKey(publicKey: string): Promise<ResolvedPublicKey | undefined> {
     const tenant = await this.tenantOf(this.publicKeys, publicKey, async (key) => (await this.workspaces.findByPublicKey(key))?.companyId);
