@@ -92,10 +92,11 @@ export class BestAvailableService {
       this.views.claim(event._id, claim);
       const sentAt = Date.now();
       const input = { eventKey: request.eventKey, type: 'CHANGE_STATUS_TO' as const, status: request.status, objects: inputsOf(index, plan, choice), parameters: request.parameters };
+      const labels = input.objects.map((o) => (o as { objectId: string }).objectId);
       try {
-        const objectDetailsJson = await this.applyChoice(workspace, input, plain && choice.kind !== 'area', origin);
+        const objectDetailsJson = await this.applyChoice(workspace, input, plain && choice.kind !== 'area' ? labels : undefined, origin);
         this.views.applied(event._id, claim);
-        const result: BestAvailableResult = { objects: input.objects.map((o) => (o as { objectId: string }).objectId), objectDetailsJson };
+        const result: BestAvailableResult = { objects: labels, objectDetailsJson };
         if (choice.nextToEachOther !== undefined) result.nextToEachOther = choice.nextToEachOther;
         return result;
       } catch (error) {
@@ -112,13 +113,13 @@ export class BestAvailableService {
 
   /**
    * Applies the chosen objects; their details as JSON text. A choice of seats, tables or
-   * booths with no parameter but a hold token (`plain`) takes the plain way when the status
-   * service takes it (StatusChangeService.applyPlainAsJson), the general one otherwise.
+   * booths with no parameter but a hold token (`plainLabels`, their labels) takes the plain
+   * way when the status service takes it (StatusChangeService.applyPlainAsJson), the general
+   * one otherwise.
    */
-  private applyChoice(workspace: WorkspaceDoc, input: StatusChangeInput, plain: boolean, origin: ChangeOrigin): Promise<string> {
-    if (plain) {
-      const labels = input.objects.map((o) => (o as { objectId: string }).objectId);
-      const applied = this.statusChanges.applyPlainAsJson(workspace, input.eventKey, input.status!, labels, input.parameters.holdToken, origin.ip ?? '');
+  private applyChoice(workspace: WorkspaceDoc, input: StatusChangeInput, plainLabels: string[] | undefined, origin: ChangeOrigin): Promise<string> {
+    if (plainLabels) {
+      const applied = this.statusChanges.applyPlainAsJson(workspace, input.eventKey, input.status!, plainLabels, input.parameters.holdToken, origin.ip ?? '');
       if (applied) return applied;
     }
     return this.statusChanges.applyAsJson(workspace, input, origin);

@@ -169,26 +169,21 @@ export class StatusChangeService {
    * status alone, and a hold with its token too (lua/includes/seatRules.lua, changedObject and
    * changeObject: no order id, ticket type or listing, the extra data dropped), so they are
    * worded from that state as applyAsJson words the records the script answers. Undefined,
-   * having done nothing, when applyPlain does not take the change (a release, an event of a
-   * season, one not loaded): applyAsJson then.
+   * having done nothing, when applyPlain does not take the change (a hold without a token, an
+   * event of a season, one not loaded): applyAsJson then.
    */
   applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], holdToken: string | undefined, ip: string): Promise<string> | undefined {
-    // A release gives back what was there before: its details come from the records.
-    const { op } = operationFor('CHANGE_STATUS_TO', status);
-    if (op !== 'book' && op !== 'status' && op !== 'hold') return undefined;
     let done!: PlainChangeDone;
     const applied = new Promise<void>((resolve, reject) => (done = { settled: (error) => (error === undefined ? resolve() : reject(error)) }));
-    if (!this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done)) return undefined;
-    // applyPlain took the change, so the catalog has the event loaded: peek answers as it did there.
-    const { event, index } = this.catalog.peek(workspace, eventKey)!;
+    const started = this.startPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done);
+    if (!started) return undefined;
+    // A change of status never releases: it books, holds or sets a status.
+    const { change, loaded: { event, index } } = started;
     const rules = directRules(event, index);
-    const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status, holdToken: op === 'hold' ? holdToken! : null } };
+    const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status: change.status, holdToken: change.op === 'hold' ? holdToken! : null } };
     return applied.then(() => {
       const details: Record<string, string> = {};
-      for (const label of labels) {
-        const object = index.byLabel.get(label)!;
-        details[label] = AS_JSON.object(event, index, object, snapshot, rules);
-      }
+      for (const planned of change.objects) details[planned.label] = AS_JSON.object(event, index, planned.object, snapshot, rules);
       return keyedJson(details);
     });
   }
@@ -268,11 +263,25 @@ export class StatusChangeService {
     ip: string,
     done: PlainChangeDone,
   ): boolean {
+    return this.startPlain(workspace, eventKey, type, status, labels, holdToken, ip, done) !== undefined;
+  }
+
+  /** applyPlain, answering with the change it started and its event as loaded; undefined when it took none. */
+  private startPlain(
+    workspace: WorkspaceDoc,
+    eventKey: string,
+    type: ChangeType,
+    status: string | undefined,
+    labels: string[],
+    holdToken: string | undefined,
+    ip: string,
+    done: PlainChangeDone,
+  ): { change: PlannedChange; loaded: LoadedEvent } | undefined {
     const loaded = this.catalog.peek(workspace, eventKey);
-    if (!loaded || loaded.event.season) return false;
+    if (!loaded || loaded.event.season) return undefined;
     const { op, status: checked } = operationFor(type, status);
     // A hold needs its token (the handler words its absence); overrides belong to seasons.
-    if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return false;
+    if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return undefined;
     const { event } = loaded;
     const now = Date.now();
     const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
@@ -286,7 +295,7 @@ export class StatusChangeService {
         },
         (error: unknown) => done.settled(error),
       );
-    return true;
+    return { change: change.change, loaded };
   }
 
   /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */
