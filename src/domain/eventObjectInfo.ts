@@ -1,6 +1,6 @@
 import type { EventDoc } from './event.js';
 import { directRules, type ObjectRules } from './eventObjectRules.js';
-import { describeObject, distanceToFocalPoint, SEAT_PROPERTIES, type ChartObject, type ObjectIndex, type ObjectTraits } from './objectIndex.js';
+import { describeObject, distanceToFocalPoint, SEAT_PROPERTIES, type ChartObject, type IndexedCategory, type ObjectIndex, type ObjectTraits } from './objectIndex.js';
 import { HELD, type AreaState, type ObjectState } from './objectStates.js';
 
 // An object of an event as clients see it (docs/seatsio-behaviour.md, "Object info"): the chart's
@@ -197,3 +197,33 @@ const SEAT_FLAGS_JSON = Array.from({ length: 1 << SEAT_PROPERTIES.length }, (_, 
 
 /** Object info as JSON from chartMembersJson and eventFields: the members JSON.stringify(describeEventObject(...)) has. */
 export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => `{${chartMembers},${JSON.stringify(fields).slice(1)}`;
+
+/**
+ * Each object's info as JSON text, by label, for objects that all have one seat-like
+ * snapshot (a best-available choice worded from the state its change leaves,
+ * StatusChangeService.applyPlainAsJson): eventObjectJson's text of each. For such a snapshot
+ * an object's event fields depend on nothing but its category, places off sale and channel
+ * (eventFields), and the objects of one choice mostly share those: each run of objects with
+ * the same three is worded once, not once per object.
+ */
+export function sharedSnapshotJson(index: ObjectIndex, objects: readonly ChartObject[], snapshot: ObjectSnapshot, rules: ObjectRules): Record<string, string> {
+  if (isArea(snapshot.state)) throw new Error('sharedSnapshotJson words seats, tables and booths only');
+  const details: Record<string, string> = {};
+  let fields = '';
+  let category: IndexedCategory | null | undefined;
+  let notForSale = -1;
+  let channel: string | null | undefined;
+  for (const object of objects) {
+    const ownCategory = rules.category(object);
+    const ownNotForSale = rules.notForSale(object);
+    const ownChannel = rules.channel(object.label);
+    if (ownCategory !== category || ownNotForSale !== notForSale || ownChannel !== channel) {
+      fields = JSON.stringify(eventFields(object, snapshot, rules)).slice(1);
+      category = ownCategory;
+      notForSale = ownNotForSale;
+      channel = ownChannel;
+    }
+    details[object.label] = `{${chartMembersJson(index, object)},${fields}`;
+  }
+  return details;
+}

@@ -34,6 +34,17 @@ import type { UwsModule } from './uws.js';
 const GZIP_MIN_BYTES = 1024;
 /** Bodies this large are compressed at zlib's fastest level: a 50 MB report would take seconds at the default. */
 const GZIP_FAST_BYTES = 1024 * 1024;
+
+/**
+ * A body's size in bytes as sent (UTF-8), as far as the gzip thresholds need it: a text body
+ * is handed to uWS as it is (it writes the UTF-8 itself), so the common JSON answer is never
+ * copied into a Buffer first; its exact size is only counted when it could fall either side
+ * of GZIP_MIN_BYTES (a UTF-16 unit is at most 3 bytes of UTF-8).
+ */
+export function bodyBytes(payload: Buffer | string): number {
+  if (typeof payload !== 'string' || payload.length >= GZIP_MIN_BYTES || payload.length * 3 < GZIP_MIN_BYTES) return payload.length;
+  return Buffer.byteLength(payload);
+}
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export interface HttpServerOptions {
@@ -310,9 +321,9 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
       return this.writeNow(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers, false, { gzipped: true, varies: !ex.alwaysGzip });
     }
     if (Buffer.isBuffer(body) || typeof body === 'string') {
-      return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', Buffer.isBuffer(body) ? body : Buffer.from(body), reply.headers);
+      return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers);
     }
-    this.write(ex, reply.status, 'application/json', Buffer.from(JSON.stringify(body)), reply.headers);
+    this.write(ex, reply.status, 'application/json', JSON.stringify(body), reply.headers);
   }
 
   /** What the client is told: the error itself, 503 for an unreachable store, else a logged 500. */
@@ -329,28 +340,29 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
 
   private sendError(ex: Exchange, error: unknown, closeConnection = false): void {
     const apiError = this.apiErrorOf(ex, error);
-    this.write(ex, apiError.status, 'application/json', Buffer.from(errorBodyJson(apiError, ex.requestId)), apiError.headers, closeConnection);
+    this.write(ex, apiError.status, 'application/json', errorBodyJson(apiError, ex.requestId), apiError.headers, closeConnection);
   }
 
   private write(
     ex: Exchange,
     status: number,
     contentType: string | undefined,
-    payload: Buffer | undefined,
+    payload: Buffer | string | undefined,
     headers: Record<string, string> | undefined,
     closeConnection = false,
   ): void {
     if (ex.finished) return;
-    if (payload && (ex.alwaysGzip || (payload.length >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)))) {
+    const bytes = payload === undefined ? 0 : bodyBytes(payload);
+    if (payload !== undefined && (ex.alwaysGzip || (bytes >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)))) {
       const varies = !ex.alwaysGzip;
-      const level = payload.length >= GZIP_FAST_BYTES ? zlibConstants.Z_BEST_SPEED : zlibConstants.Z_DEFAULT_COMPRESSION;
+      const level = bytes >= GZIP_FAST_BYTES ? zlibConstants.Z_BEST_SPEED : zlibConstants.Z_DEFAULT_COMPRESSION;
       gzip(payload, { level }, (error, compressed) => {
         const gzipped = error ? undefined : compressed;
         this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, { gzipped: gzipped !== undefined, varies });
       });
       return;
     }
-    const varies = payload !== undefined && payload.length >= GZIP_MIN_BYTES;
+    const varies = bytes >= GZIP_MIN_BYTES;
     this.writeNow(ex, status, contentType, payload, headers, closeConnection, { gzipped: false, varies });
   }
 
@@ -358,7 +370,7 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
     ex: Exchange,
     status: number,
     contentType: string | undefined,
-    payload: Buffer | undefined,
+    payload: Buffer | string | undefined,
     headers: Record<string, string> | undefined,
     closeConnection: boolean,
     /** varies: the body is big enough that its encoding depends on Accept-Encoding. */

@@ -1,5 +1,5 @@
 import { badRequest } from '../domain/errors.js';
-import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, sharedSnapshotJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { directRules, type ObjectRules } from '../domain/eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { areaState, FREE_OBJECT, objectState, type AreaHolds } from '../domain/objectStates.js';
@@ -181,11 +181,7 @@ export class StatusChangeService {
     const { change, loaded: { event, index } } = started;
     const rules = directRules(event, index);
     const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status: change.status, holdToken: change.op === 'hold' ? holdToken! : null } };
-    return applied.then(() => {
-      const details: Record<string, string> = {};
-      for (const planned of change.objects) details[planned.label] = AS_JSON.object(event, index, planned.object, snapshot, rules);
-      return keyedJson(details);
-    });
+    return applied.then(() => keyedJson(sharedSnapshotJson(index, change.objects.map((planned) => planned.object), snapshot, rules)));
   }
 
   private async applyWorded<T>(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin, wording: Wording<T>): Promise<Record<string, T>[]> {

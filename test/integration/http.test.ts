@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, client, createTestCompany, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
+import { bodyBytes } from '../../src/http/server.js';
 
 // The HTTP layer: body reading and its limits, JSON and content types, error bodies,
 // request ids, routing errors, gzip, aborted requests.
@@ -155,6 +156,21 @@ describe('HTTP layer', () => {
 
     const small = await raw(server.url, '/health', { 'accept-encoding': 'gzip' });
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('writes a text answer as UTF-8, counting its bytes rather than its characters', async () => {
+    const name = '€ü'.repeat(100);
+    const created = await admin.post('/workspaces', { name });
+    const auth = 'Basic ' + Buffer.from(company.adminKey + ':').toString('base64');
+    const plain = await raw(server.url, `/workspaces/${created.body.key}`, { authorization: auth });
+    expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
+    expect(JSON.parse(plain.body.toString('utf8')).name).toBe(name);
+    // Under 1,024 characters, over 1,024 bytes: big enough to gzip (bodyBytes).
+    const text = '€'.repeat(400);
+    expect(bodyBytes(text)).toBe(1200);
+    expect(bodyBytes('x'.repeat(400))).toBe(400);
+    expect(bodyBytes(Buffer.from(text))).toBe(1200);
+    expect(bodyBytes('x'.repeat(2000))).toBe(2000);
   });
 
   it('survives a client that disconnects in the middle of its body', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/domain/event.js';
-import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, objectStanding, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, objectStanding, sharedSnapshotJson, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
 import { directRules, indexedRules } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex, describeObject } from '../../src/domain/objectIndex.js';
 import { areaState, FREE_OBJECT } from '../../src/domain/objectStates.js';
@@ -195,6 +195,25 @@ describe('object info as JSON for big reports', () => {
       const info = describeEventObject(plain, sections, object, { state: FREE_OBJECT });
       for (const type of ['bySection', 'byZone'] as const) expect(groupOfObject(type, object, fields)).toBe(groupOf(type, info));
     }
+  });
+
+  it('objects sharing one snapshot: each worded as eventObjectJson words it, whatever category, sale or channel its neighbours have', () => {
+    const settings: Settings = {
+      ...plain,
+      // In order, A-1 to A-2 changes the channel only, A-2 to A-3 the category only, B-1 to B-2 the sale only.
+      objectCategories: { 'A-3': 10 },
+      channels: [{ id: 'c', key: 'c', name: 'c', color: '#000', index: 0, objects: ['A-2', 'A-3'], areaPlaces: {} }],
+      forSaleConfig: { forSale: false, objects: ['B-2'], categories: [], areaPlaces: {} },
+    };
+    const seats = ['A-1', 'A-2', 'A-3', 'B-1', 'B-2'].map((label) => sample.byLabel.get(label)!);
+    for (const snapshot of [{ state: { ...FREE_OBJECT, status: 'booked' } }, { state: { ...FREE_OBJECT, status: 'reservedByToken', holdToken: 'token-1' } }]) {
+      for (const rules of [directRules(settings, sample), directRules(plain, sample)]) {
+        const details = sharedSnapshotJson(sample, seats, snapshot, rules);
+        expect(Object.keys(details)).toEqual(seats.map((seat) => seat.label));
+        for (const seat of seats) expect(details[seat.label], seat.label).toBe(eventObjectJson(chartMembersJson(sample, seat), eventFields(seat, snapshot, rules)));
+      }
+    }
+    expect(() => sharedSnapshotJson(sample, seats, { state: areaState(null, new Map()) }, directRules(plain, sample))).toThrow();
   });
 });
 
