@@ -143,10 +143,17 @@ export interface ObjectRules {
   channel(label: string): string | null;
 }
 
+function hasKeys(record: Record<string, unknown>): boolean {
+  for (const _ in record) return true;
+  return false;
+}
+
 /** The rules read straight from the event's settings: for describing a few objects. */
 export function directRules(event: EventSettings, index: ObjectIndex): ObjectRules {
+  // Most events override no category: then an object's own, without a look-up by its label.
+  const overrides = hasKeys(event.objectCategories);
   return {
-    category: (object) => categoryOf(event, index, object),
+    category: (object) => (overrides ? categoryOf(event, index, object) : object.category),
     notForSale: (object) => notForSalePlaces(event, index, object),
     channel: (label) => channelOf(event, label),
   };

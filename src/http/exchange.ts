@@ -67,12 +67,12 @@ export class Exchange implements DirectAnswer {
   }
 
   /**
-   * The peer's address as uWS gives it (text). Read from uWS when first asked for while uWS has
+   * The peer's address as uWS gives it (binary, src/http/clientIp.ts). Read from uWS when first asked for while uWS has
    * the request, and kept (keep) before the request waits for anything: a request
    * answered at once, and never asked, costs no read.
    */
   get remoteAddress(): ArrayBuffer {
-    return (this.address ??= this.finished || this.aborted ? NO_ADDRESS : this.res.getRemoteAddressAsText());
+    return (this.address ??= this.finished || this.aborted ? NO_ADDRESS : this.res.getRemoteAddress());
   }
 
   /** Reads the headers and the peer's address now: the request is about to wait, and its handler may ask after uWS let it go. */

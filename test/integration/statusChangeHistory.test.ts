@@ -71,6 +71,9 @@ describe('status change history', () => {
       displayedLabel: 'A-1',
     });
     expect(items[4]!.holdToken).toBe(token);
+    // The hold and the release took the plain way (src/inventory/plainRequest.ts): the caller's address is recorded there too.
+    expect(items[4]!.origin).toEqual({ type: 'API_CALL', ip: '127.0.0.1' });
+    expect(items[1]!.origin).toEqual({ type: 'API_CALL', ip: '127.0.0.1' });
     expect(items[1]).toMatchObject({ holdToken: null, orderId: null, extraData: null });
     for (const item of items) {
       expect(Date.parse(item.date)).toBeGreaterThanOrEqual(started - 1000);
