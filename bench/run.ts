@@ -26,7 +26,7 @@ import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
-import { bestAvailable4, bestAvailableChartOf } from './scenarios/bestAvailable.js';
+import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
@@ -81,24 +81,32 @@ const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SE
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
-/** In the order they run; the ceiling and the reference first, so later ones are compared with them. */
+/**
+ * In the order they run. The ceiling and the references first; then, right after them, the
+ * scenarios compared with them (book2, /health, releaseChurn, holdThenBook, seasonEventBook
+ * against the references; bestAvailable4 against book2): this machine's speed drifts within
+ * a run, by up to half in ten minutes, so a ratio is only as good as the time between its two
+ * figures is short (docs/benchmarks.md, "Order"). The rest after them: the status stream's
+ * 5,000 subscribers and the reports also leave memory and collector work behind.
+ */
 const SCENARIOS: Record<string, Scenario> = {
   ceiling,
   referenceBook2,
   referenceHealth,
   book2: bookTwo,
-  statusStream,
+  health: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/health` }),
+  releaseChurn,
   holdThenBook,
+  seasonEventBook,
+  bestAvailable4Cold,
+  bestAvailable4,
+  statusStream,
   hotSeats,
   gaSellOut,
-  releaseChurn,
   seasonBook,
-  seasonEventBook,
-  bestAvailable4,
   reportSummary100k,
   book2WhileReporting,
-  // For scale: no Redis, one script call, one MongoDB query per request.
-  health: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/health` }),
+  // For scale: one script call, one MongoDB query per request.
   holdTokenCreate: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/hold-tokens`, method: 'POST', headers: ctx.workspaceHeaders, body: '{}' }),
   workspaceList: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/workspaces`, headers: ctx.admin.headers }),
 };
@@ -210,8 +218,8 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
       targets.push({ what: 'bestAvailable4 server CPU µs per request / book2', value: cpu, limit: '≤ 2', met: cpu <= 2 });
       targets.push({ what: 'bestAvailable4 p99 / book2 p99, same connections', value: p99, limit: '≤ 2', met: p99 <= 2 });
     }
-    const failed = s.bestAvailable4.non2xx + (s.bestAvailable4.wrongCounts ?? 0);
-    targets.push({ what: 'bestAvailable4 requests refused or short (enough seats remain)', value: failed, limit: '= 0', met: failed === 0 });
+    const failed = [s.bestAvailable4, s.bestAvailable4Cold].reduce((n, f) => n + (f ? f.non2xx + (f.wrongCounts ?? 0) : 0), 0);
+    targets.push({ what: 'bestAvailable4 and its cold run: requests refused or short (enough seats remain)', value: failed, limit: '= 0', met: failed === 0 });
   }
   if (s.reportSummary100k) {
     // Reports of a 100,000-seat event with 50,000 seats booked (docs/reports.md, "Big events").
@@ -260,6 +268,8 @@ function printBestAvailable(report: BenchReport): void {
   const book2 = report.scenarios.book2;
   const beside = book2 ? `; book2 ${book2.rps} rps, p99 ${book2.p99Ms} ms (bestAvailable4 / book2 rps: ${Math.round((best.rps / book2.rps) * 100) / 100})` : '';
   console.log(`\nbestAvailable4: ${best.rps} rps, p99 ${best.p99Ms} ms${beside}\n  p99 ms by share sold: ${tenths.join(', ')}`);
+  const cold = report.scenarios.bestAvailable4Cold;
+  if (cold) console.log(`  before it, cold (the process's first best-available requests, on an event of their own): ${cold.rps} rps, p99 ${cold.p99Ms} ms, server ${cold.serverUsPerRequest} µs per request against ${best.serverUsPerRequest}`);
 }
 
 /** The scenarios measured against the lean reference, as multiples of it. */
@@ -325,7 +335,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
     if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
-      if (only && !ALWAYS.has(name) && !only.includes(name)) continue;
+      if (only && !ALWAYS.has(name) && !only.includes(name) && !(name === 'bestAvailable4Cold' && only.includes('bestAvailable4'))) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
       // A reference scenario's "server" is the reference process.
       const cpu = cpuMeter(REFERENCE_SCENARIOS.has(name) ? reference!.pid : server.pid, redisPids);

@@ -67,9 +67,9 @@ export class Exchange implements DirectAnswer {
   }
 
   /**
-   * The peer's address as uWS gives it (binary, src/http/clientIp.ts). Read from uWS when first asked for while uWS has
-   * the request, and kept (keep) before the request waits for anything: a request
-   * answered at once, and never asked, costs no read.
+   * The peer's address as uWS gives it (binary, src/http/clientIp.ts). Read from uWS when
+   * first asked for while uWS has the request, and kept (keep) before the request waits for
+   * anything: a request answered at once, and never asked, costs no read.
    */
   get remoteAddress(): ArrayBuffer {
     return (this.address ??= this.finished || this.aborted ? NO_ADDRESS : this.res.getRemoteAddress());
