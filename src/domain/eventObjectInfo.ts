@@ -199,21 +199,24 @@ const SEAT_FLAGS_JSON = Array.from({ length: 1 << SEAT_PROPERTIES.length }, (_, 
 export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => `{${chartMembers},${JSON.stringify(fields).slice(1)}`;
 
 /**
- * Each object's info as JSON text, by label, for objects that all have one seat-like
- * snapshot (a best-available choice worded from the state its change leaves,
- * StatusChangeService.applyPlainAsJson): eventObjectJson's text of each. For such a snapshot
- * an object's event fields depend on nothing but its category, places off sale and channel
- * (eventFields), and the objects of one choice mostly share those: each run of objects with
- * the same three is worded once, not once per object.
+ * The info of objects that all have one seat-like snapshot (a best-available choice worded
+ * from the state its change leaves, StatusChangeService.applyPlainAsJson), as the JSON text of
+ * an object keyed by label: eventObjectJson's text of each, in the order an object keyed by
+ * those labels lists them (array-index labels such as "7" first, in numeric order, then the
+ * rest as given), which is the order the general way's answer has. Written straight as text:
+ * an object keyed by labels would give V8 a new hidden class for nearly every label sold.
+ * For such a snapshot an object's event fields depend on nothing but its category, places off
+ * sale and channel (eventFields), and the objects of one choice mostly share those: each run
+ * of objects with the same three is worded once, not once per object.
  */
-export function sharedSnapshotJson(index: ObjectIndex, objects: readonly ChartObject[], snapshot: ObjectSnapshot, rules: ObjectRules): Record<string, string> {
+export function sharedSnapshotJson(index: ObjectIndex, objects: readonly ChartObject[], snapshot: ObjectSnapshot, rules: ObjectRules): string {
   if (isArea(snapshot.state)) throw new Error('sharedSnapshotJson words seats, tables and booths only');
-  const details: Record<string, string> = {};
+  let json = '';
   let fields = '';
   let category: IndexedCategory | null | undefined;
   let notForSale = -1;
   let channel: string | null | undefined;
-  for (const object of objects) {
+  for (const object of inKeyOrder(objects)) {
     const ownCategory = rules.category(object);
     const ownNotForSale = rules.notForSale(object);
     const ownChannel = rules.channel(object.label);
@@ -223,7 +226,17 @@ export function sharedSnapshotJson(index: ObjectIndex, objects: readonly ChartOb
       notForSale = ownNotForSale;
       channel = ownChannel;
     }
-    details[object.label] = `{${chartMembersJson(index, object)},${fields}`;
+    json += `${json === '' ? '{' : ','}${JSON.stringify(object.label)}:{${chartMembersJson(index, object)},${fields}`;
   }
-  return details;
+  return json === '' ? '{}' : `${json}}`;
+}
+
+/** A label JavaScript takes as an array index ("0" to "4294967294", no leading zero): such keys come first in an object, in numeric order. */
+const isArrayIndex = (label: string): boolean => /^(?:0|[1-9][0-9]{0,9})$/.test(label) && Number(label) < 4294967295;
+
+/** The objects in the order an object keyed by their labels lists its keys. */
+function inKeyOrder(objects: readonly ChartObject[]): readonly ChartObject[] {
+  if (!objects.some((object) => isArrayIndex(object.label))) return objects;
+  const indexed = objects.filter((object) => isArrayIndex(object.label)).sort((a, b) => Number(a.label) - Number(b.label));
+  return [...indexed, ...objects.filter((object) => !isArrayIndex(object.label))];
 }

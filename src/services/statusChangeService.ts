@@ -181,7 +181,7 @@ export class StatusChangeService {
     const { change, loaded: { event, index } } = started;
     const rules = directRules(event, index);
     const snapshot: ObjectSnapshot = { state: { ...FREE_OBJECT, status: change.status, holdToken: change.op === 'hold' ? holdToken! : null } };
-    return applied.then(() => keyedJson(sharedSnapshotJson(index, change.objects.map((planned) => planned.object), snapshot, rules)));
+    return applied.then(() => sharedSnapshotJson(index, change.objects.map((planned) => planned.object), snapshot, rules));
   }
 
   private async applyWorded<T>(workspace: WorkspaceDoc, inputs: StatusChangeInput[], expand: boolean, origin: ChangeOrigin, wording: Wording<T>): Promise<Record<string, T>[]> {

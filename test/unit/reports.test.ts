@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/domain/event.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, objectStanding, sharedSnapshotJson, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
 import { directRules, indexedRules } from '../../src/domain/eventObjectRules.js';
-import { buildObjectIndex, describeObject } from '../../src/domain/objectIndex.js';
+import { buildObjectIndex, describeObject, type ChartObject } from '../../src/domain/objectIndex.js';
 import { areaState, FREE_OBJECT } from '../../src/domain/objectStates.js';
 import {
   CSV_HEADER,
@@ -197,7 +197,7 @@ describe('object info as JSON for big reports', () => {
     }
   });
 
-  it('objects sharing one snapshot: each worded as eventObjectJson words it, whatever category, sale or channel its neighbours have', () => {
+  it('objects sharing one snapshot: each worded as eventObjectJson words it, keyed as an object of their details lists them', () => {
     const settings: Settings = {
       ...plain,
       // In order, A-1 to A-2 changes the channel only, A-2 to A-3 the category only, B-1 to B-2 the sale only.
@@ -206,13 +206,24 @@ describe('object info as JSON for big reports', () => {
       forSaleConfig: { forSale: false, objects: ['B-2'], categories: [], areaPlaces: {} },
     };
     const seats = ['A-1', 'A-2', 'A-3', 'B-1', 'B-2'].map((label) => sample.byLabel.get(label)!);
+    // Labels JavaScript takes as array indexes come first in an object's keys, in numeric order.
+    const relabelled = (object: ChartObject, label: string): ChartObject => Object.assign(Object.create(Object.getPrototypeOf(object) as object) as ChartObject, object, { label });
+    const numbered = [seats[0]!, relabelled(seats[1]!, '12'), relabelled(seats[2]!, '3'), relabelled(seats[3]!, '012'), relabelled(seats[4]!, '4294967295')];
+    /** What the general way answers: each object's text in an object keyed by label, written in its key order. */
+    const keyed = (details: Record<string, string>) => `{${Object.keys(details).map((label) => `${JSON.stringify(label)}:${details[label]}`).join(',')}}`;
     for (const snapshot of [{ state: { ...FREE_OBJECT, status: 'booked' } }, { state: { ...FREE_OBJECT, status: 'reservedByToken', holdToken: 'token-1' } }]) {
       for (const rules of [directRules(settings, sample), directRules(plain, sample)]) {
-        const details = sharedSnapshotJson(sample, seats, snapshot, rules);
-        expect(Object.keys(details)).toEqual(seats.map((seat) => seat.label));
-        for (const seat of seats) expect(details[seat.label], seat.label).toBe(eventObjectJson(chartMembersJson(sample, seat), eventFields(seat, snapshot, rules)));
+        for (const objects of [seats, numbered]) {
+          const details: Record<string, string> = {};
+          for (const object of objects) details[object.label] = eventObjectJson(chartMembersJson(sample, object), eventFields(object, snapshot, rules));
+          const json = sharedSnapshotJson(sample, objects, snapshot, rules);
+          expect(json).toBe(keyed(details));
+          expect(Object.keys(JSON.parse(json))).toEqual(Object.keys(details));
+        }
       }
     }
+    expect(Object.keys(JSON.parse(sharedSnapshotJson(sample, numbered, { state: FREE_OBJECT }, directRules(plain, sample))))).toEqual(['3', '12', 'A-1', '012', '4294967295']);
+    expect(sharedSnapshotJson(sample, [], { state: FREE_OBJECT }, directRules(plain, sample))).toBe('{}');
     expect(() => sharedSnapshotJson(sample, seats, { state: areaState(null, new Map()) }, directRules(plain, sample))).toThrow();
   });
 });
