@@ -45,6 +45,7 @@ export function bodyBytes(payload: Buffer | string): number {
   if (typeof payload !== 'string' || payload.length >= GZIP_MIN_BYTES || payload.length * 3 < GZIP_MIN_BYTES) return payload.length;
   return Buffer.byteLength(payload);
 }
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
 
 export interface HttpServerOptions {
