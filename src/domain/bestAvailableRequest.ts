@@ -3,7 +3,7 @@ import { NO_CHANNEL } from './channels.js';
 import type { Point } from './drawing.js';
 import type { Channel, EventDoc } from './event.js';
 import { badRequest } from './errors.js';
-import { bookedAsAWhole, categoryOf, eventCategories, namesCategory, notForSalePlaces } from './eventObjectRules.js';
+import { bookedAsAWhole, categoryOf, eventCategories, namesCategory, notForSalePlaces, overridesCategories } from './eventObjectRules.js';
 import { categoryId, type IndexedCategory, type ObjectIndex } from './objectIndex.js';
 import { extraDataText, MAX_OBJECTS_PER_REQUEST } from './statusChangeRequest.js';
 
@@ -88,7 +88,7 @@ export function eventSelection(event: EventDoc, layout: SeatingLayout, top: Even
   channels.forEach((channel, i) => channel.objects.forEach((label) => channelAt.set(label, i)));
   // Labels are looked up only when the event has something keyed by them: for 50,000 seats
   // that is most of this function's time (tens of milliseconds on an event's first request).
-  const overrides = Object.keys(event.objectCategories).length > 0;
+  const overrides = overridesCategories(event);
   const forSale = forSaleSources.filter((source) => source.forSaleConfig);
   const category = new Int32Array(index.objects.length);
   const channel = new Int32Array(index.objects.length).fill(-1);

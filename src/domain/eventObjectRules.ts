@@ -143,15 +143,18 @@ export interface ObjectRules {
   channel(label: string): string | null;
 }
 
-function hasKeys(record: Record<string, unknown>): boolean {
-  for (const _ in record) return true;
+/**
+ * Whether the event gives any object a category of its own (objectCategories). Most do not:
+ * then every object has its chart category, and the rules need no look-up by label.
+ */
+export function overridesCategories(event: Pick<EventDoc, 'objectCategories'>): boolean {
+  for (const _ in event.objectCategories) return true;
   return false;
 }
 
 /** The rules read straight from the event's settings: for describing a few objects. */
 export function directRules(event: EventSettings, index: ObjectIndex): ObjectRules {
-  // Most events override no category: then an object's own, without a look-up by its label.
-  const overrides = hasKeys(event.objectCategories);
+  const overrides = overridesCategories(event);
   return {
     category: (object) => (overrides ? categoryOf(event, index, object) : object.category),
     notForSale: (object) => notForSalePlaces(event, index, object),
@@ -169,7 +172,8 @@ export function indexedRules(event: EventSettings, index: ObjectIndex): ObjectRu
   for (const channel of [...event.channels].reverse()) for (const label of channel.objects) channels.set(label, channel.key);
   const config = event.forSaleConfig;
   const listed = new Set(config?.objects ?? []);
-  const category = (object: ChartObject) => (event.objectCategories[object.label] === undefined ? object.category : categoryOf(event, index, object));
+  const overrides = overridesCategories(event);
+  const category = (object: ChartObject) => (overrides && event.objectCategories[object.label] !== undefined ? categoryOf(event, index, object) : object.category);
   return {
     category,
     notForSale: (object) => (config ? placesOffSale(config, object, listed.has(object.label), category(object)) : 0),

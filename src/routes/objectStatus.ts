@@ -161,7 +161,7 @@ export function objectStatusRoutes(service: StatusChangeService, bestAvailable: 
     if (holdToken === null) return false;
     const status = fixedStatus ?? (body as { status?: unknown }).status;
     if (status !== undefined && typeof status !== 'string') return false;
-    return service.applyPlain(workspace, params.key!, type, status, labels, holdToken, clientIp(remoteAddress), done);
+    return service.applyPlain(workspace, params.key!, type, status, labels, holdToken, clientIp(remoteAddress), done) !== undefined;
   };
 
   /**

@@ -175,7 +175,7 @@ export class StatusChangeService {
   applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], holdToken: string | undefined, ip: string): Promise<string> | undefined {
     let done!: PlainChangeDone;
     const applied = new Promise<void>((resolve, reject) => (done = { settled: (error) => (error === undefined ? resolve() : reject(error)) }));
-    const started = this.startPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done);
+    const started = this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done);
     if (!started) return undefined;
     // A change of status never releases: it books, holds or sets a status.
     const { change, loaded: { event, index } } = started;
@@ -245,25 +245,12 @@ export class StatusChangeService {
    * parameters, on an event outside seasons that the catalog has loaded; what `apply` does for
    * such an input, without its general steps (several events, seasons planned again, hold
    * tokens, expand), made by an API call from `ip`, its outcome given to `done` (settled once:
-   * with the error, or with none when applied). False,
-   * having done nothing, for any other: `apply` takes it then. A change the chart refuses
-   * throws before anything is sent.
+   * with the error, or with none when applied). Answers with the change it started and its
+   * event as loaded (applyPlainAsJson words the answer from them); undefined, having done
+   * nothing, for any other: `apply` takes it then. A change the chart refuses throws before
+   * anything is sent.
    */
   applyPlain(
-    workspace: WorkspaceDoc,
-    eventKey: string,
-    type: ChangeType,
-    status: string | undefined,
-    labels: string[],
-    holdToken: string | undefined,
-    ip: string,
-    done: PlainChangeDone,
-  ): boolean {
-    return this.startPlain(workspace, eventKey, type, status, labels, holdToken, ip, done) !== undefined;
-  }
-
-  /** applyPlain, answering with the change it started and its event as loaded; undefined when it took none. */
-  private startPlain(
     workspace: WorkspaceDoc,
     eventKey: string,
     type: ChangeType,
