@@ -8,7 +8,7 @@ import { startRedisServer } from '../src/embedded/redisServer.js';
 import { AtMostOnceCalls } from '../src/inventory/atMostOnce.js';
 import { RedisClock } from '../src/inventory/redisClock.js';
 import { Scripts } from '../src/inventory/scripts.js';
-import { applyStatusChanges } from '../src/inventory/statusChanges.js';
+import { applyPlainChange, applyStatusChanges } from '../src/inventory/statusChanges.js';
 import { usedBucketsFor } from '../src/domain/usedBuckets.js';
 import { generatedDrawing } from './drawings.js';
 import { commandStats } from './lib/commandStats.js';
@@ -18,7 +18,9 @@ import { median } from './lib/median.js';
 // FCALL) for a 2-seat booking (or `seats` per booking, the third argument; INFO commandstats), with nothing else on that Redis, beside a plain script that
 // only reads and writes the two seats' records (HGET, HSET) in the same run: the ratio of
 // the two says how much the rules, the history and the bookkeeping add, whatever the
-// machine's speed. Also the server's CPU per call to build and send it. Each figure is the
+// machine's speed. Also the server's CPU per call to build and send it. Both for the general
+// way's call (a JSON request, with an order id) and the direct way's (`direct*`: a plain
+// call's positional arguments, src/inventory/plainRequest.ts), which book2 makes. Each figure is the
 // median of ROUNDS rounds (each on fresh events), as the machine's noise moves single
 // rounds by 10 % or more. One JSON line.
 
@@ -47,11 +49,12 @@ try {
   // As the server creates it: bucket keys sized to the chart (src/domain/usedBuckets.ts).
   const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };
 
+  const OWNER = { _id: 1, companyId: 1 };
   const statsOf = async (command: string) => (await commandStats(redis)).get(command) ?? { calls: 0, usec: 0 };
 
   // The status script: 2 seats per booking, 100 calls in flight at a time, as a server
   // would batch them; each round books seats of events of its own.
-  const statusRound = async (round: number) => {
+  const statusRound = async (round: number, direct: boolean) => {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
     let next = 0;
@@ -59,9 +62,12 @@ try {
       Array.from({ length: 100 }, async () => {
         for (let i = next++; i < CALLS; i = next++) {
           const objects = seatsOf(seats, i);
-          const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
-          const _id = 1 + round * 1000 + Math.floor((SEATS * i) / seats.length);
-          await applyStatusChanges(calls, [{ event: { ...event, _id, tag: String(_id) }, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, { _id: 1, companyId: 1 });
+          // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
+          const change = planChange(event, index, 'book', 'booked', objects, direct ? {} : { orderId: `o-${i}` });
+          const _id = 1 + round * 1000 + (direct ? 500 : 0) + Math.floor((SEATS * i) / seats.length);
+          const target = { ...event, _id, tag: String(_id) };
+          if (direct) await new Promise((resolve, reject) => applyPlainChange(calls, { event: target, change }, Date.now(), '127.0.0.1', OWNER, { resolve, reject }));
+          else await applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, OWNER);
         }
       }),
     );
@@ -88,9 +94,11 @@ try {
   };
 
   const status: Awaited<ReturnType<typeof statusRound>>[] = [];
+  const direct: Awaited<ReturnType<typeof statusRound>>[] = [];
   const plain: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    status.push(await statusRound(round));
+    status.push(await statusRound(round, false));
+    direct.push(await statusRound(round, true));
     plain.push(await plainRound(round));
   }
   clock.stop();
@@ -104,6 +112,8 @@ try {
       plainRedisUsPerCall: Math.round(plainUsPerCall * 10) / 10,
       ratioToPlain: Math.round((usPerCall / plainUsPerCall) * 100) / 100,
       serverCpuUsPerCall: Math.round(median(status.map((r) => r.serverUsPerCall)) * 10) / 10,
+      directRedisUsPerCall: Math.round(median(direct.map((r) => r.usPerCall)) * 10) / 10,
+      directServerCpuUsPerCall: Math.round(median(direct.map((r) => r.serverUsPerCall)) * 10) / 10,
     }),
   );
 } finally {

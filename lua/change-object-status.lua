@@ -12,7 +12,8 @@
 -- ARGV     now (ms epoch: holds whose token expired by then count as free), the request,
 --          the deadline, how long a record is kept, whether the call was sent before
 --          (includes/requestRecord.lua); the request is JSON, as src/inventory/statusChanges.ts
---          builds it:
+--          builds it, or empty for a plain call, whose change follows as positional
+--          arguments (includes/plainRequest.lua reads them into the same table):
 --          { changes: [ { e, op, status, token?, tokenExpiry?, orderId?, listing?, keep?, channels?,
 --                         ignoreChannels?, allowed?, rejected?, u?, objects: [ {l, q?, c?, t?, x?} ] } ],
 --            expand?, seasons?, origin?, ip? }
@@ -58,6 +59,7 @@ local KEYS, ARGV, now, nowText, request
 
 --#include statusContract.lua
 --#include requestRecord.lua
+--#include plainRequest.lua
 --#include seatRules.lua
 --#include areaRules.lua
 --#include expiredHolds.lua
@@ -83,7 +85,9 @@ local function run(keys, args)
   if earlier then return earlier end
   if pastDeadline() then return { -1 } end
 
-  request = cjson.decode(ARGV[ARG_REQUEST])
+  -- A plain call sends its change as positional arguments and no request text.
+  local text = ARGV[ARG_REQUEST]
+  if text == '' then request = plainRequest() else request = cjson.decode(text) end
   -- Most calls book free seats or release booked ones: written at once (plainChanges.lua).
   local plain = plainChanges()
   if plain then return plain end

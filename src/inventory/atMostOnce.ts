@@ -5,7 +5,8 @@ import { requestRecordKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
 import { APPLIED, type Scripts, type StatusReply } from './scripts.js';
-import type { StatusArg, StatusReceiver } from './statusWire.js';
+import type { StatusReceiver } from './statusWire.js';
+import type { StatusRequest } from './plainRequest.js';
 
 // Status changes applied at most once, answered within a bounded time, and never applied
 // after their answer (docs/faults.md):
@@ -179,7 +180,7 @@ class StatusCall implements SentCall, StatusReceiver {
     private readonly recordKey: string,
     private readonly recordId: string,
     private readonly now: number,
-    private readonly request: StatusArg,
+    private readonly request: StatusRequest,
     private readonly deadline: number,
     readonly giveUpAt: number,
     private readonly outcome: CallOutcome,
@@ -290,7 +291,7 @@ export class AtMostOnceCalls {
    * `reject` at once when too many wait); the request may be written straight into the call
    * (src/inventory/plainRequest.ts).
    */
-  call(event: EventRef, keys: readonly string[], now: number, request: StatusArg, outcome: CallOutcome): void {
+  call(event: EventRef, keys: readonly string[], now: number, request: StatusRequest, outcome: CallOutcome): void {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
     if (outstanding >= maxOutstanding) return outcome.reject(unavailable(`${outstanding} status changes are already waiting for it`, false));

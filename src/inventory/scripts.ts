@@ -5,6 +5,7 @@ import calculateSlot from 'cluster-key-slot';
 import type { Redis } from 'ioredis';
 import { FUNCTION_MISSING, StatusWire, type StatusArg, type StatusCommand, type StatusReceiver } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
+import type { StatusRequest } from './plainRequest.js';
 import { STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua } from './statusContract.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { projectDir } from '../util/projectDir.js';
@@ -132,9 +133,8 @@ export class Scripts {
     if (isCluster(statusRedis)) {
       // On a cluster, the turn's calls go as one pipeline per slot (batched, below).
       const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), functionName, undefined);
-      // ioredis takes text: a written argument goes as its text.
       const send = (keys: readonly string[], recordKey: string, recordId: string, args: StatusArg[], receiver: StatusReceiver): void =>
-        void call([...keys, recordKey + recordId], args.map((arg) => (typeof arg === 'object' ? arg.toString() : arg))).then(
+        void call([...keys, recordKey + recordId], args).then(
           (reply) => receiver.answer(reply),
           (error: unknown) => {
             if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, recordKey, recordId, args, receiver), receiver);
@@ -157,8 +157,10 @@ export class Scripts {
    * Sent through AtMostOnceCalls (src/inventory/atMostOnce.ts), which decides what a lost
    * connection means; the outcome goes to `receiver`, once.
    */
-  sendStatus(keys: readonly string[], recordKey: string, recordId: string, now: number, request: StatusArg, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
-    this.sendStatusNow(keys, recordKey, recordId, statusArgs({ now, request, deadline, keepMs, sentBefore: sentBefore ? 1 : 0 }), receiver);
+  sendStatus(keys: readonly string[], recordKey: string, recordId: string, now: number, request: StatusRequest, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
+    // A plain call's request is its positional arguments, after an empty request text.
+    const plain = typeof request === 'string' ? undefined : request.args;
+    this.sendStatusNow(keys, recordKey, recordId, statusArgs({ now, request: plain ? '' : (request as string), deadline, keepMs, sentBefore: sentBefore ? 1 : 0 }, plain), receiver);
   }
 
   /** sendStatus as a promise, the record key last of `keys` (tests call the function this way). */

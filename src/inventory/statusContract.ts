@@ -12,6 +12,8 @@ import type { StatusArg } from './statusWire.js';
 // events first, then the units of their seasons the changes are checked against; then the
 // seasons' keys the request names by position; last, the request's record key.
 // ARGV: STATUS_ARGS, in order; the request (a JSON text) is described in the Lua file's header.
+// A plain call (src/inventory/plainRequest.ts) sends an empty request and its change as
+// PLAIN_ARGS after them, then its objects (lua/includes/plainRequest.lua reads them).
 
 /** The function's arguments, in ARGV order. */
 export const STATUS_ARGS = [
@@ -29,10 +31,38 @@ export const STATUS_ARGS = [
 
 export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;
 
-/** The arguments in ARGV order (a loop, not a map: no callback made per call on the priority lane). */
-export function statusArgs(values: StatusArgs): StatusArg[] {
-  const args = new Array<StatusArg>(STATUS_ARGS.length);
+/**
+ * A plain call's change (one change on event 1 of one, made by an API call, not expanded),
+ * after STATUS_ARGS, in order, then its objects from ARG_OBJECTS on: labels, or with `areas`
+ * 1, triples of label, places and capacity (places 0 for a seat, capacity '' when unknown).
+ * Positional, so that Redis reads them as they are instead of decoding a JSON text per call.
+ */
+export const PLAIN_ARGS = [
+  'op',
+  'status',
+  /** '' when the change has no hold token, else `=` and the token (a token may be empty). */
+  'token',
+  /** The hold token's expiry (ms epoch) for a hold, else ''. */
+  'tokenExpiry',
+  /** The usage mark of a change whose objects count as used, else ''. */
+  'usage',
+  /** The caller's address, or ''. */
+  'ip',
+  /** 1 when the objects come as label, places and capacity; 0 when as labels alone. */
+  'areas',
+] as const;
+
+/** Marks a token given in the `token` argument, so an empty token differs from none. */
+export const TOKEN_MARK = '=';
+
+/**
+ * The arguments in ARGV order, a plain call's (`plain`: PLAIN_ARGS' values and the objects)
+ * after them (loops, not a map: no callback made per call on the priority lane).
+ */
+export function statusArgs(values: StatusArgs, plain?: readonly StatusArg[]): StatusArg[] {
+  const args = new Array<StatusArg>(STATUS_ARGS.length + (plain?.length ?? 0));
   for (let i = 0; i < STATUS_ARGS.length; i++) args[i] = values[STATUS_ARGS[i]!];
+  if (plain) for (let i = 0; i < plain.length; i++) args[STATUS_ARGS.length + i] = plain[i]!;
   return args;
 }
 
@@ -42,13 +72,15 @@ export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';
 /** `extraData` -> `EXTRA_DATA` */
 const constantName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
-/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME>. */
+/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too), ARG_OBJECTS. */
 export function statusContractLua(): string {
   return [
     '-- The status call\'s contract, made from src/inventory/statusContract.ts: positions named once for both sides.',
     `local KEYS_PER_EVENT = ${EVENT_KEY_NAMES.length}`,
     ...EVENT_KEY_NAMES.map((name, i) => `local EVENT_KEY_${constantName(name)} = ${i + 1}`),
     ...STATUS_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${i + 1}`),
+    ...PLAIN_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${STATUS_ARGS.length + i + 1}`),
+    `local ARG_OBJECTS = ${STATUS_ARGS.length + PLAIN_ARGS.length + 1}`,
     '',
   ].join('\n');
 }

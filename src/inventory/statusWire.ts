@@ -40,18 +40,6 @@ function putEnd(into: Buffer, at: number): number {
   return at;
 }
 
-/**
- * Finishes a RESP bulk string whose body was written from `at + HEADER_ROOM` (room for the
- * longest header) to `end`: the header is written once the length is known, and the body
- * moved up to it; where it ended.
- */
-function writeBulkAfter(into: Buffer, at: number, end: number): number {
-  const length = end - at - HEADER_ROOM;
-  const body = putHeader(into, at, length);
-  if (body !== at + HEADER_ROOM) into.copyWithin(body, at + HEADER_ROOM, end);
-  return putEnd(into, body + length);
-}
-
 /** A number as one RESP bulk string; where it ended. */
 function writeBulkNumber(into: Buffer, at: number, value: number): number {
   if (!writesAsDigits(value)) return writeBulkOf(into, at, '', String(value));
@@ -84,22 +72,7 @@ function writeBulkOf(into: Buffer, at: number, first: string, second: string, th
 
 const byteLength = (text: string): number => (text.length === 0 ? 0 : Buffer.byteLength(text));
 
-/**
- * An argument written straight into the call's bytes, with no text made for it first (the
- * plain request, src/inventory/plainRequest.ts); `toString` gives the same as text.
- */
-export interface WrittenArg {
-  /** The bytes it takes at most. */
-  bytesAtMost(): number;
-  /** Writes it into `into` at `at`; where it ended. */
-  writeTo(into: Buffer, at: number): number;
-  toString(): string;
-}
-
-export type StatusArg = string | number | WrittenArg;
-
-/** Room left for a written argument's bulk header (`$`, up to 10 digits, CRLF) before it is known. */
-const HEADER_ROOM = 13;
+export type StatusArg = string | number;
 
 /** Where a status call's outcome goes: exactly one of the two, once (src/inventory/atMostOnce.ts). */
 export interface StatusReceiver {
@@ -202,7 +175,7 @@ export class StatusWire {
    */
   private call(head: Buffer, recordKey: string, recordId: string, args: readonly StatusArg[]): Buffer {
     let most = head.length + bulkBytesAtMost(this.keyPrefix) + (recordKey.length + recordId.length) * 3;
-    for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : typeof arg === 'number' ? NUMBER_BULK_BYTES : arg.bytesAtMost() + HEADER_ROOM + 2;
+    for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : NUMBER_BULK_BYTES;
     if (this.slab.length - this.used < most) {
       this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, most));
       this.used = 0;
@@ -213,8 +186,7 @@ export class StatusWire {
     at = writeBulkOf(slab, at, this.keyPrefix, recordKey, recordId);
     for (const arg of args) {
       if (typeof arg === 'string') at = writeBulkOf(slab, at, '', arg);
-      else if (typeof arg === 'number') at = writeBulkNumber(slab, at, arg);
-      else at = writeBulkAfter(slab, at, arg.writeTo(slab, at + HEADER_ROOM));
+      else at = writeBulkNumber(slab, at, arg);
     }
     this.used = at;
     return slab.subarray(start, at);

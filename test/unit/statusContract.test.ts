@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_KEY_NAMES } from '../../src/inventory/eventKeys.js';
 import { statusLibrary } from '../../src/inventory/scripts.js';
-import { STATUS_ARGS, statusArgs, statusContractLua } from '../../src/inventory/statusContract.js';
+import { PLAIN_ARGS, STATUS_ARGS, statusArgs, statusContractLua } from '../../src/inventory/statusContract.js';
 
 // The status call's contract (src/inventory/statusContract.ts): the server and the Lua take
 // the keys' and arguments' positions from the same lists.
@@ -18,8 +18,13 @@ describe("the status call's contract", () => {
     expect(lua.EVENT_KEY_HISTORY).toBe(EVENT_KEY_NAMES.indexOf('history') + 1);
     expect(lua.ARG_NOW).toBe(STATUS_ARGS.indexOf('now') + 1);
     expect(lua.ARG_SENT_BEFORE).toBe(STATUS_ARGS.indexOf('sentBefore') + 1);
-    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length);
+    // A plain call's arguments follow the general ones, its objects after them.
+    expect(lua.ARG_OP).toBe(STATUS_ARGS.length + PLAIN_ARGS.indexOf('op') + 1);
+    expect(lua.ARG_AREAS).toBe(STATUS_ARGS.length + PLAIN_ARGS.indexOf('areas') + 1);
+    expect(lua.ARG_OBJECTS).toBe(STATUS_ARGS.length + PLAIN_ARGS.length + 1);
+    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1);
     expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1 })).toEqual([1, '{}', 3, 4, 0]);
+    expect(statusArgs({ sentBefore: 1, keepMs: 4, deadline: 3, request: '', now: 1 }, ['book', 'booked', 'A-1'])).toEqual([1, '', 3, 4, 1, 'book', 'booked', 'A-1']);
   });
 
   it('is the only way the status function reads its arguments and an event\'s keys, and it uses every position', () => {
