@@ -1,14 +1,16 @@
 -- A request applied at most once (docs/faults.md, "Exactly once"). After a lost
--- connection the server sends the same call again, with the same record key; a call that
--- succeeded left its reply under that key for a short time, so the repeat answers with it
--- instead of applying the request twice. And a call that reaches Redis after the request's
+-- connection the server sends the same call again, with the same record key and id; a call
+-- that succeeded left its reply in that hash under its id for a short time, so the repeat
+-- answers with it instead of applying the request twice. The hash holds the replies of one
+-- server process's calls on the event in a tenth of a second (src/inventory/atMostOnce.ts),
+-- and lives a few seconds past its last reply. And a call that reaches Redis after the request's
 -- deadline does nothing: the server has answered its client by then. The deadline is read
 -- from Redis's own clock, the one exception to "time comes in as an argument": it must be
 -- the clock of the machine that would apply the change.
--- Needs: KEYS[#KEYS] the request's record key; ARGV (statusContract.lua): the deadline (ms,
--- Redis clock), how long the record is kept (ms), 1 when this call was sent before (record
--- keys are new for every request, so only a repeat can find a record: a first send does not
--- look).
+-- Needs: KEYS[#KEYS] the record key; ARGV (statusContract.lua): the deadline (ms, Redis
+-- clock), how long the record is kept (ms), 1 when this call was sent before (call ids are
+-- new for every request, so only a repeat can find a record: a first send does not look),
+-- the call's id.
 --#include statusContract.lua
 
 -- The request's record key: the call's last key.
@@ -19,7 +21,7 @@ end
 -- The reply of an earlier run of this very request, or nil.
 local function earlierReply()
   if ARGV[ARG_SENT_BEFORE] ~= '1' then return nil end
-  local stored = redis.call('GET', recordKey())
+  local stored = redis.call('HGET', recordKey(), ARGV[ARG_RECORD_ID])
   if stored then return cjson.decode(stored) end
   return nil
 end
@@ -31,6 +33,8 @@ end
 
 -- Keeps a successful reply for repeats of the request, and returns it.
 local function remember(reply)
-  redis.call('SET', recordKey(), cjson.encode(reply), 'PX', ARGV[ARG_KEEP_MS])
+  local key = recordKey()
+  redis.call('HSET', key, ARGV[ARG_RECORD_ID], cjson.encode(reply))
+  redis.call('PEXPIRE', key, ARGV[ARG_KEEP_MS])
   return reply
 end

@@ -111,10 +111,12 @@ export const usedObjectsKey = (event: EventRef, month: string) => `${prefixOf(ev
 export const usedBucketKey = (event: EventRef, month: string, bucket: number) => `${usedObjectsKey(event, month)}:${bucket}`;
 
 /**
- * string: the reply of a status change that succeeded, kept a few seconds so a repeat of the
- * same call answers with it (lua/includes/requestRecord.lua). `id` is random per request.
+ * hash: the replies of the status changes that succeeded, call id -> reply, kept a few
+ * seconds so a repeat of the same call answers with it (lua/includes/requestRecord.lua).
+ * One hash per server process (`process`, random) and window of time (`window`), not a key
+ * per request: docs/redis-layout.md, "Request records".
  */
-export const requestRecordKey = (event: EventRef, id: string) => `inv:{${event.tag}}:request:${id}`;
+export const requestRecordsKey = (event: EventRef, process: string, window: number) => `inv:{${event.tag}}:requests:${process}:${window}`;
 
 /** The id of the top-level season of a unit of a season. */
 export const topIdOf = (unit: EventRef): number | undefined => (unit.season?.role === 'top' ? unit._id : unit.season?.topId);

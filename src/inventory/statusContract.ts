@@ -27,6 +27,8 @@ export const STATUS_ARGS = [
   'keepMs',
   /** 1 when the same call was sent before (a repeat after a lost connection), else 0. */
   'sentBefore',
+  /** The call's id: its field in the record key (the call's last key). */
+  'recordId',
 ] as const;
 
 export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;

@@ -49,23 +49,21 @@ function writeBulkNumber(into: Buffer, at: number, value: number): number {
 /** Past this length a text is written by Buffer's write: the loop's cost grows with the text, the call's barely. */
 const LOOP_CHARS = 32;
 
-/** `first`, `second` and `third`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
-function writeBulkOf(into: Buffer, at: number, first: string, second: string, third = ''): number {
+/** `first` and `second`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
+function writeBulkOf(into: Buffer, at: number, first: string, second: string): number {
   // Most short texts are ASCII: one byte per character, their length known before writing.
   const start = at;
-  if (first.length + second.length + third.length <= LOOP_CHARS) {
-    at = putHeader(into, at, first.length + second.length + third.length);
+  if (first.length + second.length <= LOOP_CHARS) {
+    at = putHeader(into, at, first.length + second.length);
     at = putAscii(into, at, first);
     if (at >= 0) at = putAscii(into, at, second);
-    if (at >= 0) at = putAscii(into, at, third);
   } else {
     at = -1;
   }
   if (at < 0) {
-    at = putHeader(into, start, byteLength(first) + byteLength(second) + byteLength(third));
+    at = putHeader(into, start, byteLength(first) + byteLength(second));
     if (first.length > 0) at += into.write(first, at);
     at += into.write(second, at);
-    if (third.length > 0) at += into.write(third, at);
   }
   return putEnd(into, at);
 }
@@ -159,13 +157,11 @@ export class StatusWire {
   }
 
   /**
-   * FCALL of the function with `keys`, then `recordKey` + `recordId` (new on every call), as
-   * its keys and `args` as its arguments. A frozen `keys` is the caller's to keep: its head is
-   * kept with it. The record key comes in two parts, written one after the other, so the
-   * caller need not join them into a new text on every call.
+   * FCALL of the function with `keys`, then `recordKey`, as its keys and `args` as its
+   * arguments. A frozen `keys` is the caller's to keep: its head is kept with it.
    */
-  command(keys: readonly string[], recordKey: string, recordId: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
-    return new StatusCommand(this.call(this.head(keys, args.length), recordKey, recordId, args), receiver, this.onFunctionMissing);
+  command(keys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
+    return new StatusCommand(this.call(this.head(keys, args.length), recordKey, args), receiver, this.onFunctionMissing);
   }
 
   /**
@@ -173,8 +169,8 @@ export class StatusWire {
    * bytes, no text made per part (each would be made, joined, then copied again). The bytes
    * are cut from a slab, as Node's own small Buffers are; a part is never written over once given.
    */
-  private call(head: Buffer, recordKey: string, recordId: string, args: readonly StatusArg[]): Buffer {
-    let most = head.length + bulkBytesAtMost(this.keyPrefix) + (recordKey.length + recordId.length) * 3;
+  private call(head: Buffer, recordKey: string, args: readonly StatusArg[]): Buffer {
+    let most = head.length + bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3;
     for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : NUMBER_BULK_BYTES;
     if (this.slab.length - this.used < most) {
       this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, most));
@@ -183,7 +179,7 @@ export class StatusWire {
     const slab = this.slab;
     const start = this.used;
     let at = start + head.copy(slab, start);
-    at = writeBulkOf(slab, at, this.keyPrefix, recordKey, recordId);
+    at = writeBulkOf(slab, at, this.keyPrefix, recordKey);
     for (const arg of args) {
       if (typeof arg === 'string') at = writeBulkOf(slab, at, '', arg);
       else at = writeBulkNumber(slab, at, arg);

@@ -134,7 +134,7 @@ async function snapshot(): Promise<Map<string, string>> {
   // dropped then (docs/hold-expiry.md): that check runs now, before the snapshot, not during
   // the next request.
   await server.app.parts.holdExpiry.flush();
-  const keys = (await redis.keys(`${prefix}*`)).filter((key) => !key.includes(':request:') && !isBackgroundKey(key, prefix));
+  const keys = (await redis.keys(`${prefix}*`)).filter((key) => !key.includes(':requests:') && !isBackgroundKey(key, prefix));
   const state = new Map<string, string>();
   await Promise.all(
     keys.sort().map(async (key) => {

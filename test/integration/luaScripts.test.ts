@@ -10,7 +10,7 @@ import { holdMemberOf } from '../support/events.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
 import { decodeHistoryEntry } from '../../src/domain/statusChangeHistory.js';
 import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
-import { eventKeys, requestRecordKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
+import { eventKeys, requestRecordsKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
 import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
@@ -420,8 +420,8 @@ describe('change-object-status.lua runs as a Redis function', () => {
 });
 
 describe('change-object-status.lua applies a request at most once (includes/requestRecord.lua)', () => {
-  /** The raw script call for booking `places` of GA1, with a given record key and deadline. */
-  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number, sentBefore = false) => {
+  /** The raw script call for booking `places` of GA1, with a given record key, call id and deadline. */
+  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number, sentBefore = false, recordId = 'call-1') => {
     const keys = eventKeys(event);
     const now = Date.now();
     const request = {
@@ -429,30 +429,38 @@ describe('change-object-status.lua applies a request at most once (includes/requ
       changes: [{ e: 1, op: 'book', status: 'booked', keep: false, ignoreChannels: false, objects: [{ l: 'GA1', q: places, c: 100 }] }],
     };
     const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, keys.history, recordKey];
-    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000, sentBefore);
+    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000, sentBefore, recordId);
   };
 
   it('the same call sent twice books once and answers the second time as the first', async () => {
     const event = newEvent();
-    const recordKey = requestRecordKey(event, 'request-1');
+    const recordKey = requestRecordsKey(event, 'process-1', 1);
     const first = await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
     const again = await bookPlaces(event, recordKey, 3, Date.now() + 10_000, true);
     // Applied, with nothing more to tell.
     expect(first).toBe(APPLIED);
     expect(again).toEqual(first);
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 3 });
-    // The record lives a few seconds, not forever.
+    // The record lives a few seconds, not forever, in the hash under the call's id.
     const ttl = await redis.pttl(recordKey);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(5_000);
-    // Another request id is another request.
-    await bookPlaces(event, requestRecordKey(event, 'request-2'), 3, Date.now() + 10_000);
+    expect(await redis.hkeys(recordKey)).toEqual(['call-1']);
+    // Another call id is another request, though its reply goes in the same hash, and so is
+    // the same id in another process's or window's hash; a repeat of each answers from its own.
+    await bookPlaces(event, recordKey, 3, Date.now() + 10_000, false, 'call-2');
     expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 6 });
+    await bookPlaces(event, requestRecordsKey(event, 'process-1', 2), 3, Date.now() + 10_000);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 9 });
+    expect(await bookPlaces(event, recordKey, 3, Date.now() + 10_000, true, 'call-2')).toBe(APPLIED);
+    expect(await bookPlaces(event, requestRecordsKey(event, 'process-1', 2), 3, Date.now() + 10_000, true)).toBe(APPLIED);
+    expect(areaState(await recordOf(event, 'GA1'))).toMatchObject({ nonFree: 9 });
+    expect(await redis.hkeys(recordKey)).toEqual(['call-1', 'call-2']);
   });
 
   it('only a call sent before looks for its record: a first send is applied without reading it', async () => {
     const event = newEvent();
-    const recordKey = requestRecordKey(event, 'request-3');
+    const recordKey = requestRecordsKey(event, 'process-1', 3);
     await bookPlaces(event, recordKey, 3, Date.now() + 10_000);
     // The server never sends a first call with a key used before (AtMostOnceCalls makes one
     // per request): sent as a first send, the record is not read and the booking applies again.
@@ -467,7 +475,7 @@ describe('change-object-status.lua applies a request at most once (includes/requ
 
   it('a call that reaches Redis after its deadline (by Redis TIME) does nothing and says so', async () => {
     const event = newEvent();
-    const recordKey = requestRecordKey(event, 'late');
+    const recordKey = requestRecordsKey(event, 'process-1', 4);
     const [seconds] = await redis.time();
     expect(await bookPlaces(event, recordKey, 3, Number(seconds) * 1000 - 1_000)).toEqual([-1]);
     expect(await recordOf(event, 'GA1')).toBeNull();
@@ -476,7 +484,7 @@ describe('change-object-status.lua applies a request at most once (includes/requ
 
   it('a failed call leaves no record: a repeat checks again', async () => {
     const event = newEvent();
-    const recordKey = requestRecordKey(event, 'too-many');
+    const recordKey = requestRecordsKey(event, 'process-1', 5);
     const reply = await bookPlaces(event, recordKey, 101, Date.now() + 10_000);
     expect((reply as unknown[])[0]).toBe(0);
     expect(await redis.exists(recordKey)).toBe(0);

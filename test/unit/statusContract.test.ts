@@ -23,8 +23,8 @@ describe("the status call's contract", () => {
     expect(lua.ARG_AREAS).toBe(STATUS_ARGS.length + PLAIN_ARGS.indexOf('areas') + 1);
     expect(lua.ARG_OBJECTS).toBe(STATUS_ARGS.length + PLAIN_ARGS.length + 1);
     expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1);
-    expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1 })).toEqual([1, '{}', 3, 4, 0]);
-    expect(statusArgs({ sentBefore: 1, keepMs: 4, deadline: 3, request: '', now: 1 }, ['book', 'booked', 'A-1'])).toEqual([1, '', 3, 4, 1, 'book', 'booked', 'A-1']);
+    expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1, recordId: 'c1' })).toEqual([1, '{}', 3, 4, 0, 'c1']);
+    expect(statusArgs({ sentBefore: 1, keepMs: 4, deadline: 3, request: '', now: 1, recordId: 'c1' }, ['book', 'booked', 'A-1'])).toEqual([1, '', 3, 4, 1, 'c1', 'book', 'booked', 'A-1']);
   });
 
   it('is the only way the status function reads its arguments and an event\'s keys, and it uses every position', () => {
