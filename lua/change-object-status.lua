@@ -85,12 +85,23 @@ local function run(keys, args)
   if earlier then return earlier end
   if pastDeadline() then return { -1 } end
 
-  -- A plain call sends its change as positional arguments and no request text.
-  local text = ARGV[ARG_REQUEST]
-  if text == '' then request = plainRequest() else request = cjson.decode(text) end
   -- Most calls book free seats or release booked ones: written at once (plainChanges.lua).
-  local plain = plainChanges()
-  if plain then return plain end
+  -- A plain call sends its change as positional arguments and no request text; the table
+  -- of its request is made only when it goes the general way.
+  local plain, hasSaleConfig
+  local text = ARGV[ARG_REQUEST]
+  if text == '' then
+    plain, hasSaleConfig = plainArgsChanges()
+    if plain then return plain end
+    request = plainRequest()
+  else
+    request = cjson.decode(text)
+    plain, hasSaleConfig = plainChanges()
+    if plain then return plain end
+  end
+  -- The plain way found the event's sale config: the general way need not ask again
+  -- (eventState.lua, ownSaleField).
+  if hasSaleConfig then eventState(1).hasSaleConfig = true end
   local errors = call.errors
 
   for i, change in ipairs(request.changes) do

@@ -9,7 +9,9 @@
 -- written nothing, and `run` takes the general way. What it writes is what the general way
 -- writes for the same change, record for record and entry for entry
 -- (test/integration/plainChanges.test.ts compares the two on twin events).
--- Needs: KEYS, request, call (run has made them).
+-- A plain call's positional arguments (plainRequest.lua) are read here as they are, labels
+-- straight from ARGV: no request table is made unless the change goes the general way.
+-- Needs: KEYS, ARGV, request, call (run has made them).
 --#include statusContract.lua
 --#include constants.lua
 --#include objectStates.lua
@@ -21,64 +23,85 @@
 
 -- A released seat's record (false: none, the seat is free again) and the status it shows,
 -- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
-local function released(change, stored)
+local function released(orderId, stored)
   if not stored then return nil end
   local object = decodeObject(stored)
   if object.status == FREE or object.token ~= '' then return nil end
-  local after = releasedObject(object, change)
+  local after = releasedObject(object, orderId)
   return storedObject(after) or false, after.status
 end
 
--- The call's reply when the request is one plain change, applied here; nil when it is not
--- (nothing written).
-local function plainChanges()
-  if request.expand or request.seasons or request.origin or #request.changes ~= 1 then return nil end
-  local change = request.changes[1]
-  local book = change.op == 'book'
-  if not (book or change.op == 'release') or change.token or change.listing or change.keep or change.channels or change.ignoreChannels or change.allowed or change.rejected then
-    return nil
+-- Writes a plain change of event 1, booking or releasing labels[first..last], and answers
+-- the call's reply; nil when the change is not plain (nothing written), and then true as well
+-- when that is for the event's sale config (the general way need not look for it again).
+local function plainWrite(op, status, orderId, usage, ip, labels, first, last)
+  local book = op == 'book'
+  if not (book or op == 'release') or last < first then return nil end
+  -- The server refuses a label named twice; a repeat here would be checked against itself.
+  if last > first then
+    local seen = {}
+    for i = first, last do
+      local label = labels[i]
+      if seen[label] then return nil end
+      seen[label] = true
+    end
   end
-  local base = (change.e - 1) * KEYS_PER_EVENT
-  local labels, seen = {}, {}
-  for i, item in ipairs(change.objects) do
-    -- The server refuses a label named twice; a repeat here would be checked against itself.
-    if item.q or item.t or item.x or seen[item.l] then return nil end
-    labels[i], seen[item.l] = item.l, true
-  end
-  if #labels == 0 then return nil end
-  if redis.call('EXISTS', KEYS[base + EVENT_KEY_SALE_CONFIG]) == 1 then
-    -- The general way would ask again (eventState.lua, ownSaleField).
-    eventState(change.e).hasSaleConfig = true
-    return nil
-  end
-  local objectsKey = KEYS[base + EVENT_KEY_OBJECTS]
-  local stored = redis.call('HMGET', objectsKey, unpack(labels))
+  if redis.call('EXISTS', KEYS[EVENT_KEY_SALE_CONFIG]) == 1 then return nil, true end
+  local objectsKey = KEYS[EVENT_KEY_OBJECTS]
+  local stored = redis.call('HMGET', objectsKey, unpack(labels, first, last))
   -- A booked seat's record is the same for every seat of the change (seatRules.lua books a
-  -- free seat so, and no item here has a ticket type); a release's depends on each seat's.
-  local records, statuses = {}, {}
-  local bookedAs = book and storedObject(changedObject(change, change.objects[1])) or false
-  for i, label in ipairs(labels) do
-    local value, status
+  -- free seat so, and no object here has a ticket type); a release's depends on each seat's.
+  local sets, deletes, statuses = {}, {}, {}
+  local bookedAs = book and storedObject(changedObject(status, orderId, '')) or false
+  for i = first, last do
+    local label, value = labels[i], nil
     if book then
-      if stored[i] then return nil end
-      value, status = bookedAs, change.status
+      if stored[i - first + 1] then return nil end
+      value, statuses[i] = bookedAs, status
     else
-      value, status = released(change, stored[i])
+      value, statuses[i] = released(orderId, stored[i - first + 1])
       if value == nil then return nil end
     end
-    statuses[i], records[label] = status, value
+    if value then
+      sets[#sets + 1] = label
+      sets[#sets + 1] = value
+    else
+      deletes[#deletes + 1] = label
+    end
   end
-  local sets, deletes = fieldChanges(records, records)
   -- Every object passed: written as eventState.lua's writeBack writes, the extra data dropped
   -- (the change does not keep it), the history noted as history.lua notes it.
   callChunked('HSET', objectsKey, sets)
   callChunked('HDEL', objectsKey, deletes)
-  deleteFields(KEYS[base + EVENT_KEY_EXTRA_DATA], labels)
-  local stream = { history = KEYS[base + EVENT_KEY_HISTORY] }
-  local orderId, ip = change.orderId or '', request.ip or ''
-  for i, label in ipairs(labels) do
-    noteEntry(stream, label, statuses[i], 1, orderId, '', API_CALL, ip, '', change.u)
+  deleteFields(KEYS[EVENT_KEY_EXTRA_DATA], { unpack(labels, first, last) })
+  local stream = { history = KEYS[EVENT_KEY_HISTORY] }
+  for i = first, last do
+    noteEntry(stream, labels[i], statuses[i], 1, orderId, '', API_CALL, ip, '', usage)
   end
   writeHistory()
   return remember(1)
+end
+
+-- A plain call's change, read from its positional arguments: plain when it has no hold
+-- token and no GA area (its objects are labels alone).
+local function plainArgsChanges()
+  if ARGV[ARG_TOKEN] ~= '' or ARGV[ARG_AREAS] ~= '0' then return nil end
+  local usage = ARGV[ARG_USAGE]
+  return plainWrite(ARGV[ARG_OP], ARGV[ARG_STATUS], '', usage ~= '' and usage or nil, ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV)
+end
+
+-- The call's reply when the request (decoded JSON) is one plain change, applied here; nil
+-- when it is not (nothing written), as plainWrite answers.
+local function plainChanges()
+  if request.expand or request.seasons or request.origin or #request.changes ~= 1 then return nil end
+  local change = request.changes[1]
+  if change.e ~= 1 or change.token or change.listing or change.keep or change.channels or change.ignoreChannels or change.allowed or change.rejected then
+    return nil
+  end
+  local labels = {}
+  for i, item in ipairs(change.objects) do
+    if item.q or item.t or item.x then return nil end
+    labels[i] = item.l
+  end
+  return plainWrite(change.op, change.status, change.orderId or '', change.u, request.ip or '', labels, 1, #labels)
 end

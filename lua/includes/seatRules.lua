@@ -17,14 +17,14 @@ end
 
 -- What a book, hold or custom status makes of a seat, before what the operation adds: the
 -- status asked for, the change's order id and the item's ticket type.
-local function changedObject(change, item)
-  return { status = change.status, token = '', orderId = change.orderId or '', ticketType = item.t or '', previous = '', listing = '' }
+local function changedObject(status, orderId, ticketType)
+  return { status = status, token = '', orderId = orderId, ticketType = ticketType, previous = '', listing = '' }
 end
 
 -- What a release makes of a seat: back to what it was before (free or resale), with the
 -- release's order id (a refund, say: that order lists it), nothing else.
-local function releasedObject(object, change)
-  return { status = object.previous ~= '' and object.previous or FREE, token = '', orderId = change.orderId or '', ticketType = '', previous = '', listing = '' }
+local function releasedObject(object, orderId)
+  return { status = object.previous ~= '' and object.previous or FREE, token = '', orderId = orderId, ticketType = '', previous = '', listing = '' }
 end
 
 -- A seat's stored record: none when it is free with no order id.
@@ -54,14 +54,14 @@ local function changeObject(state, change, item)
   local held = object.status == HELD
   local heldByOther = held and object.token ~= token
   -- A resale listing id is set by a status change, kept by a hold, cleared by book and release.
-  local nextObject = changedObject(change, item)
+  local nextObject = changedObject(change.status, change.orderId or '', item.t or '')
   if op == 'status' then nextObject.listing = change.listing or '' elseif op == 'hold' then nextObject.listing = object.listing end
   if op == 'release' then
     -- Without a token anything non-free is released (back offices); with one, only its holds.
     if token ~= '' and (heldByOther or not held) then return fail('HOLD_TOKEN_MISMATCH', label, object.status) end
     if object.status == FREE then return fail('OBJECT_NOT_RELEASABLE', label, object.status) end
     -- A released object leaves the order it was booked in.
-    nextObject = releasedObject(object, change)
+    nextObject = releasedObject(object, change.orderId or '')
   elseif heldByOther then
     return fail('HOLD_TOKEN_MISMATCH', label, object.status)
   elseif op == 'book' and held then
