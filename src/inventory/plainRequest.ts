@@ -1,5 +1,5 @@
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
-import { TOKEN_MARK } from './statusContract.js';
+import { PLAIN_ARGS, STATUS_ARGS, TOKEN_MARK } from './statusContract.js';
 import type { StatusArg } from './statusWire.js';
 
 // The status call's request for the plainest change, as positional arguments (PLAIN_ARGS,
@@ -11,7 +11,11 @@ import type { StatusArg } from './statusWire.js';
 // (test/integration/plainChanges.test.ts holds the two ways' writes equal).
 
 export class PlainRequest {
-  /** PLAIN_ARGS' values, then the objects: made once, sent again as they are after a lost connection. */
+  /**
+   * The call's arguments: room for STATUS_ARGS (statusArgs writes them on each send), then
+   * PLAIN_ARGS' values and the objects, made once and sent again as they are after a lost
+   * connection.
+   */
   readonly args: StatusArg[];
 
   constructor(
@@ -27,12 +31,24 @@ export class PlainRequest {
     const token = change.parameters.holdToken;
     let areas = false;
     for (let i = 0; i < objects.length; i++) if (objects[i]!.quantity > 0) areas = true;
-    const args: StatusArg[] = [change.op, change.status, token === undefined ? '' : TOKEN_MARK + token, tokenExpiry ?? '', usage ?? '', ip ?? '', areas ? 1 : 0];
+    // Sized once: a list grown by push is copied as it grows.
+    const args = new Array<StatusArg>(STATUS_ARGS.length + PLAIN_ARGS.length + objects.length * (areas ? 3 : 1));
+    let at = STATUS_ARGS.length;
+    args[at++] = change.op;
+    args[at++] = change.status;
+    args[at++] = token === undefined ? '' : TOKEN_MARK + token;
+    args[at++] = tokenExpiry ?? '';
+    args[at++] = usage ?? '';
+    args[at++] = ip ?? '';
+    args[at++] = areas ? 1 : 0;
     for (let i = 0; i < objects.length; i++) {
       const o = objects[i]!;
-      args.push(o.label);
+      args[at++] = o.label;
       // Places and capacity only for GA areas (q > 0 marks one), as statusCall sends them.
-      if (areas) args.push(o.quantity, o.quantity > 0 ? (o.object.capacity ?? '') : '');
+      if (areas) {
+        args[at++] = o.quantity;
+        args[at++] = o.quantity > 0 ? (o.object.capacity ?? '') : '';
+      }
     }
     this.args = args;
   }

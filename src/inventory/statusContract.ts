@@ -58,14 +58,14 @@ export const PLAIN_ARGS = [
 export const TOKEN_MARK = '=';
 
 /**
- * The arguments in ARGV order, a plain call's (`plain`: PLAIN_ARGS' values and the objects)
- * after them (loops, not a map: no callback made per call on the priority lane).
+ * The arguments in ARGV order (a loop, not a map: no callback made per call on the priority
+ * lane), written into the first places of `into` when given: a plain call's list, whose
+ * PLAIN_ARGS and objects follow them (src/inventory/plainRequest.ts), so no second list is
+ * made per call.
  */
-export function statusArgs(values: StatusArgs, plain?: readonly StatusArg[]): StatusArg[] {
-  const args = new Array<StatusArg>(STATUS_ARGS.length + (plain?.length ?? 0));
-  for (let i = 0; i < STATUS_ARGS.length; i++) args[i] = values[STATUS_ARGS[i]!];
-  if (plain) for (let i = 0; i < plain.length; i++) args[STATUS_ARGS.length + i] = plain[i]!;
-  return args;
+export function statusArgs(values: StatusArgs, into: StatusArg[] = new Array<StatusArg>(STATUS_ARGS.length)): StatusArg[] {
+  for (let i = 0; i < STATUS_ARGS.length; i++) into[i] = values[STATUS_ARGS[i]!];
+  return into;
 }
 
 /** The name scripts include the contract by. */

@@ -24,7 +24,10 @@ describe("the status call's contract", () => {
     expect(lua.ARG_OBJECTS).toBe(STATUS_ARGS.length + PLAIN_ARGS.length + 1);
     expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1);
     expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1, recordId: 'c1' })).toEqual([1, '{}', 3, 4, 0, 'c1']);
-    expect(statusArgs({ sentBefore: 1, keepMs: 4, deadline: 3, request: '', now: 1, recordId: 'c1' }, ['book', 'booked', 'A-1'])).toEqual([1, '', 3, 4, 1, 'c1', 'book', 'booked', 'A-1']);
+    // Into a plain call's list, whose first places are kept for them.
+    const plain = [0, 0, 0, 0, 0, 0, 'book', 'booked', 'A-1'];
+    expect(statusArgs({ sentBefore: 1, keepMs: 4, deadline: 3, request: '', now: 1, recordId: 'c1' }, plain)).toBe(plain);
+    expect(plain).toEqual([1, '', 3, 4, 1, 'c1', 'book', 'booked', 'A-1']);
   });
 
   it('is the only way the status function reads its arguments and an event\'s keys, and it uses every position', () => {
