@@ -186,18 +186,20 @@ local function setOverridden(state, label, on)
   state.overridesChanged[label] = true
 end
 
+-- Adds a field's change to the lists of an HSET (field, value) or, with no value, an HDEL.
+local function addFieldChange(sets, deletes, field, value)
+  if value then
+    sets[#sets + 1] = field
+    sets[#sets + 1] = value
+  else
+    deletes[#deletes + 1] = field
+  end
+end
+
 -- The changed fields of a hash: field/value pairs to set, fields to delete (value false).
 local function fieldChanges(changed, values)
   local sets, deletes = {}, {}
-  for field in pairs(changed) do
-    local value = values[field]
-    if value then
-      sets[#sets + 1] = field
-      sets[#sets + 1] = value
-    else
-      deletes[#deletes + 1] = field
-    end
-  end
+  for field in pairs(changed) do addFieldChange(sets, deletes, field, values[field]) end
   return sets, deletes
 end
 

@@ -62,12 +62,7 @@ local function plainWrite(op, status, orderId, usage, ip, labels, first, last)
       value, statuses[i] = released(orderId, stored[i - first + 1])
       if value == nil then return nil end
     end
-    if value then
-      sets[#sets + 1] = label
-      sets[#sets + 1] = value
-    else
-      deletes[#deletes + 1] = label
-    end
+    addFieldChange(sets, deletes, label, value)
   end
   -- Every object passed: written as eventState.lua's writeBack writes, the extra data dropped
   -- (the change does not keep it), the history noted as history.lua notes it.

@@ -1,13 +1,12 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
-import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
-import { RedisClock } from '../../src/inventory/redisClock.js';
-import { Scripts } from '../../src/inventory/scripts.js';
-import { applyPlainChange, applyStatusChanges, plainOutcome, type AppliedChanges } from '../../src/inventory/statusChanges.js';
+import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
+import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { streamChanges } from '../support/historyStream.js';
+import { directCall, outcome, statusCallsOn, type StatusCalls } from '../support/statusCalls.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
 
@@ -21,26 +20,22 @@ import { RedisMonitor } from '../support/redisMonitor.js';
 const index = buildObjectIndex(rowsWithoutSections);
 const OWNER = { _id: 7, companyId: 3 };
 const ORIGIN = { type: 'API_CALL' as const, ip: '192.0.2.1' };
+let on: StatusCalls;
 let redis: Redis;
+let calls: AtMostOnceCalls;
 let monitor: RedisMonitor;
 let prefix: string;
-let scripts: Scripts;
-let clock: RedisClock;
-let calls: AtMostOnceCalls;
 let nextEvent = 1;
 
 beforeAll(async () => {
   prefix = `plainChanges-${process.pid}-${Date.now()}:`;
-  redis = new Redis(inject('redisUrl'), { keyPrefix: prefix });
-  scripts = new Scripts(redis);
-  clock = new RedisClock(redis);
-  calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 5_000, maxOutstanding: 100 });
+  on = statusCallsOn(inject('redisUrl'), prefix);
+  ({ redis, calls } = on);
   monitor = await RedisMonitor.open(inject('redisUrl'));
 });
 afterAll(async () => {
-  clock?.stop();
   monitor?.close();
-  await redis?.quit();
+  await on?.close();
 });
 
 type TestEvent = EventRef & { tableBookingConfig: { mode: 'INHERIT' } };
@@ -56,15 +51,6 @@ async function generalEvent(): Promise<TestEvent> {
   return event;
 }
 
-/** What a change answered: applied (with its holding changes), or the refusal's codes. */
-async function outcome(call: Promise<AppliedChanges>): Promise<unknown> {
-  try {
-    return await call;
-  } catch (error) {
-    return { refused: (error as { errors?: { code: string }[] }).errors?.map((e) => e.code) ?? String(error) };
-  }
-}
-
 function change(event: TestEvent, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters, now: number) {
   const planned = planChange(event, index, op, status, objects, parameters);
   return outcome(applyStatusChanges(calls, [{ event, change: planned }], now, false, ORIGIN, OWNER));
@@ -72,21 +58,7 @@ function change(event: TestEvent, op: StatusOperation, status: string, objects: 
 
 /** The direct way's call (src/inventory/plainRequest.ts writes its request). */
 function direct(event: TestEvent, op: StatusOperation, status: string, labels: string[], now: number) {
-  const planned = planChange(event, index, op, status, labels, {});
-  return outcome(
-    new Promise<AppliedChanges>((resolve, reject) =>
-      applyPlainChange(calls, { event, change: planned }, now, ORIGIN.ip, OWNER, {
-        resolve: (reply) => {
-          try {
-            resolve(plainOutcome(reply, event));
-          } catch (error) {
-            reject(error);
-          }
-        },
-        reject,
-      }),
-    ),
-  );
+  return outcome(directCall(calls, { event, change: planChange(event, index, op, status, labels, {}) }, now, ORIGIN.ip, OWNER));
 }
 
 /**

@@ -1,13 +1,12 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChartObject } from '../../src/domain/objectIndex.js';
 import type { PlannedChange, PlannedObject, StatusOperation } from '../../src/domain/statusChangeRequest.js';
-import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
+import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
-import { RedisClock } from '../../src/inventory/redisClock.js';
-import { Scripts } from '../../src/inventory/scripts.js';
-import { applyPlainChange, applyStatusChanges, plainOutcome, type AppliedChanges } from '../../src/inventory/statusChanges.js';
+import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { streamChanges } from '../support/historyStream.js';
+import { directCall, outcome, statusCallsOn, type StatusCalls } from '../support/statusCalls.js';
 
 // A plain call sends its change as positional arguments (src/inventory/plainRequest.ts,
 // lua/includes/plainRequest.lua) where every other call sends JSON (statusCall). Both must ask
@@ -17,22 +16,16 @@ import { streamChanges } from '../support/historyStream.js';
 // does (an event with a sale config).
 
 const OWNER = { _id: 7, companyId: 3 };
+let on: StatusCalls;
 let redis: Redis;
-let prefix: string;
-let clock: RedisClock;
 let calls: AtMostOnceCalls;
 let nextEvent = 1;
 
-beforeAll(async () => {
-  prefix = `plainRequest-${process.pid}-${Date.now()}:`;
-  redis = new Redis(inject('redisUrl'), { keyPrefix: prefix });
-  clock = new RedisClock(redis);
-  calls = new AtMostOnceCalls(new Scripts(redis), redis, clock, { timeoutMs: 5_000, maxOutstanding: 100 });
+beforeAll(() => {
+  on = statusCallsOn(inject('redisUrl'), `plainRequest-${process.pid}-${Date.now()}:`);
+  ({ redis, calls } = on);
 });
-afterAll(async () => {
-  clock?.stop();
-  await redis?.quit();
-});
+afterAll(() => on?.close());
 
 const seat = (label: string): PlannedObject => ({ label, object: { objectType: 'seat' } as unknown as ChartObject, quantity: 0 });
 const area = (label: string, quantity: number, capacity?: number): PlannedObject => ({
@@ -56,32 +49,9 @@ async function newEvent(general: boolean): Promise<TestEvent> {
   return event;
 }
 
-async function outcome(call: Promise<AppliedChanges>): Promise<unknown> {
-  try {
-    return await call;
-  } catch (error) {
-    return { refused: (error as { errors?: { code: string }[] }).errors?.map((e) => e.code) ?? String(error) };
-  }
-}
-
 type Step = { change: PlannedChange; ip?: string; tokenExpiry?: number };
 
-function positional(event: TestEvent, { change, ip, tokenExpiry }: Step, now: number) {
-  return outcome(
-    new Promise<AppliedChanges>((resolve, reject) =>
-      applyPlainChange(calls, { event, change, tokenExpiry }, now, ip as string, OWNER, {
-        resolve: (reply) => {
-          try {
-            resolve(plainOutcome(reply, event));
-          } catch (error) {
-            reject(error);
-          }
-        },
-        reject,
-      }),
-    ),
-  );
-}
+const positional = (event: TestEvent, { change, ip, tokenExpiry }: Step, now: number) => outcome(directCall(calls, { event, change, tokenExpiry }, now, ip, OWNER));
 
 const json = (event: TestEvent, { change, ip, tokenExpiry }: Step, now: number) =>
   outcome(applyStatusChanges(calls, [{ event, change, tokenExpiry }], now, false, { type: 'API_CALL', ip }, OWNER));
