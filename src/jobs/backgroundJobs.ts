@@ -15,7 +15,15 @@ import type { RedisTarget } from '../inventory/redis.js';
 // servers adds workers, not jobs.
 
 const DRAIN_EVERY_MS = 200;
-const SWEEP_EVERY_MS = 10_000;
+/**
+ * The history sweep walks every key of Redis with SCAN (src/inventory/historyStreams.ts) to
+ * find streams whose hint was lost: only a process that died within 50 ms of a booking loses
+ * one, and a worker sweeps when it starts. With many hold tokens in Redis (keys of their own
+ * and their expiry jobs') a sweep reads hundreds of thousands of keys, in pages of about a
+ * millisecond of Redis that bookings queue behind (docs/performance.md, "The history sweep
+ * once a minute"): once a minute, like the hold sweep, not every 10 s.
+ */
+const SWEEP_EVERY_MS = 60_000;
 const HOLD_SWEEP_EVERY_MS = 60_000;
 /** How long past its expiry a token's job has to give its holds back before the sweep does. */
 const HOLD_SWEEP_GRACE_MS = 30_000;

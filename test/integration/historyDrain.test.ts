@@ -242,6 +242,26 @@ describe('history drain', () => {
     });
   });
 
+  it('a sweep finds the streams whose hint was lost (a crash within the 50 ms before hints are sent), and the drain stores them', async () => {
+    await withOwnRedis('drainSweep', async (redis, prefix) => {
+      const streams = new HistoryStreams(redis, prefix);
+      const database = newDatabaseName();
+      const drain = new HistoryDrain(streams, new StatusChangeHistory(mongo.db(database)), new UsedObjects(redis, new Scripts(redis)));
+      const lost = 'inv:{43}:43:history';
+      const empty = 'inv:{44}:44:history';
+      // Entries with no hint, as a server that died before flushing its hints leaves them; and
+      // a stream that was drained empty, which the sweep leaves off the list.
+      for (let n = 1; n <= 2; n++) await redis.xadd(lost, '0-*', 'c', historyEntry(n));
+      await redis.xadd(empty, '0-*', 'c', historyEntry(1));
+      await redis.xtrim(empty, 'MAXLEN', 0);
+      expect(await drain.run()).toEqual({ stored: 0, unfinished: 0, busy: 0 });
+      expect(await streams.sweep()).toBe(1);
+      expect(await drain.run()).toEqual({ stored: 2, unfinished: 0, busy: 0 });
+      expect((await stored(database, 43)).map((c) => c.label)).toEqual(['A-1', 'A-2']);
+      expect(await stored(database, 44)).toEqual([]);
+    });
+  });
+
   it('reads a batch as its texts and marks, and counts each used entry under its own mark and month', async () => {
     await withOwnRedis('drainMarks', async (redis, prefix) => {
       const streams = new HistoryStreams(redis, prefix);
