@@ -59,7 +59,8 @@ export function addRatios(scenarios: Record<string, Figures>): void {
  */
 function addCpuPerRequest(figures: Figures): void {
   if (!figures.rps) return;
-  const perRequest = (pct: unknown) => (typeof pct === 'number' ? Math.round((pct * 10_000) / figures.rps) : undefined);
+  // To a tenth of a µs, so a ratio between two small figures (`/health`'s 6 to 8 µs) is not the rounding's.
+  const perRequest = (pct: unknown) => (typeof pct === 'number' ? Math.round((pct * 100_000) / figures.rps) / 10 : undefined);
   figures.serverUsPerRequest = perRequest(figures.serverCpuPct);
   figures.serverMainThreadUsPerRequest = perRequest(figures.serverMainThreadCpuPct);
   figures.redisUsPerRequest = perRequest(figures.redisCpuPct);
