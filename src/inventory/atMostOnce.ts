@@ -34,8 +34,8 @@ const RECORD_SLACK_MS = 5_000;
 /**
  * The replies of one process's calls on one event within this much time share a hash
  * (requestRecordsKey): a key per request made most of Redis's keys in an on-sale (what
- * every SCAN walks) and each expired on its own. A window's hash of 1,700 replies at
- * 17,000 bookings a second is freed in well under a millisecond when it expires.
+ * every SCAN walks) and each expired on its own. A tenth of a second keeps a hash small
+ * (about 1,700 replies at 17,000 bookings a second), as Redis frees an expired hash at once.
  */
 const RECORD_WINDOW_MS = 100;
 
@@ -295,8 +295,8 @@ export class AtMostOnceCalls {
 
   /**
    * changeObjectStatus with its outcome given to `outcome` (exactly one of its two, once;
-   * `reject` at once when too many wait); the request may be written straight into the call
-   * (src/inventory/plainRequest.ts).
+   * `reject` at once when too many wait); the request is a JSON text or a plain call's
+   * positional arguments (src/inventory/plainRequest.ts).
    */
   call(event: EventRef, keys: readonly string[], now: number, request: StatusRequest, outcome: CallOutcome): void {
     const { timeoutMs, maxOutstanding } = this.options;
