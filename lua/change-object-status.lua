@@ -92,13 +92,12 @@ local function run(keys, args)
   local text = ARGV[ARG_REQUEST]
   if text == '' then
     plain, hasSaleConfig = plainArgsChanges()
-    if plain then return plain end
-    request = plainRequest()
   else
     request = cjson.decode(text)
     plain, hasSaleConfig = plainChanges()
-    if plain then return plain end
   end
+  if plain then return plain end
+  request = request or plainRequest()
   -- The plain way found the event's sale config: the general way need not ask again
   -- (eventState.lua, ownSaleField).
   if hasSaleConfig then eventState(1).hasSaleConfig = true end

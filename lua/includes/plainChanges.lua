@@ -20,6 +20,7 @@
 --#include seatRules.lua
 --#include historyEntries.lua
 --#include requestRecord.lua
+--#include plainRequest.lua
 
 -- A released seat's record (false: none, the seat is free again) and the status it shows,
 -- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
@@ -81,8 +82,7 @@ end
 -- token and no GA area (its objects are labels alone).
 local function plainArgsChanges()
   if ARGV[ARG_TOKEN] ~= '' or ARGV[ARG_AREAS] ~= '0' then return nil end
-  local usage = ARGV[ARG_USAGE]
-  return plainWrite(ARGV[ARG_OP], ARGV[ARG_STATUS], '', usage ~= '' and usage or nil, ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV)
+  return plainWrite(ARGV[ARG_OP], ARGV[ARG_STATUS], '', given(ARGV[ARG_USAGE]), ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV)
 end
 
 -- The call's reply when the request (decoded JSON) is one plain change, applied here; nil

@@ -7,7 +7,7 @@
 -- Needs: ARGV (run has set it).
 --#include statusContract.lua
 
--- The optional arguments: '' when absent.
+-- An optional positional argument: '' when absent, read as nil.
 local function given(value)
   if value == '' then return nil end
   return value

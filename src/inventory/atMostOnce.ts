@@ -317,11 +317,7 @@ export class AtMostOnceCalls {
     const kept = this.recordKeys.get(event);
     if (kept !== undefined && kept.window === window) return kept.key;
     const key = requestRecordsKey(event, this.idPrefix, window);
-    if (kept === undefined) this.recordKeys.set(event, { window, key });
-    else {
-      kept.window = window;
-      kept.key = key;
-    }
+    this.recordKeys.set(event, { window, key });
     return key;
   }
 

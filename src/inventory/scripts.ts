@@ -159,7 +159,7 @@ export class Scripts {
    */
   sendStatus(keys: readonly string[], recordKey: string, recordId: string, now: number, request: StatusRequest, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
     // A plain call's request is its positional arguments, after an empty request text.
-    const plain = typeof request === 'string' ? undefined : request.args;
+    const plain = typeof request === 'string' ? undefined : request;
     this.sendStatusNow(keys, recordKey, statusArgs({ now, request: plain ? '' : (request as string), deadline, keepMs, sentBefore: sentBefore ? 1 : 0, recordId }, plain), receiver);
   }
 

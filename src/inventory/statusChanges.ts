@@ -7,7 +7,7 @@ import { keptEventKeys, seasonFeedKey, seasonFeedKeyOfTag, seasonOverridesKey, s
 import type { AtMostOnceCalls, CallOutcome } from './atMostOnce.js';
 import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
-import { PlainRequest } from './plainRequest.js';
+import { plainRequest } from './plainRequest.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -207,7 +207,7 @@ export async function applyStatusChanges(
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
   if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
   const { event } = change;
-  calls.call(event, keptEventKeys(event), now, new PlainRequest(change.change, change.tokenExpiry, ip, usageOf(event, change.change.op, owner)), outcome);
+  calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, ip, usageOf(event, change.change.op, owner)), outcome);
 }
 
 /** What a plain call (applyPlainChange) on `event` applied, read from its reply; throws what refused it. */

@@ -19,7 +19,7 @@ import type { StatusArg } from './statusWire.js';
 export const STATUS_ARGS = [
   /** Now (ms epoch): holds whose token expired by then count as free. */
   'now',
-  /** The request, JSON (src/inventory/statusChanges.ts builds it; src/inventory/plainRequest.ts writes a plain one). */
+  /** The request, JSON (src/inventory/statusChanges.ts builds it), or '' for a plain call, whose change follows as PLAIN_ARGS. */
   'request',
   /** The request's deadline (ms epoch, Redis's clock): later, nothing is done. */
   'deadline',
@@ -54,18 +54,38 @@ export const PLAIN_ARGS = [
   'areas',
 ] as const;
 
+export type PlainArgs = Record<(typeof PLAIN_ARGS)[number], StatusArg>;
+
 /** Marks a token given in the `token` argument, so an empty token differs from none. */
 export const TOKEN_MARK = '=';
 
+/** `values` of the arguments `names` declares, in their order, into `into` from `at` (a loop, not a map: no callback per call on the priority lane). */
+function writeArgs<Name extends string>(names: readonly Name[], values: Record<Name, StatusArg>, into: StatusArg[], at: number): void {
+  for (let i = 0; i < names.length; i++) into[at + i] = values[names[i]!];
+}
+
 /**
- * The arguments in ARGV order (a loop, not a map: no callback made per call on the priority
- * lane), written into the first places of `into` when given: a plain call's list, whose
- * PLAIN_ARGS and objects follow them (src/inventory/plainRequest.ts), so no second list is
+ * The arguments in ARGV order, written into the first places of `into` when given: a plain
+ * call's list (plainArgs), whose PLAIN_ARGS and objects follow them, so no second list is
  * made per call.
  */
 export function statusArgs(values: StatusArgs, into: StatusArg[] = new Array<StatusArg>(STATUS_ARGS.length)): StatusArg[] {
-  for (let i = 0; i < STATUS_ARGS.length; i++) into[i] = values[STATUS_ARGS[i]!];
+  writeArgs(STATUS_ARGS, values, into, 0);
   return into;
+}
+
+/** Where a plain call's objects start in its argument list (ARG_OBJECTS in the Lua, 0-based here). */
+export const PLAIN_OBJECTS_AT = STATUS_ARGS.length + PLAIN_ARGS.length;
+
+/**
+ * A plain call's list: room for STATUS_ARGS (statusArgs writes them on each send), then
+ * PLAIN_ARGS' `values`, then `objects` places for the objects, which the caller writes from
+ * PLAIN_OBJECTS_AT on.
+ */
+export function plainArgs(values: PlainArgs, objects: number): StatusArg[] {
+  const args = new Array<StatusArg>(PLAIN_OBJECTS_AT + objects);
+  writeArgs(PLAIN_ARGS, values, args, STATUS_ARGS.length);
+  return args;
 }
 
 /** The name scripts include the contract by. */
@@ -82,7 +102,7 @@ export function statusContractLua(): string {
     ...EVENT_KEY_NAMES.map((name, i) => `local EVENT_KEY_${constantName(name)} = ${i + 1}`),
     ...STATUS_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${i + 1}`),
     ...PLAIN_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${STATUS_ARGS.length + i + 1}`),
-    `local ARG_OBJECTS = ${STATUS_ARGS.length + PLAIN_ARGS.length + 1}`,
+    `local ARG_OBJECTS = ${PLAIN_OBJECTS_AT + 1}`,
     '',
   ].join('\n');
 }
