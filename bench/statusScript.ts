@@ -20,7 +20,9 @@ import { median } from './lib/median.js';
 // the two says how much the rules, the history and the bookkeeping add, whatever the
 // machine's speed. Also the server's CPU per call to build and send it. Both for the general
 // way's call (a JSON request, with an order id) and the direct way's (`direct*`: a plain
-// call's positional arguments, src/inventory/plainRequest.ts), which book2 makes. Each figure is the
+// call's positional arguments, src/inventory/plainRequest.ts), which book2 makes, and for a
+// checkout's two direct calls (`hold*`: the seats held with a hold token; `bookHeld*`: booked
+// with it), which holdThenBook makes. Each figure is the
 // median of ROUNDS rounds (each on fresh events), as the machine's noise moves single
 // rounds by 10 % or more. One JSON line.
 
@@ -54,20 +56,31 @@ try {
 
   // The status script: 2 seats per booking, 100 calls in flight at a time, as a server
   // would batch them; each round books seats of events of its own.
-  const statusRound = async (round: number, direct: boolean) => {
+  // A checkout's two calls on the direct way (`hold`): the seats held with a token of their
+  // own, then booked with it, each call measured apart.
+  type Kind = 'general' | 'direct' | 'hold' | 'bookHeld';
+  const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500 };
+  const statusRound = async (round: number, kind: Kind) => {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
+    const tokenExpiry = Date.now() + 15 * 60_000;
     let next = 0;
     await Promise.all(
       Array.from({ length: 100 }, async () => {
         for (let i = next++; i < CALLS; i = next++) {
           const objects = seatsOf(seats, i);
-          // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
-          const change = planChange(event, index, 'book', 'booked', objects, direct ? {} : { orderId: `o-${i}` });
-          const _id = 1 + round * 1000 + (direct ? 500 : 0) + Math.floor((SEATS * i) / seats.length);
+          const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
           const target = { ...event, _id, tag: String(_id) };
-          if (direct) await new Promise((resolve, reject) => applyPlainChange(calls, { event: target, change }, Date.now(), '127.0.0.1', OWNER, { resolve, reject }));
-          else await applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, OWNER);
+          if (kind === 'general') {
+            const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
+            await applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, OWNER);
+            continue;
+          }
+          // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
+          const holdToken = kind === 'direct' ? undefined : `token-${round}-${i}`;
+          const change = planChange(event, index, kind === 'hold' ? 'hold' : 'book', kind === 'hold' ? 'reservedByToken' : 'booked', objects, holdToken ? { holdToken } : {});
+          const planned = { event: target, change, tokenExpiry: kind === 'hold' ? tokenExpiry : undefined };
+          await new Promise((resolve, reject) => applyPlainChange(calls, planned, Date.now(), '127.0.0.1', OWNER, { resolve, reject }));
         }
       }),
     );
@@ -95,10 +108,14 @@ try {
 
   const status: Awaited<ReturnType<typeof statusRound>>[] = [];
   const direct: Awaited<ReturnType<typeof statusRound>>[] = [];
+  const holds: Awaited<ReturnType<typeof statusRound>>[] = [];
+  const heldBooked: Awaited<ReturnType<typeof statusRound>>[] = [];
   const plain: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    status.push(await statusRound(round, false));
-    direct.push(await statusRound(round, true));
+    status.push(await statusRound(round, 'general'));
+    direct.push(await statusRound(round, 'direct'));
+    holds.push(await statusRound(round, 'hold'));
+    heldBooked.push(await statusRound(round, 'bookHeld'));
     plain.push(await plainRound(round));
   }
   clock.stop();
@@ -114,6 +131,8 @@ try {
       serverCpuUsPerCall: Math.round(median(status.map((r) => r.serverUsPerCall)) * 10) / 10,
       directRedisUsPerCall: Math.round(median(direct.map((r) => r.usPerCall)) * 10) / 10,
       directServerCpuUsPerCall: Math.round(median(direct.map((r) => r.serverUsPerCall)) * 10) / 10,
+      holdRedisUsPerCall: Math.round(median(holds.map((r) => r.usPerCall)) * 10) / 10,
+      bookHeldRedisUsPerCall: Math.round(median(heldBooked.map((r) => r.usPerCall)) * 10) / 10,
     }),
   );
 } finally {

@@ -1,17 +1,22 @@
 -- The plainest changes, written without the event's state tables (docs/performance.md, "A
--- plain booking in Redis"): one change on an event outside seasons whose sale config does not
--- exist (no channels, everything for sale), booking seats that have no record (free, never
--- held) or releasing seats that are booked or in a custom status with no hold on them, with
--- no hold token and no parameter but an order id. Every object of such a change passes the
--- checks of seatRules.lua, so there is nothing to word: it is written at once. When anything
--- is less plain (a record where a booking needs none, a hold, an area, a ticket type, extra
--- data, a guard, channels named, expand, a second change), plainChanges answers nil having
--- written nothing, and `run` takes the general way. What it writes is what the general way
--- writes for the same change, record for record and entry for entry
--- (test/integration/plainChanges.test.ts compares the two on twin events).
+-- plain booking in Redis" and "Holds and bookings by a token the plain way"): one change on an
+-- event outside seasons whose sale config does not exist (no channels, everything for sale),
+-- with no parameter but an order id and a hold token, that
+--   books or holds (with its token) seats that have no record (free, never held),
+--   books seats its token holds (a record that is the hold and nothing else, the token's
+--   entry in the event unexpired), or
+--   releases seats that are booked or in a custom status with no hold on them (no token).
+-- Every object of such a change passes the checks of seatRules.lua, so there is nothing to
+-- word: it is written at once. When anything is less plain (a record where a booking needs
+-- none, a hold of another token or from resale, an expired token, an area, a ticket type,
+-- extra data, a guard, channels named, expand, a second change), plainChanges answers nil
+-- having written nothing, and `run` takes the general way. What it writes is what the general
+-- way writes for the same change, record for record, entry for entry, and the token's entry
+-- too (test/integration/plainChanges.test.ts and plainHolds.test.ts compare the two on twin
+-- events).
 -- A plain call's positional arguments (plainRequest.lua) are read here as they are, labels
 -- straight from ARGV: no request table is made unless the change goes the general way.
--- Needs: KEYS, ARGV, request, call (run has made them).
+-- Needs: KEYS, ARGV, request, call, now (run has made them).
 --#include statusContract.lua
 --#include constants.lua
 --#include objectStates.lua
@@ -32,12 +37,42 @@ local function released(orderId, stored)
   return storedObject(after) or false, after.status
 end
 
--- Writes a plain change of event 1, booking or releasing labels[first..last], and answers
--- the call's reply; nil when the change is not plain (nothing written), and then true as well
--- when that is for the event's sale config (the general way need not look for it again).
-local function plainWrite(op, status, orderId, usage, ip, labels, first, last)
-  local book = op == 'book'
-  if not (book or op == 'release') or last < first then return nil end
+-- The token's entry in the event (objectStates.lua), as eventState.lua's holdExpiry makes it
+-- for a hold when there is none; nil when the change cannot go on with it plainly (a hold
+-- or a booking of held seats when the token has expired here, or a booking with a token the
+-- event has no entry for: its holds, if any, are expired).
+local function plainTokenEntry(hold, token, tokenExpiry)
+  local value = redis.call('HGET', KEYS[EVENT_KEY_HOLD_TOKENS], token)
+  local entry = value and decodeTokenEntry(value)
+  if not entry then
+    if not hold then return nil end
+    entry = { expiry = tokenExpiry, labels = {}, count = 0, held = 0 }
+  end
+  if entry.expiry <= now then return nil end
+  return entry
+end
+
+-- Writes the token's entry as writeBack does, and answers the call's reply: with the
+-- holding change when the token started or stopped holding something in the event.
+local function writeTokenEntry(token, entry)
+  if entry.count > 0 then
+    redis.call('HSET', KEYS[EVENT_KEY_HOLD_TOKENS], token, encodeTokenEntry(entry))
+  else
+    redis.call('HDEL', KEYS[EVENT_KEY_HOLD_TOKENS], token)
+  end
+  if (entry.held > 0) == (entry.count > 0) then return 1 end
+  return { 1, false, { 1, token, entry.count > 0 and 1 or 0 } }
+end
+
+-- Writes a plain change of event 1, booking, holding or releasing labels[first..last], and
+-- answers the call's reply; nil when the change is not plain (nothing written), and then true
+-- as well when that is for the event's sale config (the general way need not look for it
+-- again). `token`: the change's hold token ('' for none); `tokenExpiry` its expiry for a hold.
+local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, labels, first, last)
+  local book, hold = op == 'book', op == 'hold'
+  if not (book or hold or op == 'release') or last < first then return nil end
+  -- A hold takes its token and its expiry; a release by a token gives back only its own holds.
+  if hold and (token == '' or not tokenExpiry or status ~= HELD) or (token ~= '' and op == 'release') then return nil end
   -- The server refuses a label named twice; a repeat here would be checked against itself.
   if last > first then
     local seen = {}
@@ -50,17 +85,41 @@ local function plainWrite(op, status, orderId, usage, ip, labels, first, last)
   if redis.call('EXISTS', KEYS[EVENT_KEY_SALE_CONFIG]) == 1 then return nil, true end
   local objectsKey = KEYS[EVENT_KEY_OBJECTS]
   local stored = redis.call('HMGET', objectsKey, unpack(labels, first, last))
-  -- A booked seat's record is the same for every seat of the change (seatRules.lua books a
-  -- free seat so, and no object here has a ticket type); a release's depends on each seat's.
+  -- A booked or held seat's record is the same for every seat of the change (seatRules.lua
+  -- books or holds a free seat, or books its own hold taken from a free seat, so, and no object
+  -- here has a ticket type); a release's depends on each seat's.
   local sets, deletes, statuses = {}, {}, {}
-  local bookedAs = book and storedObject(changedObject(status, orderId, '')) or false
+  local takenAs = false
+  if book or hold then
+    local taken = changedObject(status, orderId, '')
+    if hold then taken.token = token end
+    takenAs = storedObject(taken)
+  end
+  local ownHold = token ~= '' and HELD_PREFIX .. token
+  local entry
   for i = first, last do
-    local label, value = labels[i], nil
-    if book then
-      if stored[i - first + 1] then return nil end
-      value, statuses[i] = bookedAs, status
+    local label, had, value = labels[i], stored[i - first + 1], nil
+    if book or hold then
+      if had then
+        -- Only a booking may find a record: the hold of its own token, nothing more.
+        if not (book and had == ownHold) then return nil end
+        entry = entry or plainTokenEntry(false, token)
+        if not entry then return nil end
+        if entry.labels[label] then
+          entry.labels[label] = nil
+          entry.count = entry.count - 1
+        end
+      elseif hold then
+        entry = entry or plainTokenEntry(true, token, tokenExpiry)
+        if not entry then return nil end
+        if not entry.labels[label] then
+          entry.labels[label] = true
+          entry.count = entry.count + 1
+        end
+      end
+      value, statuses[i] = takenAs, status
     else
-      value, statuses[i] = released(orderId, stored[i - first + 1])
+      value, statuses[i] = released(orderId, had)
       if value == nil then return nil end
     end
     addFieldChange(sets, deletes, label, value)
@@ -70,19 +129,23 @@ local function plainWrite(op, status, orderId, usage, ip, labels, first, last)
   callChunked('HSET', objectsKey, sets)
   callChunked('HDEL', objectsKey, deletes)
   deleteFields(KEYS[EVENT_KEY_EXTRA_DATA], { unpack(labels, first, last) })
+  local reply = entry and writeTokenEntry(token, entry) or 1
   local stream = { history = KEYS[EVENT_KEY_HISTORY] }
   for i = first, last do
-    noteEntry(stream, labels[i], statuses[i], 1, orderId, '', API_CALL, ip, '', usage)
+    noteEntry(stream, labels[i], statuses[i], 1, orderId, token, API_CALL, ip, '', usage)
   end
   writeHistory()
-  return remember(1)
+  return remember(reply)
 end
 
--- A plain call's change, read from its positional arguments: plain when it has no hold
--- token and no GA area (its objects are labels alone).
+-- A plain call's change, read from its positional arguments: plain when it has no GA area
+-- (its objects are labels alone) and no empty hold token (the mark alone: the general way
+-- words what that does).
 local function plainArgsChanges()
-  if ARGV[ARG_TOKEN] ~= '' or ARGV[ARG_AREAS] ~= '0' then return nil end
-  return plainWrite(ARGV[ARG_OP], ARGV[ARG_STATUS], '', given(ARGV[ARG_USAGE]), ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV)
+  local token = ARGV[ARG_TOKEN]
+  if ARGV[ARG_AREAS] ~= '0' or token == TOKEN_MARK then return nil end
+  return plainWrite(ARGV[ARG_OP], ARGV[ARG_STATUS], '', string.sub(token, #TOKEN_MARK + 1), tonumber(given(ARGV[ARG_TOKEN_EXPIRY])),
+    given(ARGV[ARG_USAGE]), ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV)
 end
 
 -- The call's reply when the request (decoded JSON) is one plain change, applied here; nil
@@ -90,7 +153,7 @@ end
 local function plainChanges()
   if request.expand or request.seasons or request.origin or #request.changes ~= 1 then return nil end
   local change = request.changes[1]
-  if change.e ~= 1 or change.token or change.listing or change.keep or change.channels or change.ignoreChannels or change.allowed or change.rejected then
+  if change.e ~= 1 or change.token == '' or change.listing or change.keep or change.channels or change.ignoreChannels or change.allowed or change.rejected then
     return nil
   end
   local labels = {}
@@ -98,5 +161,5 @@ local function plainChanges()
     if item.q or item.t or item.x then return nil end
     labels[i] = item.l
   end
-  return plainWrite(change.op, change.status, change.orderId or '', change.u, request.ip or '', labels, 1, #labels)
+  return plainWrite(change.op, change.status, change.orderId or '', change.token or '', change.tokenExpiry, change.u, request.ip or '', labels, 1, #labels)
 end

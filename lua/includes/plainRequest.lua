@@ -32,7 +32,7 @@ local function plainRequest()
   local change = {
     e = 1, op = ARGV[ARG_OP], status = ARGV[ARG_STATUS], u = given(ARGV[ARG_USAGE]), objects = objects,
     -- A token comes after a mark, so an empty token differs from none.
-    token = token ~= '' and string.sub(token, 2) or nil,
+    token = token ~= '' and string.sub(token, #TOKEN_MARK + 1) or nil,
     tokenExpiry = tonumber(given(ARGV[ARG_TOKEN_EXPIRY])),
   }
   return { ip = given(ARGV[ARG_IP]), changes = { change } }

@@ -94,7 +94,7 @@ export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';
 /** `extraData` -> `EXTRA_DATA` */
 const constantName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
-/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too), ARG_OBJECTS. */
+/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too), ARG_OBJECTS, TOKEN_MARK. */
 export function statusContractLua(): string {
   return [
     '-- The status call\'s contract, made from src/inventory/statusContract.ts: positions named once for both sides.',
@@ -103,6 +103,7 @@ export function statusContractLua(): string {
     ...STATUS_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${i + 1}`),
     ...PLAIN_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${STATUS_ARGS.length + i + 1}`),
     `local ARG_OBJECTS = ${PLAIN_OBJECTS_AT + 1}`,
+    `local TOKEN_MARK = '${TOKEN_MARK}'`,
     '',
   ].join('\n');
 }

@@ -10,8 +10,9 @@ import { directCall, outcome, statusCallsOn, type StatusCalls } from '../support
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
 
-// lua/includes/plainChanges.lua writes the plainest changes (free seats booked, booked seats
-// released, on an event without a sale config) without the event's state tables. Here every
+// lua/includes/plainChanges.lua writes the plainest changes (free seats booked or held with a
+// token, seats booked by the token that holds them, booked seats released, on an event without
+// a sale config) without the event's state tables. Here every
 // step runs on twin events: one that takes that way, and one whose sale config holds a field
 // for an object the chart does not have, which changes no rule but sends every call the
 // general way. Both must end with the same records, extra data, history and answers.
@@ -56,9 +57,37 @@ function change(event: TestEvent, op: StatusOperation, status: string, objects: 
   return outcome(applyStatusChanges(calls, [{ event, change: planned }], now, false, ORIGIN, OWNER));
 }
 
-/** The direct way's call (src/inventory/plainRequest.ts writes its request). */
-function direct(event: TestEvent, op: StatusOperation, status: string, labels: string[], now: number) {
-  return outcome(directCall(calls, { event, change: planChange(event, index, op, status, labels, {}) }, now, ORIGIN.ip, OWNER));
+/** The direct way's call (src/inventory/plainRequest.ts writes its request); a hold names its token's expiry. */
+function direct(event: TestEvent, op: StatusOperation, status: string, labels: string[], now: number, holdToken?: string, tokenExpiry?: number) {
+  const planned = planChange(event, index, op, status, labels, holdToken === undefined ? {} : { holdToken });
+  return outcome(directCall(calls, { event, change: planned, tokenExpiry }, now, ORIGIN.ip, OWNER));
+}
+
+/** The general call (JSON, src/inventory/statusChanges.ts statusCall) of a change with a hold token. */
+function withToken(event: TestEvent, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters, now: number, tokenExpiry?: number) {
+  const planned = planChange(event, index, op, status, objects, parameters);
+  return outcome(applyStatusChanges(calls, [{ event, change: planned, tokenExpiry }], now, false, ORIGIN, OWNER));
+}
+
+/** An answer with its event (holding changes name it) written as `the event`, so twins' answers compare. */
+const withoutEvent = (answer: unknown, event: EventRef) => JSON.parse(JSON.stringify(answer ?? null, (_, value: unknown) => (value === event ? 'the event' : value))) as unknown;
+
+type Step = { run: (event: TestEvent) => Promise<unknown>; plainWay: boolean };
+
+/** Runs each step on both twins and compares: the way the plain event's call took, the answers and what each event holds. */
+async function runTwins(plain: TestEvent, general: TestEvent, steps: Step[]): Promise<void> {
+  for (const [i, step] of steps.entries()) {
+    const before = monitor.commands.length;
+    const plainAnswer = await step.run(plain);
+    await settled();
+    expect(tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
+    const generalBefore = monitor.commands.length;
+    const generalAnswer = await step.run(general);
+    await settled();
+    expect(tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);
+    expect(withoutEvent(plainAnswer, plain), `step ${i + 1}'s answer`).toEqual(withoutEvent(generalAnswer, general));
+    expect(await state(plain), `step ${i + 1}'s state`).toEqual(await state(general));
+  }
 }
 
 /**
@@ -72,12 +101,13 @@ function tookPlainWay(event: EventRef, from: number): boolean {
   return reads('hmget') && !reads('hget');
 }
 
-/** What a call left: records, extra data, history (text, usage mark and number). */
+/** What a call left: records, extra data, hold tokens' entries, history (text, usage mark and number). */
 async function state(event: EventRef) {
   const keys = eventKeys(event);
   return {
     records: await redis.hgetall(keys.objects),
     extraData: await redis.hgetall(keys.extraData),
+    holdTokens: await redis.hgetall(keys.holdTokens),
     history: await streamChanges(redis, keys.history),
   };
 }
@@ -99,7 +129,7 @@ describe('plain changes (lua/includes/plainChanges.lua) write what the general w
     // Extra data an object has without a record (a booking drops it, as it drops any it does not keep).
     for (const event of [plain, general]) await redis.hset(eventKeys(event).extraData, 'A-5', '{"note":"kept?"}');
 
-    const steps: { run: (event: TestEvent) => Promise<unknown>; plainWay: boolean }[] = [
+    const steps: Step[] = [
       { run: (e) => change(e, 'book', 'booked', ['A-1', 'A-2'], {}, now), plainWay: true },
       { run: (e) => change(e, 'book', 'booked', ['A-3'], { orderId: 'order-1' }, now + 1), plainWay: true },
       { run: (e) => direct(e, 'book', 'booked', ['A-4', 'A-5'], now + 2), plainWay: true },
@@ -117,8 +147,8 @@ describe('plain changes (lua/includes/plainChanges.lua) write what the general w
       // A custom status is released as a booking is.
       { run: (e) => change(e, 'status', 'lost', ['B-2'], {}, now + 10), plainWay: false },
       { run: (e) => change(e, 'release', 'free', ['B-2'], {}, now + 11), plainWay: true },
-      // Holds go the general way, and so does what follows them.
-      { run: (e) => change(e, 'hold', 'reservedByToken', ['B-3'], { holdToken: 'token-1' }, now + 12).then(() => undefined), plainWay: false },
+      // A hold (with its token's expiry: plain, as below), then released without the token: general.
+      { run: (e) => withToken(e, 'hold', 'reservedByToken', ['B-3'], { holdToken: 'token-1' }, now + 12, now + 60_000), plainWay: true },
       { run: (e) => change(e, 'release', 'free', ['B-3'], {}, now + 13), plainWay: false },
       // Extra data asked for, or a ticket type: general.
       { run: (e) => change(e, 'book', 'booked', [{ objectId: 'B-4', extraData: { a: 1 } }], {}, now + 14), plainWay: false },
@@ -127,18 +157,7 @@ describe('plain changes (lua/includes/plainChanges.lua) write what the general w
       { run: (e) => change(e, 'book', 'booked', ['B-6'], { keepExtraData: true }, now + 17), plainWay: false },
     ];
 
-    for (const [i, step] of steps.entries()) {
-      const before = monitor.commands.length;
-      const plainAnswer = await step.run(plain);
-      await settled();
-      expect(tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
-      const generalBefore = monitor.commands.length;
-      const generalAnswer = await step.run(general);
-      await settled();
-      expect(tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);
-      expect(plainAnswer, `step ${i + 1}'s answer`).toEqual(generalAnswer);
-      expect(await state(plain), `step ${i + 1}'s state`).toEqual(await state(general));
-    }
+    await runTwins(plain, general, steps);
     // Not vacuous: the events hold what the steps did.
     const { records, extraData, history } = await state(plain);
     expect(records['A-2']).toBe('booked');
@@ -146,5 +165,66 @@ describe('plain changes (lua/includes/plainChanges.lua) write what the general w
     expect(records['B-1']).toBe('resale');
     expect(extraData['A-5']).toBeUndefined();
     expect(history.filter((entry) => entry.u !== null).length).toBeGreaterThan(5);
+  });
+});
+
+describe('holds and bookings by a hold token the plain way write what the general way writes', () => {
+  it("holds, its own holds booked, other tokens', expired tokens, order ids, resale and releases: the same records, token entries, history and answers", async () => {
+    const plain = newEvent();
+    const general = await generalEvent();
+    const now = Date.now();
+    const later = now + 600_000;
+    const hold = 'reservedByToken';
+
+    const steps: Step[] = [
+      // A token's first hold in the event: it starts holding (the answer says so).
+      { run: (e) => direct(e, 'hold', hold, ['A-1', 'A-2'], now, 't1', later), plainWay: true },
+      // More seats for the same token, by JSON: no start to tell.
+      { run: (e) => withToken(e, 'hold', hold, ['A-3'], { holdToken: 't1' }, now + 1, later), plainWay: true },
+      // Part of what it holds booked: it still holds A-2 and A-3.
+      { run: (e) => direct(e, 'book', 'booked', ['A-1'], now + 2, 't1'), plainWay: true },
+      // The rest, with a free seat besides: it stops holding (the answer says so, its entry goes).
+      { run: (e) => withToken(e, 'book', 'booked', ['A-2', 'A-3', 'A-4'], { holdToken: 't1' }, now + 3), plainWay: true },
+      { run: (e) => direct(e, 'hold', hold, ['A-5'], now + 4, 't2', later), plainWay: true },
+      // Another token's hold: refused, by the general way.
+      { run: (e) => direct(e, 'book', 'booked', ['A-5'], now + 5, 't1'), plainWay: false },
+      { run: (e) => direct(e, 'hold', hold, ['A-5', 'A-6'], now + 6, 't1', later), plainWay: false },
+      // A booked seat cannot be held.
+      { run: (e) => direct(e, 'hold', hold, ['A-1'], now + 7, 't2', later), plainWay: false },
+      // A token that expires at now + 20: its hold is plain, a booking after it is not (the
+      // general way books the seat and notes the hold's end as HOLD_EXPIRED).
+      { run: (e) => direct(e, 'hold', hold, ['B-1', 'B-2'], now + 8, 't3', now + 20), plainWay: true },
+      { run: (e) => direct(e, 'book', 'booked', ['B-1'], now + 30, 't3'), plainWay: false },
+      // Holding with the expired token: refused.
+      { run: (e) => direct(e, 'hold', hold, ['B-3'], now + 40, 't3', now + 20), plainWay: false },
+      // A hold with an order id keeps it; booking that hold is the general way's.
+      { run: (e) => withToken(e, 'hold', hold, ['B-4'], { holdToken: 't4', orderId: 'order-4' }, now + 50, later), plainWay: true },
+      { run: (e) => direct(e, 'book', 'booked', ['B-4'], now + 51, 't4'), plainWay: false },
+      // Released by its token: the general way (a release by a token gives back its own holds only).
+      { run: (e) => direct(e, 'release', 'free', ['A-5'], now + 52, 't2'), plainWay: false },
+      // A booking with a token the event has no entry for, of free seats: plain, the token in the history.
+      { run: (e) => direct(e, 'book', 'booked', ['C-1', 'C-2'], now + 53, 't5'), plainWay: true },
+      // Resale is held the general way (the hold remembers it), then booked the general way.
+      { run: (e) => change(e, 'status', 'resale', ['C-3'], {}, now + 54), plainWay: false },
+      { run: (e) => direct(e, 'hold', hold, ['C-3'], now + 55, 't6', later), plainWay: false },
+      { run: (e) => direct(e, 'book', 'booked', ['C-3'], now + 56, 't6'), plainWay: false },
+      // A hold of a status other than the held one is the general way's to word.
+      { run: (e) => direct(e, 'hold', 'other', ['C-4'], now + 57, 't6', later), plainWay: false },
+    ];
+    await runTwins(plain, general, steps);
+
+    // Not vacuous: the events hold what the steps did.
+    const { records, holdTokens, history } = await state(plain);
+    expect(records['A-3']).toBe('booked');
+    expect(records['A-5']).toBeUndefined();
+    expect(records['B-2']).toContain('t3');
+    expect(records['B-4']).toBe('booked');
+    // Only the expired token still has an entry (for B-2, which nothing has given back yet).
+    expect(Object.keys(holdTokens)).toEqual(['t3']);
+    expect(history.some((entry) => entry.c.includes('HOLD_EXPIRED'))).toBe(true);
+    expect(history.filter((entry) => entry.c.includes('\u001ft5\u001f'))).toHaveLength(2);
+    // A first hold's answer tells of the start.
+    const first = await direct(newEvent(), 'hold', hold, ['D-1'], now, 't7', later);
+    expect(first).toMatchObject({ holdings: [{ token: 't7', holds: true }] });
   });
 });
