@@ -1,19 +1,25 @@
 -- The plainest changes, written without the event's state tables (docs/performance.md, "A
--- plain booking in Redis" and "Holds and bookings by a token the plain way"): one change on an
--- event outside seasons whose sale config does not exist (no channels, everything for sale),
--- with no parameter but an order id and a hold token, that
+-- plain booking in Redis", "Holds and bookings by a token the plain way" and "Events of a
+-- season the plain way"): one change on an event whose sale config does not exist (no
+-- channels, everything for sale), with no parameter but an order id and a hold token, that
 --   books or holds (with its token) seats that have no record (free, never held),
 --   books seats its token holds (a record that is the hold and nothing else, the token's
 --   entry in the event unexpired), or
 --   releases seats that are booked or in a custom status with no hold on them (no token).
+-- The event is outside seasons, or a unit of a season other than the season itself (an
+-- event or a partial season, seasonRules.lua) planned on the season's make-up as it is, with
+-- no override of the season's status and no sale config of the season to inherit; there a
+-- booking or hold takes only seats that no unit of its scope has a record of, and the
+-- season's count of records and its feed follow as writeBack and historyEntries.lua keep them.
 -- Every object of such a change passes the checks of seatRules.lua, so there is nothing to
 -- word: it is written at once. When anything is less plain (a record where a booking needs
--- none, a hold of another token or from resale, an expired token, an area, a ticket type,
--- extra data, a guard, channels named, expand, a second change), plainChanges answers nil
--- having written nothing, and `run` takes the general way. What it writes is what the general
--- way writes for the same change, record for record, entry for entry, and the token's entry
--- too (test/integration/plainChanges.test.ts and plainHolds.test.ts compare the two on twin
--- events).
+-- none, a hold of another token or from resale, an expired token, a record in a unit of the
+-- season, an area, a ticket type, extra data, a guard, channels named, expand, a second
+-- change), plainChanges answers nil having written nothing, and `run` takes the general way.
+-- What it writes is what the general way writes for the same change, record for record,
+-- entry for entry, the token's entry and the season's count and feed too
+-- (test/integration/plainChanges.test.ts compares the two ways on twin events,
+-- test/integration/plainSeasonChanges.test.ts on twin seasons).
 -- A plain call's positional arguments (plainRequest.lua) are read here as they are, labels
 -- straight from ARGV: no request table is made unless the change goes the general way.
 -- Needs: KEYS, ARGV, request, call, now (run has made them).
@@ -23,6 +29,7 @@
 --#include calls.lua
 --#include eventState.lua
 --#include seatRules.lua
+--#include seasonRules.lua
 --#include historyEntries.lua
 --#include requestRecord.lua
 --#include plainRequest.lua
@@ -64,11 +71,43 @@ local function writeTokenEntry(token, entry)
   return { 1, false, { 1, token, entry.count > 0 and 1 or 0 } }
 end
 
+-- Whether a unit of a season (its part of request.seasons, eventState.lua) can take a plain
+-- change: planned on the season's make-up as it is (else the general way refuses it), no
+-- override of the season's status in the event, no sale config of the season to inherit
+-- (channels, places not for sale).
+local function plainSeasonUnit(season)
+  if season.top or season.lite or season.fdx then return false end
+  if (redis.call('GET', KEYS[season.vk]) or '0') ~= season.ver then return false end
+  if season.ov and redis.call('EXISTS', KEYS[season.ov]) == 1 then return false end
+  return not season.fb or redis.call('EXISTS', KEYS[(season.fb - 1) * KEYS_PER_EVENT + EVENT_KEY_SALE_CONFIG]) == 0
+end
+
+-- Whether no unit of the season's scope (seasonRules.lua) has a record of any of the labels:
+-- then none of them is taken in the season for this unit.
+local function freeInSeason(season, labels, first, last)
+  for _, p in ipairs(scopeUnits(season)) do
+    local records = redis.call('HMGET', KEYS[(p - 1) * KEYS_PER_EVENT + EVENT_KEY_OBJECTS], unpack(labels, first, last))
+    for i = 1, last - first + 1 do
+      if records[i] then return false end
+    end
+  end
+  return true
+end
+
+-- Keeps the season's count of the units that have a record of an object (eventState.lua,
+-- writeBack) for a change that wrote `value` (false: no record) where it read `had`.
+local function countInSeason(season, label, had, value)
+  local has = value ~= false
+  if (had ~= nil and had ~= false) == has then return end
+  if redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then redis.call('HDEL', KEYS[season.use], label) end
+end
+
 -- Writes a plain change of event 1, booking, holding or releasing labels[first..last], and
 -- answers the call's reply; nil when the change is not plain (nothing written), and then true
 -- as well when that is for the event's sale config (the general way need not look for it
--- again). `token`: the change's hold token ('' for none); `tokenExpiry` its expiry for a hold.
-local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, labels, first, last)
+-- again). `token`: the change's hold token ('' for none); `tokenExpiry` its expiry for a hold;
+-- `season`: the event's part of request.seasons when it is a unit of a season, else nil.
+local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, labels, first, last, season)
   local book, hold = op == 'book', op == 'hold'
   if not (book or hold or op == 'release') or last < first then return nil end
   -- A hold takes its token and its expiry; a release by a token gives back only its own holds.
@@ -83,12 +122,14 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
     end
   end
   if redis.call('EXISTS', KEYS[EVENT_KEY_SALE_CONFIG]) == 1 then return nil, true end
+  -- A release is not checked against the season (seatRules.lua): only its make-up matters.
+  if season and not (plainSeasonUnit(season) and (op == 'release' or freeInSeason(season, labels, first, last))) then return nil end
   local objectsKey = KEYS[EVENT_KEY_OBJECTS]
   local stored = redis.call('HMGET', objectsKey, unpack(labels, first, last))
   -- A booked or held seat's record is the same for every seat of the change (seatRules.lua
   -- books or holds a free seat, or books its own hold taken from a free seat, so, and no object
   -- here has a ticket type); a release's depends on each seat's.
-  local sets, deletes, statuses = {}, {}, {}
+  local sets, deletes, statuses, values = {}, {}, {}, {}
   local takenAs = false
   if book or hold then
     local taken = changedObject(status, orderId, '')
@@ -123,6 +164,7 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
       if value == nil then return nil end
     end
     addFieldChange(sets, deletes, label, value)
+    values[i] = value
   end
   -- Every object passed: written as eventState.lua's writeBack writes, the extra data dropped
   -- (the change does not keep it), the history noted as history.lua notes it.
@@ -131,6 +173,10 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   deleteFields(KEYS[EVENT_KEY_EXTRA_DATA], { unpack(labels, first, last) })
   local reply = entry and writeTokenEntry(token, entry) or 1
   local stream = { history = KEYS[EVENT_KEY_HISTORY] }
+  if season then
+    for i = first, last do countInSeason(season, labels[i], stored[i - first + 1], values[i]) end
+    stream.feed, stream.unitId = KEYS[season.fd], season.id
+  end
   for i = first, last do
     noteEntry(stream, labels[i], statuses[i], 1, orderId, token, API_CALL, ip, '', usage)
   end
@@ -151,7 +197,15 @@ end
 -- The call's reply when the request (decoded JSON) is one plain change, applied here; nil
 -- when it is not (nothing written), as plainWrite answers.
 local function plainChanges()
-  if request.expand or request.seasons or request.origin or #request.changes ~= 1 then return nil end
+  if request.expand or request.origin or #request.changes ~= 1 then return nil end
+  -- A unit of a season: only the unit changed has a part (the others are only read).
+  local season
+  if request.seasons then
+    for at in pairs(request.seasons) do
+      if at ~= '1' then return nil end
+    end
+    season = request.seasons['1']
+  end
   local change = request.changes[1]
   if change.e ~= 1 or change.token == '' or change.listing or change.keep or change.channels or change.ignoreChannels or change.allowed or change.rejected then
     return nil
@@ -161,5 +215,5 @@ local function plainChanges()
     if item.q or item.t or item.x then return nil end
     labels[i] = item.l
   end
-  return plainWrite(change.op, change.status, change.orderId or '', change.token or '', change.tokenExpiry, change.u, request.ip or '', labels, 1, #labels)
+  return plainWrite(change.op, change.status, change.orderId or '', change.token or '', change.tokenExpiry, change.u, request.ip or '', labels, 1, #labels, season)
 end

@@ -6,7 +6,7 @@ import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { streamChanges } from '../support/historyStream.js';
-import { directCall, outcome, statusCallsOn, type StatusCalls } from '../support/statusCalls.js';
+import { directCall, outcome, plainWayWatch, statusCallsOn, type PlainWayWatch, type StatusCalls } from '../support/statusCalls.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
 
@@ -16,7 +16,7 @@ import { RedisMonitor } from '../support/redisMonitor.js';
 // step runs on twin events: one that takes that way, and one whose sale config holds a field
 // for an object the chart does not have, which changes no rule but sends every call the
 // general way. Both must end with the same records, extra data, history and answers.
-// MONITOR tells which way a call took: only the plain way reads records with HMGET.
+// MONITOR tells which way a call took (test/support/statusCalls.ts, plainWayWatch).
 
 const index = buildObjectIndex(rowsWithoutSections);
 const OWNER = { _id: 7, companyId: 3 };
@@ -25,6 +25,7 @@ let on: StatusCalls;
 let redis: Redis;
 let calls: AtMostOnceCalls;
 let monitor: RedisMonitor;
+let way: PlainWayWatch;
 let prefix: string;
 let nextEvent = 1;
 
@@ -33,6 +34,7 @@ beforeAll(async () => {
   on = statusCallsOn(inject('redisUrl'), prefix);
   ({ redis, calls } = on);
   monitor = await RedisMonitor.open(inject('redisUrl'));
+  way = plainWayWatch(monitor, redis, prefix);
 });
 afterAll(async () => {
   monitor?.close();
@@ -79,26 +81,15 @@ async function runTwins(plain: TestEvent, general: TestEvent, steps: Step[]): Pr
   for (const [i, step] of steps.entries()) {
     const before = monitor.commands.length;
     const plainAnswer = await step.run(plain);
-    await settled();
-    expect(tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
+    await way.settled();
+    expect(way.tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
     const generalBefore = monitor.commands.length;
     const generalAnswer = await step.run(general);
-    await settled();
-    expect(tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);
+    await way.settled();
+    expect(way.tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);
     expect(withoutEvent(plainAnswer, plain), `step ${i + 1}'s answer`).toEqual(withoutEvent(generalAnswer, general));
     expect(await state(plain), `step ${i + 1}'s state`).toEqual(await state(general));
   }
-}
-
-/**
- * Whether the calls on `event` since `from` were written the plain way: it reads the records
- * with one HMGET, and the general way reads each with HGET (a plain way that declines has
- * read with HMGET first, then the general way with HGET).
- */
-function tookPlainWay(event: EventRef, from: number): boolean {
-  const objects = prefix + eventKeys(event).objects;
-  const reads = (command: string) => monitor.commands.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1] === objects);
-  return reads('hmget') && !reads('hget');
 }
 
 /** What a call left: records, extra data, hold tokens' entries, history (text, usage mark and number). */
@@ -110,15 +101,6 @@ async function state(event: EventRef) {
     holdTokens: await redis.hgetall(keys.holdTokens),
     history: await streamChanges(redis, keys.history),
   };
-}
-
-/** MONITOR's lines reach us a little after the call's reply: wait for a marker sent after it. */
-let markers = 0;
-async function settled(): Promise<void> {
-  const marker = `${prefix}settled-${++markers}`;
-  const from = monitor.commands.length;
-  await redis.exists(marker.slice(prefix.length));
-  await monitor.seen((args) => args[0]?.toLowerCase() === 'exists' && args[1] === marker, from);
 }
 
 describe('plain changes (lua/includes/plainChanges.lua) write what the general way writes', () => {

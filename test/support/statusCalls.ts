@@ -4,6 +4,8 @@ import { RedisClock } from '../../src/inventory/redisClock.js';
 import { Scripts } from '../../src/inventory/scripts.js';
 import { applyPlainChange, plainOutcome, type AppliedChanges, type EventStatusChange } from '../../src/inventory/statusChanges.js';
 import type { UsageOwner } from '../../src/inventory/usedObjects.js';
+import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import type { RedisMonitor } from './redisMonitor.js';
 
 // The status function's calls as the sales flow makes them, on a Redis of the tests, under a
 // key prefix of their own (the twin-event tests of lua/includes/plainChanges.lua and
@@ -52,4 +54,34 @@ export function directCall(calls: AtMostOnceCalls, change: EventStatusChange, no
       reject,
     }),
   );
+}
+
+export interface PlainWayWatch {
+  /** MONITOR's lines reach us a little after a call's reply: waits for a marker sent after it. */
+  settled(): Promise<void>;
+  /**
+   * Whether the calls on `event` since MONITOR's line `from` were written the plain way
+   * (lua/includes/plainChanges.lua): it reads the records with one HMGET, and the general way
+   * reads each with HGET (a plain way that declines has read with HMGET first, then the
+   * general way with HGET).
+   */
+  tookPlainWay(event: EventRef, from: number): boolean;
+}
+
+/** Which way the status function took, from `monitor`'s lines, for calls made through `redis` (its key prefix `prefix`). */
+export function plainWayWatch(monitor: RedisMonitor, redis: Redis, prefix: string): PlainWayWatch {
+  let markers = 0;
+  return {
+    async settled() {
+      const marker = `${prefix}settled-${++markers}`;
+      const from = monitor.commands.length;
+      await redis.exists(marker.slice(prefix.length));
+      await monitor.seen((args) => args[0]?.toLowerCase() === 'exists' && args[1] === marker, from);
+    },
+    tookPlainWay(event, from) {
+      const objects = prefix + eventKeys(event).objects;
+      const reads = (command: string) => monitor.commands.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1] === objects);
+      return reads('hmget') && !reads('hget');
+    },
+  };
 }
