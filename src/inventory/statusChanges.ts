@@ -197,23 +197,16 @@ export async function applyStatusChanges(
 }
 
 /**
- * applyStatusChanges for one change on an event, of objects by label with no parameters but a
- * hold token (its expiry read already, for a hold), made by an API call from `ip`, without
- * expand (the direct way, src/services/statusChangeService.ts applyPlain). Its outcome goes to
- * `outcome` rather than through promises: the call's reply reaches the answer in one step, and
- * plainOutcome reads it. For an event outside seasons its request is written straight into the
- * call (src/inventory/plainRequest.ts), and its keys are the event's kept list; a unit of a
- * season other than the season itself sends statusCall's, which names the units it is checked
- * against and the season's keys (the season itself checks its units by the count first, and may
- * have to call again with them: applyStatusChanges).
+ * applyStatusChanges for one change on an event outside seasons, of objects by label with no
+ * parameters but a hold token (its expiry read already, for a hold), made by an API call from
+ * `ip`, without expand (the direct way, src/services/statusChangeService.ts applyPlain). Its
+ * outcome goes to `outcome` rather than through promises: the call's reply reaches the answer
+ * in one step, and plainOutcome reads it. Its request is written straight into the call
+ * (src/inventory/plainRequest.ts), and its keys are the event's kept list.
  */
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
-  const { event, season } = change;
-  if (season) {
-    if (season.role === 'top') return outcome.reject(new Error('applyPlainChange takes no top-level season'));
-    const { keys, request } = statusCall([change], false, { type: 'API_CALL', ip }, owner, false);
-    return calls.call(event, keys, now, request, outcome);
-  }
+  if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
+  const { event } = change;
   calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, ip, usageOf(event, change.change.op, owner)), outcome);
 }
 

@@ -169,12 +169,10 @@ export class StatusChangeService {
    * status alone, and a hold with its token too (lua/includes/seatRules.lua, changedObject and
    * changeObject: no order id, ticket type or listing, the extra data dropped), so they are
    * worded from that state as applyAsJson words the records the script answers. Undefined,
-   * having done nothing, when applyPlain does not take the change (a hold without a token, one
-   * not loaded) or for a unit of a season (best available there keeps to applyAsJson, which
-   * its season tests cover): applyAsJson then.
+   * having done nothing, when applyPlain does not take the change (a hold without a token, an
+   * event of a season, one not loaded): applyAsJson then.
    */
   applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], holdToken: string | undefined, ip: string): Promise<string> | undefined {
-    if (this.catalog.peek(workspace, eventKey)?.event.season) return undefined;
     let done!: PlainChangeDone;
     const applied = new Promise<void>((resolve, reject) => (done = { settled: (error) => (error === undefined ? resolve() : reject(error)) }));
     const started = this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done);
@@ -244,10 +242,9 @@ export class StatusChangeService {
 
   /**
    * The plainest change (src/routes/objectStatus.ts, direct): objects named by label alone, no
-   * parameters but a hold token, on an event the catalog has loaded, outside seasons or a unit
-   * of a season other than the season itself; what `apply` does for such an input, without its
-   * general steps (several events, expand; a unit's season changed meanwhile is planned again
-   * by `apply`), made by an API call from `ip`, its outcome given to `done` (settled once:
+   * parameters, on an event outside seasons that the catalog has loaded; what `apply` does for
+   * such an input, without its general steps (several events, seasons planned again, hold
+   * tokens, expand), made by an API call from `ip`, its outcome given to `done` (settled once:
    * with the error, or with none when applied). Answers with the change it started and its
    * event as loaded (applyPlainAsJson words the answer from them); undefined, having done
    * nothing, for any other: `apply` takes it then. A change the chart refuses throws before
@@ -264,18 +261,14 @@ export class StatusChangeService {
     done: PlainChangeDone,
   ): { change: PlannedChange; loaded: LoadedEvent } | undefined {
     const loaded = this.catalog.peek(workspace, eventKey);
-    // A unit of a season needs its scope; the season itself goes the general way (its call may be made twice).
-    if (!loaded || (loaded.event.season && (!loaded.season || loaded.season.role === 'top'))) return undefined;
+    if (!loaded || loaded.event.season) return undefined;
     const { op, status: checked } = operationFor(type, status);
     // A hold needs its token (the handler words its absence); overrides belong to seasons.
     if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return undefined;
-    const { event, season } = loaded;
+    const { event } = loaded;
     const now = Date.now();
-    const parameters = holdToken === undefined ? NO_PARAMETERS : { holdToken };
-    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, parameters), season };
-    // Planned on a make-up of its season that changed meanwhile: planned again, as `apply` does.
-    const settle: PlainChangeDone = season ? { settled: (error) => (isSeasonChanged(error) ? this.replanned(workspace, { eventKey, type, status, objects: labels, parameters }, ip, done) : done.settled(error)) } : done;
-    const call = new PlainChange(this.history, this.holdExpiry, change, settle);
+    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
+    const call = new PlainChange(this.history, this.holdExpiry, change, done);
     if (holdToken === undefined) applyPlainChange(this.calls, change, now, ip, workspace, call);
     else
       this.tokenExpiry(workspace, event, change.change, now).then(
@@ -283,18 +276,9 @@ export class StatusChangeService {
           change.tokenExpiry = expiry;
           applyPlainChange(this.calls, change, now, ip, workspace, call);
         },
-        (error: unknown) => settle.settled(error),
+        (error: unknown) => done.settled(error),
       );
     return { change: change.change, loaded };
-  }
-
-  /** A plain change of a unit of a season refused as planned on an old make-up: `apply`, with the unit loaded again. */
-  private replanned(workspace: WorkspaceDoc, input: StatusChangeInput, ip: string, done: PlainChangeDone): void {
-    this.catalog.forget(workspace._id, [input.eventKey]);
-    this.apply(workspace, [input], false, { type: 'API_CALL', ip }).then(
-      () => done.settled(),
-      (error: unknown) => done.settled(error),
-    );
   }
 
   /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */
