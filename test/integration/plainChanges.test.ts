@@ -1,14 +1,14 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { streamChanges } from '../support/historyStream.js';
-import { directCall, outcome, plainWayWatch, statusCallsOn, type PlainWayWatch, type StatusCalls } from '../support/statusCalls.js';
+import { directCall, outcome, useWatchedStatusCalls, type PlainWayWatch } from '../support/statusCalls.js';
+
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { RedisMonitor } from '../support/redisMonitor.js';
 
 // lua/includes/plainChanges.lua writes the plainest changes (free seats booked or held with a
 // token, seats booked by the token that holds them, booked seats released, on an event without
@@ -21,25 +21,12 @@ import { RedisMonitor } from '../support/redisMonitor.js';
 const index = buildObjectIndex(rowsWithoutSections);
 const OWNER = { _id: 7, companyId: 3 };
 const ORIGIN = { type: 'API_CALL' as const, ip: '192.0.2.1' };
-let on: StatusCalls;
 let redis: Redis;
 let calls: AtMostOnceCalls;
-let monitor: RedisMonitor;
 let way: PlainWayWatch;
-let prefix: string;
 let nextEvent = 1;
-
-beforeAll(async () => {
-  prefix = `plainChanges-${process.pid}-${Date.now()}:`;
-  on = statusCallsOn(inject('redisUrl'), prefix);
-  ({ redis, calls } = on);
-  monitor = await RedisMonitor.open(inject('redisUrl'));
-  way = plainWayWatch(monitor, redis, prefix);
-});
-afterAll(async () => {
-  monitor?.close();
-  await on?.close();
-});
+const watched = useWatchedStatusCalls('plainChanges');
+beforeAll(() => ({ redis, calls, way } = watched));
 
 type TestEvent = EventRef & { tableBookingConfig: { mode: 'INHERIT' } };
 const newEvent = (): TestEvent => {
@@ -79,11 +66,11 @@ type Step = { run: (event: TestEvent) => Promise<unknown>; plainWay: boolean };
 /** Runs each step on both twins and compares: the way the plain event's call took, the answers and what each event holds. */
 async function runTwins(plain: TestEvent, general: TestEvent, steps: Step[]): Promise<void> {
   for (const [i, step] of steps.entries()) {
-    const before = monitor.commands.length;
+    const before = way.position();
     const plainAnswer = await step.run(plain);
     await way.settled();
     expect(way.tookPlainWay(plain, before), `step ${i + 1} on the plain event`).toBe(step.plainWay);
-    const generalBefore = monitor.commands.length;
+    const generalBefore = way.position();
     const generalAnswer = await step.run(general);
     await way.settled();
     expect(way.tookPlainWay(general, generalBefore), `step ${i + 1} on the general event`).toBe(false);

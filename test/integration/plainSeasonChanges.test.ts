@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import type { SeasonScope } from '../../src/domain/season.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
@@ -8,8 +8,8 @@ import { eventKeys, seasonFeedKey, seasonOverridesKey, seasonUseKey, seasonVersi
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { streamChanges } from '../support/historyStream.js';
-import { RedisMonitor } from '../support/redisMonitor.js';
-import { outcome, plainWayWatch, statusCallsOn, type PlainWayWatch, type StatusCalls } from '../support/statusCalls.js';
+import { outcome, useWatchedStatusCalls, type PlainWayWatch } from '../support/statusCalls.js';
+
 
 // lua/includes/plainChanges.lua also writes plain changes of the units of a season other than
 // the season itself (events, partial seasons): free seats booked or held that no unit of the
@@ -23,24 +23,12 @@ import { outcome, plainWayWatch, statusCallsOn, type PlainWayWatch, type StatusC
 const index = buildObjectIndex(rowsWithoutSections);
 const OWNER = { _id: 7, companyId: 3 };
 const ORIGIN = { type: 'API_CALL' as const, ip: '192.0.2.7' };
-let on: StatusCalls;
 let redis: Redis;
 let calls: AtMostOnceCalls;
-let monitor: RedisMonitor;
 let way: PlainWayWatch;
 let nextId = 1000;
-
-beforeAll(async () => {
-  const prefix = `plainSeason-${process.pid}-${Date.now()}:`;
-  on = statusCallsOn(inject('redisUrl'), prefix);
-  ({ redis, calls } = on);
-  monitor = await RedisMonitor.open(inject('redisUrl'));
-  way = plainWayWatch(monitor, redis, prefix);
-});
-afterAll(async () => {
-  monitor?.close();
-  await on?.close();
-});
+const watched = useWatchedStatusCalls('plainSeason');
+beforeAll(() => ({ redis, calls, way } = watched));
 
 type Unit = EventRef & { tableBookingConfig: { mode: 'INHERIT' } };
 
@@ -172,11 +160,11 @@ describe('plain changes of the units of a season (lua/includes/plainChanges.lua)
     ];
 
     for (const [i, step] of steps.entries()) {
-      const before = monitor.commands.length;
+      const before = way.position();
       const plainAnswer = await step.run(plain);
       await way.settled();
       expect(way.tookPlainWay(step.unit(plain), before), `step ${i + 1} on the plain season`).toBe(step.plainWay);
-      const generalBefore = monitor.commands.length;
+      const generalBefore = way.position();
       const generalAnswer = await step.run(general);
       await way.settled();
       expect(way.tookPlainWay(step.unit(general), generalBefore), `step ${i + 1} on the general season`).toBe(false);

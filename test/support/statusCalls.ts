@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
 import { Scripts } from '../../src/inventory/scripts.js';
 import { applyPlainChange, plainOutcome, type AppliedChanges, type EventStatusChange } from '../../src/inventory/statusChanges.js';
 import type { UsageOwner } from '../../src/inventory/usedObjects.js';
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
-import type { RedisMonitor } from './redisMonitor.js';
+import { RedisMonitor } from './redisMonitor.js';
 
 // The status function's calls as the sales flow makes them, on a Redis of the tests, under a
 // key prefix of their own (the twin-event tests of lua/includes/plainChanges.lua and
@@ -59,6 +60,8 @@ export function directCall(calls: AtMostOnceCalls, change: EventStatusChange, no
 export interface PlainWayWatch {
   /** MONITOR's lines reach us a little after a call's reply: waits for a marker sent after it. */
   settled(): Promise<void>;
+  /** Where MONITOR's lines stand now (a `from` for tookPlainWay). */
+  position(): number;
   /**
    * Whether the calls on `event` since MONITOR's line `from` were written the plain way
    * (lua/includes/plainChanges.lua): it reads the records with one HMGET, and the general way
@@ -78,10 +81,36 @@ export function plainWayWatch(monitor: RedisMonitor, redis: Redis, prefix: strin
       await redis.exists(marker.slice(prefix.length));
       await monitor.seen((args) => args[0]?.toLowerCase() === 'exists' && args[1] === marker, from);
     },
+    position: () => monitor.commands.length,
     tookPlainWay(event, from) {
       const objects = prefix + eventKeys(event).objects;
       const reads = (command: string) => monitor.commands.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1] === objects);
       return reads('hmget') && !reads('hget');
     },
   };
+}
+
+/** What a twin-event test of the plain way uses: status calls under a key prefix of its own, and which way they took. */
+export interface WatchedStatusCalls {
+  redis: Redis;
+  calls: AtMostOnceCalls;
+  way: PlainWayWatch;
+}
+
+/** Status calls and their MONITOR, opened before the file's tests (on the tests' Redis) and closed after them. */
+export function useWatchedStatusCalls(name: string): WatchedStatusCalls {
+  const watched = {} as WatchedStatusCalls;
+  let on: StatusCalls | undefined;
+  let monitor: RedisMonitor | undefined;
+  beforeAll(async () => {
+    const prefix = `${name}-${process.pid}-${Date.now()}:`;
+    on = statusCallsOn(inject('redisUrl'), prefix);
+    monitor = await RedisMonitor.open(inject('redisUrl'));
+    Object.assign(watched, { redis: on.redis, calls: on.calls, way: plainWayWatch(monitor, on.redis, prefix) });
+  });
+  afterAll(async () => {
+    monitor?.close();
+    await on?.close();
+  });
+  return watched;
 }
