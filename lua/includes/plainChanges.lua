@@ -175,7 +175,8 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   local stream = { history = KEYS[EVENT_KEY_HISTORY] }
   if season then
     for i = first, last do countInSeason(season, labels[i], stored[i - first + 1], values[i]) end
-    stream.feed, stream.unitId = KEYS[season.fd], season.id
+    -- Its entries go to the season's feed too, as eventState.lua sets a unit's feed.
+    if season.fd then stream.feed, stream.unitId = KEYS[season.fd], season.id end
   end
   for i = first, last do
     noteEntry(stream, labels[i], statuses[i], 1, orderId, token, API_CALL, ip, '', usage)
