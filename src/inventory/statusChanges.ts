@@ -218,46 +218,61 @@ export function plainOutcome(reply: StatusReply, event: EventRef): AppliedChange
 /** The status script answered SEASON_UNITS_NEEDED to a lite call: it is made again with every unit. */
 const WITH_UNITS = Symbol('with the units');
 
-/** The script call for `changes`: the events of KEYS in order, the keys (without the record key), the request JSON (exported for test/unit/plainRequest.test.ts). */
-export function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: readonly string[]; request: string } {
-  // One change on an event outside seasons (nearly every booking) is event 1 of one: no
-  // positions to keep.
-  const single = changes.length === 1 && !changes[0]!.season;
+/** The events of a call's KEYS in order, its keys (without the record key), and the seasons part of its request as JSON (none outside seasons). */
+interface CallFrame {
+  events: EventRef[];
+  keys: readonly string[];
+  seasons: string | undefined;
+  /** Each event's position (1-based) in `events`; none when the call has one change, on event 1. */
+  position?: Map<number, number>;
+}
+
+/**
+ * The frame of a call of one change on a unit of a season, made once per scope: the catalog
+ * keeps a loaded unit's scope (src/services/eventCatalog.ts) until its season changes, and
+ * building the units' keys and the season's part of the request per call was about a tenth
+ * of a season booking's server time (docs/performance.md, "A season's call framed once").
+ */
+const unitFrames = new WeakMap<SeasonScope<EventRef>, { event: EventRef; lite: boolean; frame: CallFrame }>();
+
+function unitFrame(change: EventStatusChange, lite: boolean): CallFrame {
+  const scope = change.season!;
+  const kept = unitFrames.get(scope);
+  if (kept && kept.event === change.event && kept.lite === lite) return kept.frame;
+  const { position, ...frame } = framed([change], lite);
+  Object.freeze(frame.keys);
+  unitFrames.set(scope, { event: change.event, lite, frame });
+  return frame;
+}
+
+/** The frame of a call of `changes` (framed anew; statusCall keeps the ones it can). */
+function framed(changes: EventStatusChange[], lite: boolean): CallFrame {
   const events: EventRef[] = [];
-  const position = single ? undefined : new Map<number, number>();
-  if (position) {
-    const add = (event: EventRef) => {
-      if (!position.has(event._id)) {
-        events.push(event);
-        position.set(event._id, events.length);
-      }
-    };
-    for (const { event } of changes) add(event);
-    // The units of a season a change is checked against come after the changed events: they
-    // are only read.
-    if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
-  } else {
-    events.push(changes[0]!.event);
-  }
-  // The event's own list when that is all (kept, not copied); the seasons' keys are added to a new one.
-  let keys: readonly string[];
-  let seasons: Record<string, SeasonUnitPayload> = {};
-  if (position) {
-    const all = events.flatMap((event) => keptEventKeys(event));
-    if (changes.some((c) => c.season)) seasons = seasonsPayload(changes, position, all, lite);
-    keys = all;
-  } else {
-    keys = keptEventKeys(events[0]!);
-  }
-  // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
-  // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
-  // absent flag as off).
-  const payload = {
-    expand: expand || undefined,
-    origin: origin.type === 'API_CALL' ? undefined : origin.type,
-    ip: origin.ip,
-    seasons: Object.keys(seasons).length > 0 ? seasons : undefined,
-    changes: changes.map(({ event, change, tokenExpiry }) => ({
+  const position = new Map<number, number>();
+  const add = (event: EventRef) => {
+    if (!position.has(event._id)) {
+      events.push(event);
+      position.set(event._id, events.length);
+    }
+  };
+  for (const { event } of changes) add(event);
+  // The units of a season a change is checked against come after the changed events: they
+  // are only read.
+  if (!lite) for (const { season } of changes) if (season) [season.top, ...season.sum, ...season.groups.flat()].forEach(add);
+  const keys = events.flatMap((event) => keptEventKeys(event));
+  const seasons = changes.some((c) => c.season) ? seasonsPayload(changes, position, keys, lite) : {};
+  return { events, keys, seasons: Object.keys(seasons).length > 0 ? JSON.stringify(seasons) : undefined, position };
+}
+
+/** The script call for `changes`: the events of KEYS in order, the keys (without the record key), the request JSON. */
+export function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: readonly string[]; request: string } {
+  // One change on an event outside seasons (nearly every booking) is event 1 of one, its keys
+  // the event's own list (kept, not copied); one change on a unit of a season has its frame
+  // kept with its scope.
+  const only = changes.length === 1 ? changes[0]! : undefined;
+  const { events, keys, seasons, position }: CallFrame = !only ? framed(changes, lite) : only.season ? unitFrame(only, lite) : { events: [only.event], keys: keptEventKeys(only.event), seasons: undefined };
+  const changesJson = JSON.stringify(
+    changes.map(({ event, change, tokenExpiry }) => ({
       e: position ? position.get(event._id) : 1,
       op: change.op,
       status: change.status,
@@ -277,8 +292,16 @@ export function statusCall(changes: EventStatusChange[], expand: boolean, origin
         o.quantity > 0 ? { l: o.label, q: o.quantity, c: o.object.capacity, t: o.ticketType, x: o.extraData } : { l: o.label, t: o.ticketType, x: o.extraData },
       ),
     })),
-  };
-  return { events, keys, request: JSON.stringify(payload) };
+  );
+  // Flags that are off and fields that are empty stay out: Redis decodes this JSON on every
+  // call, and a shorter text with fewer tables is cheaper to decode (the script reads an
+  // absent flag as off).
+  let request = '{';
+  if (expand) request += '"expand":true,';
+  if (origin.type !== 'API_CALL') request += `"origin":${JSON.stringify(origin.type)},`;
+  if (origin.ip !== undefined) request += `"ip":${JSON.stringify(origin.ip)},`;
+  if (seasons) request += `"seasons":${seasons},`;
+  return { events, keys, request: `${request}"changes":${changesJson}}` };
 }
 
 /** What the script's reply to a statusCall means; throws its refusals. */
