@@ -110,7 +110,7 @@ local function run(keys, args)
     local objects = change.objects
     if change.op == 'expire' then
       releaseExpiredHolds(state, change.token)
-    elseif seasonChanged(state) then
+    elseif seasonChanged(state.season) then
       fail('SEASON_CHANGED', '', '')
       objects = {}
     end
@@ -137,8 +137,5 @@ local function run(keys, args)
   for _, state in pairs(call.events) do writeBack(state) end
   writeHistory()
 
-  -- Most bookings have nothing to tell but that they were applied: then the reply is 1,
-  -- which costs less to encode, keep and read than the list.
-  if not request.expand and #call.holdingChanges == 0 then return remember(1) end
-  return remember({ 1, request.expand and cjson.encode(call.results) or false, call.holdingChanges })
+  return remember(appliedReply(request.expand and cjson.encode(call.results)))
 end

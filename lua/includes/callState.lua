@@ -19,3 +19,11 @@ local function newCall()
     results = {},        -- with expand: each change's objects right after it (change-object-status.lua)
   }
 end
+
+-- The reply of an applied call: 1 when there is nothing more to tell (no expanded `results`,
+-- the JSON text of call.results, and no holding changes), which costs less to encode, keep and
+-- read than the list {1, results or false, holding changes}.
+local function appliedReply(results)
+  if not results and #call.holdingChanges == 0 then return 1 end
+  return { 1, results or false, call.holdingChanges }
+end

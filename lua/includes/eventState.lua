@@ -17,28 +17,37 @@
 --#include calls.lua
 --#include historyEntries.lua
 
+-- One of the keys (EVENT_KEY_<NAME>) of the event at position `e` (1-based) of KEYS.
+local function eventKey(e, name)
+  return KEYS[(e - 1) * KEYS_PER_EVENT + name]
+end
+
+-- The season's feed a unit of a season writes its history entries to as well
+-- (historyEntries.lua), and the unit's id its entries there carry; nil when none (`season`:
+-- the unit's part of request.seasons, or nil). `fdx`: only if the feed is there (an expiry
+-- knows the event by its tag and id alone, which do not tell a top-level season from an
+-- event outside seasons).
+local function seasonFeed(season)
+  if not season or not season.fd then return nil end
+  local feed = KEYS[season.fd]
+  if season.fdx and redis.call('EXISTS', feed) == 0 then return nil end
+  return feed, season.id
+end
+
 -- The state of the event at position `e` (1-based) of KEYS.
 local function eventState(e)
   local state = call.events[e]
   if state then return state end
-  local base = (e - 1) * KEYS_PER_EVENT
   state = {
     e = e,
-    objects = KEYS[base + EVENT_KEY_OBJECTS], extraData = KEYS[base + EVENT_KEY_EXTRA_DATA], holdTokens = KEYS[base + EVENT_KEY_HOLD_TOKENS],
-    saleConfig = KEYS[base + EVENT_KEY_SALE_CONFIG], gaHoldExpiry = KEYS[base + EVENT_KEY_GA_HOLD_EXPIRY],
-    gaHoldsKey = KEYS[base + EVENT_KEY_GA_HOLDS], history = KEYS[base + EVENT_KEY_HISTORY],
+    objects = eventKey(e, EVENT_KEY_OBJECTS), extraData = eventKey(e, EVENT_KEY_EXTRA_DATA), holdTokens = eventKey(e, EVENT_KEY_HOLD_TOKENS),
+    saleConfig = eventKey(e, EVENT_KEY_SALE_CONFIG), gaHoldExpiry = eventKey(e, EVENT_KEY_GA_HOLD_EXPIRY),
+    gaHoldsKey = eventKey(e, EVENT_KEY_GA_HOLDS), history = eventKey(e, EVENT_KEY_HISTORY),
     records = {}, stored = {}, extra = {}, extraChanged = {}, tokens = {}, tokensChanged = {},
     gaHolds = {}, gaHoldsChanged = {}, gaExpiry = {}, areasCleaned = false,
     season = request.seasons and request.seasons[tostring(e)] or nil, overrides = {}, overridesChanged = {},
   }
-  -- A unit of a season writes its history entries to the season's feed too (historyEntries.lua);
-  -- `fdx`: only if the feed is there (an expiry knows the event by its tag and id alone, which
-  -- do not tell a top-level season from an event outside seasons).
-  local season = state.season
-  if season and season.fd then
-    state.feed, state.unitId = KEYS[season.fd], season.id
-    if season.fdx and redis.call('EXISTS', state.feed) == 0 then state.feed = nil end
-  end
+  state.feed, state.unitId = seasonFeed(state.season)
   call.events[e] = state
   return state
 end
@@ -92,7 +101,7 @@ local function holdExpiry(state, change)
   local token = change.token
   local entry = tokenEntry(state, token)
   if not entry then
-    entry = { expiry = change.tokenExpiry, labels = {}, count = 0, held = 0 }
+    entry = newTokenEntry(change.tokenExpiry)
     state.tokens[token] = entry
     state.tokensChanged[token] = true
   end
@@ -103,10 +112,7 @@ end
 -- A hold always finds its token's entry: holdExpiry made it before anything was held.
 local function setHolding(state, token, label, holds)
   local entry = tokenEntry(state, token)
-  if not entry or (entry.labels[label] ~= nil) == holds then return end
-  entry.labels[label] = holds or nil
-  entry.count = entry.count + (holds and 1 or -1)
-  state.tokensChanged[token] = true
+  if entry and holdInEntry(entry, label, holds) then state.tokensChanged[token] = true end
 end
 
 -- Sets an object's record (nil: free, no record), keeping its holder's entry in step; a
@@ -209,21 +215,36 @@ local function deleteFields(key, fields)
   if #fields > 0 and redis.call('EXISTS', key) == 1 then callChunked('HDEL', key, fields) end
 end
 
+-- Keeps the season's count of the units under it that have a record of `label` (every unit
+-- but the season itself), for a change from `had` to `has` a record of it: a booking on the
+-- season knows without reading every event whether one of them took the object.
+local function countInSeason(season, label, had, has)
+  if had == has then return end
+  if redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then redis.call('HDEL', KEYS[season.use], label) end
+end
+
+-- Writes a token's entry in the event (`key`, its holdTokens hash) and notes in
+-- call.holdingChanges when the token started or stopped holding something there.
+local function writeTokenEntry(key, e, token, entry)
+  if entry.count > 0 then
+    redis.call('HSET', key, token, encodeTokenEntry(entry))
+  else
+    redis.call('HDEL', key, token)
+  end
+  if (entry.held > 0) ~= (entry.count > 0) then
+    local changes = call.holdingChanges
+    local n = #changes
+    changes[n + 1], changes[n + 2], changes[n + 3] = e, token, entry.count > 0 and 1 or 0
+  end
+end
+
 -- Writes what changed in the event's state: one HSET and one HDEL per hash, however many
 -- objects changed.
 local function writeBack(state)
   local sets, deletes = fieldChanges(state.stored, state.records)
-  -- A season counts, per object, the units under it (every unit but the season itself)
-  -- that have a record of it, so a booking
-  -- on the season knows without reading every event whether one of them took the object.
   local season = state.season
   if season and not season.top then
-    for label in pairs(state.stored) do
-      local had, has = state.stored[label] ~= false, state.records[label] ~= false
-      if had ~= has and redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then
-        redis.call('HDEL', KEYS[season.use], label)
-      end
-    end
+    for label in pairs(state.stored) do countInSeason(season, label, state.stored[label] ~= false, state.records[label] ~= false) end
   end
   if season and season.ov then
     local on, off = fieldChanges(state.overridesChanged, state.overrides)
@@ -237,19 +258,7 @@ local function writeBack(state)
   callChunked('HSET', state.extraData, sets)
   -- A token's entry stays while it holds something here; the server hears when a token
   -- starts or stops holding in the event.
-  for token in pairs(state.tokensChanged) do
-    local entry = state.tokens[token]
-    if entry.count > 0 then
-      redis.call('HSET', state.holdTokens, token, encodeTokenEntry(entry))
-    else
-      redis.call('HDEL', state.holdTokens, token)
-    end
-    if (entry.held > 0) ~= (entry.count > 0) then
-      local changes = call.holdingChanges
-      local n = #changes
-      changes[n + 1], changes[n + 2], changes[n + 3] = state.e, token, entry.count > 0 and 1 or 0
-    end
-  end
+  for token in pairs(state.tokensChanged) do writeTokenEntry(state.holdTokens, state.e, token, state.tokens[token]) end
   for member in pairs(state.gaHoldsChanged) do
     local entry = encodeHold(state.gaHolds[member])
     if entry then redis.call('HSET', state.gaHoldsKey, member, entry) else redis.call('HDEL', state.gaHoldsKey, member) end

@@ -127,6 +127,19 @@ local function decodeTokenEntry(value)
   return entry
 end
 
+-- The entry of a token that holds nothing in the event yet, expiring at `expiry`.
+local function newTokenEntry(expiry)
+  return { expiry = expiry, labels = {}, count = 0, held = 0 }
+end
+
+-- Notes in a token's entry whether it holds `label`; false when that is what the entry said.
+local function holdInEntry(entry, label, holds)
+  if (entry.labels[label] ~= nil) == holds then return false end
+  entry.labels[label] = holds or nil
+  entry.count = entry.count + (holds and 1 or -1)
+  return true
+end
+
 -- Where the labels of a token's entry start (its first SEP), or nil when it holds nothing:
 -- for scripts that keep the labels as they are (retime-hold-token-2.lua) or only ask
 -- whether there are any (drop-idle-hold-token-1.lua), without decoding the entry.

@@ -27,6 +27,7 @@
 --#include constants.lua
 --#include objectStates.lua
 --#include calls.lua
+--#include callState.lua
 --#include eventState.lua
 --#include seatRules.lua
 --#include seasonRules.lua
@@ -50,25 +51,9 @@ end
 -- event has no entry for: its holds, if any, are expired).
 local function plainTokenEntry(hold, token, tokenExpiry)
   local value = redis.call('HGET', KEYS[EVENT_KEY_HOLD_TOKENS], token)
-  local entry = value and decodeTokenEntry(value)
-  if not entry then
-    if not hold then return nil end
-    entry = { expiry = tokenExpiry, labels = {}, count = 0, held = 0 }
-  end
-  if entry.expiry <= now then return nil end
+  local entry = value and decodeTokenEntry(value) or (hold and newTokenEntry(tokenExpiry))
+  if not entry or entry.expiry <= now then return nil end
   return entry
-end
-
--- Writes the token's entry as writeBack does, and answers the call's reply: with the
--- holding change when the token started or stopped holding something in the event.
-local function writeTokenEntry(token, entry)
-  if entry.count > 0 then
-    redis.call('HSET', KEYS[EVENT_KEY_HOLD_TOKENS], token, encodeTokenEntry(entry))
-  else
-    redis.call('HDEL', KEYS[EVENT_KEY_HOLD_TOKENS], token)
-  end
-  if (entry.held > 0) == (entry.count > 0) then return 1 end
-  return { 1, false, { 1, token, entry.count > 0 and 1 or 0 } }
 end
 
 -- Whether a unit of a season (its part of request.seasons, eventState.lua) can take a plain
@@ -76,30 +61,21 @@ end
 -- override of the season's status in the event, no sale config of the season to inherit
 -- (channels, places not for sale).
 local function plainSeasonUnit(season)
-  if season.top or season.lite or season.fdx then return false end
-  if (redis.call('GET', KEYS[season.vk]) or '0') ~= season.ver then return false end
+  if season.top or season.lite or season.fdx or seasonChanged(season) then return false end
   if season.ov and redis.call('EXISTS', KEYS[season.ov]) == 1 then return false end
-  return not season.fb or redis.call('EXISTS', KEYS[(season.fb - 1) * KEYS_PER_EVENT + EVENT_KEY_SALE_CONFIG]) == 0
+  return not season.fb or redis.call('EXISTS', eventKey(season.fb, EVENT_KEY_SALE_CONFIG)) == 0
 end
 
 -- Whether no unit of the season's scope (seasonRules.lua) has a record of any of the labels:
 -- then none of them is taken in the season for this unit.
 local function freeInSeason(season, labels, first, last)
   for _, p in ipairs(scopeUnits(season)) do
-    local records = redis.call('HMGET', KEYS[(p - 1) * KEYS_PER_EVENT + EVENT_KEY_OBJECTS], unpack(labels, first, last))
+    local records = redis.call('HMGET', eventKey(p, EVENT_KEY_OBJECTS), unpack(labels, first, last))
     for i = 1, last - first + 1 do
       if records[i] then return false end
     end
   end
   return true
-end
-
--- Keeps the season's count of the units that have a record of an object (eventState.lua,
--- writeBack) for a change that wrote `value` (false: no record) where it read `had`.
-local function countInSeason(season, label, had, value)
-  local has = value ~= false
-  if (had ~= nil and had ~= false) == has then return end
-  if redis.call('HINCRBY', KEYS[season.use], label, has and 1 or -1) <= 0 then redis.call('HDEL', KEYS[season.use], label) end
 end
 
 -- Writes a plain change of event 1, booking, holding or releasing labels[first..last], and
@@ -146,17 +122,11 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
         if not (book and had == ownHold) then return nil end
         entry = entry or plainTokenEntry(false, token)
         if not entry then return nil end
-        if entry.labels[label] then
-          entry.labels[label] = nil
-          entry.count = entry.count - 1
-        end
+        holdInEntry(entry, label, false)
       elseif hold then
         entry = entry or plainTokenEntry(true, token, tokenExpiry)
         if not entry then return nil end
-        if not entry.labels[label] then
-          entry.labels[label] = true
-          entry.count = entry.count + 1
-        end
+        holdInEntry(entry, label, true)
       end
       value, statuses[i] = takenAs, status
     else
@@ -171,18 +141,17 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   callChunked('HSET', objectsKey, sets)
   callChunked('HDEL', objectsKey, deletes)
   deleteFields(KEYS[EVENT_KEY_EXTRA_DATA], { unpack(labels, first, last) })
-  local reply = entry and writeTokenEntry(token, entry) or 1
-  local stream = { history = KEYS[EVENT_KEY_HISTORY] }
+  if entry then writeTokenEntry(KEYS[EVENT_KEY_HOLD_TOKENS], 1, token, entry) end
   if season then
-    for i = first, last do countInSeason(season, labels[i], stored[i - first + 1], values[i]) end
-    -- Its entries go to the season's feed too, as eventState.lua sets a unit's feed.
-    if season.fd then stream.feed, stream.unitId = KEYS[season.fd], season.id end
+    for i = first, last do countInSeason(season, labels[i], stored[i - first + 1] ~= false, values[i] ~= false) end
   end
+  local stream = { history = KEYS[EVENT_KEY_HISTORY] }
+  stream.feed, stream.unitId = seasonFeed(season)
   for i = first, last do
     noteEntry(stream, labels[i], statuses[i], 1, orderId, token, API_CALL, ip, '', usage)
   end
   writeHistory()
-  return remember(reply)
+  return remember(appliedReply(false))
 end
 
 -- A plain call's change, read from its positional arguments: plain when it has no GA area

@@ -14,8 +14,8 @@
 
 -- Whether the season's make-up changed since the caller planned this unit's change (the
 -- units it names may no longer be all it must be checked against): the caller replans.
-local function seasonChanged(state)
-  local season = state.season
+-- `season`: the unit's part of request.seasons, or nil outside seasons.
+local function seasonChanged(season)
   return season ~= nil and (redis.call('GET', KEYS[season.vk]) or '0') ~= season.ver
 end
 
