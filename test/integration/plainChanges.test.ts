@@ -5,8 +5,7 @@ import { planChange, type ObjectInput, type StatusOperation, type StatusParamete
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
-import { streamChanges } from '../support/historyStream.js';
-import { directCall, outcome, useWatchedStatusCalls, type PlainWayWatch } from '../support/statusCalls.js';
+import { directCall, eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatchedStatusCalls, withNames } from '../support/statusCalls.js';
 
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 
@@ -37,7 +36,7 @@ const newEvent = (): TestEvent => {
 /** An event that takes the general way: a sale config whose one field names no object of the chart. */
 async function generalEvent(): Promise<TestEvent> {
   const event = newEvent();
-  await redis.hset(eventKeys(event).saleConfig, 'c:NO-SUCH-SEAT', 'ch1');
+  await takeGeneralWay(redis, event);
   return event;
 }
 
@@ -58,8 +57,7 @@ function withToken(event: TestEvent, op: StatusOperation, status: string, object
   return outcome(applyStatusChanges(calls, [{ event, change: planned, tokenExpiry }], now, false, ORIGIN, OWNER));
 }
 
-/** An answer with its event (holding changes name it) written as `the event`, so twins' answers compare. */
-const withoutEvent = (answer: unknown, event: EventRef) => JSON.parse(JSON.stringify(answer ?? null, (_, value: unknown) => (value === event ? 'the event' : value))) as unknown;
+const withoutEvent = (answer: unknown, event: EventRef) => withNames(answer, [['the event', event]]);
 
 type Step = { run: (event: TestEvent) => Promise<unknown>; plainWay: boolean };
 
@@ -80,15 +78,7 @@ async function runTwins(plain: TestEvent, general: TestEvent, steps: Step[]): Pr
 }
 
 /** What a call left: records, extra data, hold tokens' entries, history (text, usage mark and number). */
-async function state(event: EventRef) {
-  const keys = eventKeys(event);
-  return {
-    records: await redis.hgetall(keys.objects),
-    extraData: await redis.hgetall(keys.extraData),
-    holdTokens: await redis.hgetall(keys.holdTokens),
-    history: await streamChanges(redis, keys.history),
-  };
-}
+const state = (event: EventRef) => eventInventory(redis, event);
 
 describe('plain changes (lua/includes/plainChanges.lua) write what the general way writes', () => {
   it('books, releases, order ids, resale, extra data, refusals and holds: the same records, history and answers', async () => {

@@ -3,10 +3,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ChartObject } from '../../src/domain/objectIndex.js';
 import type { PlannedChange, PlannedObject, StatusOperation } from '../../src/domain/statusChangeRequest.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
-import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import type { EventRef } from '../../src/inventory/eventKeys.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
-import { streamChanges } from '../support/historyStream.js';
-import { directCall, outcome, statusCallsOn, type StatusCalls } from '../support/statusCalls.js';
+import { directCall, eventInventory, outcome, type StatusCalls, statusCallsOn, takeGeneralWay, withNames } from '../support/statusCalls.js';
 
 // A plain call sends its change as positional arguments (src/inventory/plainRequest.ts,
 // lua/includes/plainRequest.lua) where every other call sends JSON (statusCall). Both must ask
@@ -45,7 +44,7 @@ async function newEvent(general: boolean): Promise<TestEvent> {
   const id = nextEvent++;
   const event: TestEvent = { _id: id, tag: `pr${id}`, usedBuckets: 4, tableBookingConfig: { mode: 'INHERIT' } };
   // A sale config field for an object no step names: no rule changes, every call goes the general way.
-  if (general) await redis.hset(eventKeys(event).saleConfig, 'c:NO-SUCH-SEAT', 'ch1');
+  if (general) await takeGeneralWay(redis, event);
   return event;
 }
 
@@ -56,21 +55,8 @@ const positional = (event: TestEvent, { change, ip, tokenExpiry }: Step, now: nu
 const json = (event: TestEvent, { change, ip, tokenExpiry }: Step, now: number) =>
   outcome(applyStatusChanges(calls, [{ event, change, tokenExpiry }], now, false, { type: 'API_CALL', ip }, OWNER));
 
-/** Everything a call can leave in an event. */
-async function state(event: EventRef) {
-  const keys = eventKeys(event);
-  return {
-    records: await redis.hgetall(keys.objects),
-    extraData: await redis.hgetall(keys.extraData),
-    holdTokens: await redis.hgetall(keys.holdTokens),
-    gaHolds: await redis.hgetall(keys.gaHolds),
-    gaHoldExpiry: await redis.zrange(keys.gaHoldExpiry, 0, -1, 'WITHSCORES'),
-    history: await streamChanges(redis, keys.history),
-  };
-}
-
-/** An answer with its event (holdings name it) written as `the event`, so twins' answers compare. */
-const withoutEvent = (answer: unknown, event: EventRef) => JSON.parse(JSON.stringify(answer ?? null, (_, value: unknown) => (value === event ? 'the event' : value))) as unknown;
+const state = (event: EventRef) => eventInventory(redis, event);
+const withoutEvent = (answer: unknown, event: EventRef) => withNames(answer, [['the event', event]]);
 
 describe('a plain call in positional arguments (lua/includes/plainRequest.lua)', () => {
   const expiry = Date.now() + 600_000;

@@ -7,8 +7,7 @@ import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { eventKeys, seasonFeedKey, seasonOverridesKey, seasonUseKey, seasonVersionKey, type EventRef } from '../../src/inventory/eventKeys.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { streamChanges } from '../support/historyStream.js';
-import { outcome, useWatchedStatusCalls, type PlainWayWatch } from '../support/statusCalls.js';
+import { eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatchedStatusCalls, withNames } from '../support/statusCalls.js';
 
 
 // lua/includes/plainChanges.lua also writes plain changes of the units of a season other than
@@ -51,7 +50,7 @@ async function newSeason(general: boolean): Promise<TwinSeason> {
   const events: [Unit, Unit] = [unit(topId + 1, { role: 'event', topId }), unit(topId + 2, { role: 'event', topId })];
   const partial = unit(topId + 3, { role: 'partial', topId, eventIds: [events[0]._id] });
   // A sale config field for an object no step names: no rule changes, every unit's call goes the general way.
-  if (general) await redis.hset(eventKeys(top).saleConfig, 'c:NO-SUCH-SEAT', 'ch1');
+  if (general) await takeGeneralWay(redis, top);
   const season: TwinSeason = {
     top,
     events,
@@ -80,22 +79,12 @@ const unitsOf = (season: TwinSeason): [string, Unit][] => [
 ];
 
 /** The units in an answer (its holding changes name them) as their roles, so twins' answers compare. */
-const named = (season: TwinSeason, value: unknown) =>
-  JSON.parse(JSON.stringify(value ?? null, (_, v: unknown) => unitsOf(season).find(([, unit]) => unit === v)?.[0] ?? v)) as unknown;
+const named = (season: TwinSeason, value: unknown) => withNames(value, unitsOf(season));
 
 /** Everything a call can leave in a season's units and its keys. */
 async function state(season: TwinSeason) {
   const units: Record<string, unknown> = {};
-  for (const [name, unit] of unitsOf(season)) {
-    const keys = eventKeys(unit);
-    units[name] = {
-      records: await redis.hgetall(keys.objects),
-      extraData: await redis.hgetall(keys.extraData),
-      holdTokens: await redis.hgetall(keys.holdTokens),
-      history: await streamChanges(redis, keys.history),
-      overrides: await redis.hgetall(seasonOverridesKey(unit)),
-    };
-  }
+  for (const [name, unit] of unitsOf(season)) units[name] = { ...(await eventInventory(redis, unit)), overrides: await redis.hgetall(seasonOverridesKey(unit)) };
   // A feed entry names its unit by id (`e`): by role here.
   const feed = (await redis.xrange(seasonFeedKey(season.top), '-', '+')).map(([, fields]) =>
     fields.map((value, i) => (fields[i - 1] === 'e' ? unitsOf(season).find(([, unit]) => String(unit._id) === value)?.[0] : value)),

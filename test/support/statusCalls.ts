@@ -6,6 +6,7 @@ import { Scripts } from '../../src/inventory/scripts.js';
 import { applyPlainChange, plainOutcome, type AppliedChanges, type EventStatusChange } from '../../src/inventory/statusChanges.js';
 import type { UsageOwner } from '../../src/inventory/usedObjects.js';
 import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import { streamChanges } from './historyStream.js';
 import { RedisMonitor } from './redisMonitor.js';
 
 // The status function's calls as the sales flow makes them, on a Redis of the tests, under a
@@ -114,3 +115,27 @@ export function useWatchedStatusCalls(name: string): WatchedStatusCalls {
   });
   return watched;
 }
+
+/** Everything a status call can leave in an event: records, extra data, token entries, GA holds and their expiry, history. */
+export async function eventInventory(redis: Redis, event: EventRef) {
+  const keys = eventKeys(event);
+  return {
+    records: await redis.hgetall(keys.objects),
+    extraData: await redis.hgetall(keys.extraData),
+    holdTokens: await redis.hgetall(keys.holdTokens),
+    gaHolds: await redis.hgetall(keys.gaHolds),
+    gaHoldExpiry: await redis.zrange(keys.gaHoldExpiry, 0, -1, 'WITHSCORES'),
+    history: await streamChanges(redis, keys.history),
+  };
+}
+
+/** `value` with the events it names (an answer's holding changes do) written as their names, so twins' answers compare. */
+export const withNames = (value: unknown, names: [string, EventRef][]) =>
+  JSON.parse(JSON.stringify(value ?? null, (_, v: unknown) => names.find(([, event]) => event === v)?.[0] ?? v)) as unknown;
+
+/**
+ * Sends every status call on `event` the general way (and, on a top-level season, its units'
+ * calls, which inherit its sale config): a sale config field for an object no chart has,
+ * which changes no rule but is a sale config the plain way declines (lua/includes/plainChanges.lua).
+ */
+export const takeGeneralWay = (redis: Redis, event: EventRef) => redis.hset(eventKeys(event).saleConfig, 'c:NO-SUCH-SEAT', 'ch1');
