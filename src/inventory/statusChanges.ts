@@ -265,7 +265,7 @@ function framed(changes: EventStatusChange[], lite: boolean): CallFrame {
 }
 
 /** The script call for `changes`: the events of KEYS in order, the keys (without the record key), the request JSON. */
-export function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: readonly string[]; request: string } {
+function statusCall(changes: EventStatusChange[], expand: boolean, origin: ChangeOrigin, owner: UsageOwner, lite: boolean): { events: EventRef[]; keys: readonly string[]; request: string } {
   // One change on an event outside seasons (nearly every booking) is event 1 of one, its keys
   // the event's own list (kept, not copied); one change on a unit of a season has its frame
   // kept with its scope.
