@@ -39,6 +39,8 @@
 --                  { use, vk, ver, nfs, sum, groups, ov?, top?, lite?, fb? } (includes/eventState.lua and
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
 -- Returns  {-1} when the deadline has passed (nothing written),
+--          {0, {'HOLD_TOKEN_UNCHECKED', '', ''}} when a plain call's unchecked token has no
+--          unexpired entry in the event (nothing written; includes/tokenCheck.lua),
 --          {0, {code, label, detail}, ...} when any check fails (nothing written),
 --          1 when applied with nothing more to tell (no expand, no holding changes), or
 --          {1, results JSON or false, {e, token, 1|0, ...}}
@@ -60,6 +62,7 @@ local KEYS, ARGV, now, nowText, request
 --#include statusContract.lua
 --#include requestRecord.lua
 --#include plainRequest.lua
+--#include tokenCheck.lua
 --#include seatRules.lua
 --#include areaRules.lua
 --#include expiredHolds.lua
@@ -91,6 +94,11 @@ local function run(keys, args)
   local plain, hasSaleConfig
   local text = ARGV[ARG_REQUEST]
   if text == '' then
+    -- A booking's token the server left to the event's entry (tokenCheck.lua).
+    if not tokenStands() then
+      fail('HOLD_TOKEN_UNCHECKED', '', '')
+      return { 0, call.errors[1] }
+    end
     plain, hasSaleConfig = plainArgsChanges()
   else
     request = cjson.decode(text)

@@ -17,6 +17,11 @@ export interface EventStatusChange {
   change: PlannedChange;
   /** The hold token's expiry (ms epoch), for holds. */
   tokenExpiry?: number;
+  /**
+   * A plain booking's token the server has not checked: the status function checks it by the
+   * token's entry in the event, or answers HOLD_TOKEN_UNCHECKED (tokenUnchecked) having done nothing.
+   */
+  tokenUnchecked?: boolean;
   /** For a unit of a season: the other units its changes are checked against. */
   season?: SeasonScope<EventRef>;
 }
@@ -59,7 +64,13 @@ function holdingsOf(raw: unknown, events: EventRef[]): HoldingChange[] {
 }
 
 // The script's answers to the server rather than refusals (src/domain/errorCodes.ts, SCRIPT_SIGNALS).
-const [SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED] = SCRIPT_SIGNALS;
+const [SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED, HOLD_TOKEN_UNCHECKED] = SCRIPT_SIGNALS;
+
+/**
+ * The function found no unexpired entry of a plain booking's unchecked token in the event
+ * (lua/includes/tokenCheck.lua) and did nothing: the server checks the token and sends the call again.
+ */
+export const tokenUnchecked = (reply: StatusReply): boolean => reply !== APPLIED && reply[0] === 0 && (reply[1] as string[])[0] === HOLD_TOKEN_UNCHECKED;
 
 /**
  * The script refused a change planned on an old make-up of its season (a unit added or
@@ -207,7 +218,7 @@ export async function applyStatusChanges(
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
   if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
   const { event } = change;
-  calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, ip, usageOf(event, change.change.op, owner)), outcome);
+  calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, change.tokenUnchecked === true, ip, usageOf(event, change.change.op, owner)), outcome);
 }
 
 /** What a plain call (applyPlainChange) on `event` applied, read from its reply; throws what refused it. */

@@ -42,7 +42,11 @@ export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;
 export const PLAIN_ARGS = [
   'op',
   'status',
-  /** '' when the change has no hold token, else `=` and the token (a token may be empty). */
+  /**
+   * '' when the change has no hold token, else a mark and the token (a token may be empty):
+   * TOKEN_MARK when the server checked the token, TOKEN_UNCHECKED_MARK for a booking whose
+   * token the function checks by the token's entry in the event (lua/includes/tokenCheck.lua).
+   */
   'token',
   /** The hold token's expiry (ms epoch) for a hold, else ''. */
   'tokenExpiry',
@@ -58,6 +62,13 @@ export type PlainArgs = Record<(typeof PLAIN_ARGS)[number], StatusArg>;
 
 /** Marks a token given in the `token` argument, so an empty token differs from none. */
 export const TOKEN_MARK = '=';
+/**
+ * Marks a booking's token the server has not checked: the function takes it if the event
+ * has an unexpired entry for it, else answers HOLD_TOKEN_UNCHECKED (nothing written) and the
+ * server checks it and sends the call again with TOKEN_MARK. As long as TOKEN_MARK: the Lua
+ * cuts either off by that length.
+ */
+export const TOKEN_UNCHECKED_MARK = '?';
 
 /** `values` of the arguments `names` declares, in their order, into `into` from `at` (a loop, not a map: no callback per call on the priority lane). */
 function writeArgs<Name extends string>(names: readonly Name[], values: Record<Name, StatusArg>, into: StatusArg[], at: number): void {
@@ -94,7 +105,7 @@ export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';
 /** `extraData` -> `EXTRA_DATA` */
 const constantName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
-/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too), ARG_OBJECTS, TOKEN_MARK. */
+/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too), ARG_OBJECTS, TOKEN_MARK, TOKEN_UNCHECKED_MARK. */
 export function statusContractLua(): string {
   return [
     '-- The status call\'s contract, made from src/inventory/statusContract.ts: positions named once for both sides.',
@@ -104,6 +115,7 @@ export function statusContractLua(): string {
     ...PLAIN_ARGS.map((name, i) => `local ARG_${constantName(name)} = ${STATUS_ARGS.length + i + 1}`),
     `local ARG_OBJECTS = ${PLAIN_OBJECTS_AT + 1}`,
     `local TOKEN_MARK = '${TOKEN_MARK}'`,
+    `local TOKEN_UNCHECKED_MARK = '${TOKEN_UNCHECKED_MARK}'`,
     '',
   ].join('\n');
 }

@@ -17,7 +17,7 @@ import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
 import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { HoldExpiry } from '../jobs/holdExpiry.js';
-import { applyPlainChange, applyStatusChanges, isSeasonChanged, plainOutcome, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
+import { applyPlainChange, applyStatusChanges, isSeasonChanged, plainOutcome, tokenUnchecked, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
 import type { StatusReply } from '../inventory/scripts.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
@@ -106,15 +106,19 @@ function followUp(history: HistoryStreams, holdExpiry: HoldExpiry, changes: Even
  */
 class PlainChange implements CallOutcome {
   constructor(
-    private readonly history: HistoryStreams,
-    private readonly holdExpiry: HoldExpiry,
+    private readonly service: StatusChangeService,
     readonly change: EventStatusChange,
-    private readonly done: PlainChangeDone,
+    readonly workspace: WorkspaceDoc,
+    readonly now: number,
+    readonly ip: string,
+    readonly done: PlainChangeDone,
   ) {}
 
   resolve(reply: StatusReply): void {
+    // A booking's token the event's entries did not vouch for: checked here, then sent again.
+    if (this.change.tokenUnchecked && tokenUnchecked(reply)) return this.service.checkTokenThenApply(this);
     try {
-      followUp(this.history, this.holdExpiry, [this.change], plainOutcome(reply, this.change.event));
+      followUp(this.service.history, this.service.holdExpiry, [this.change], plainOutcome(reply, this.change.event));
     } catch (error) {
       return this.done.settled(error);
     }
@@ -135,8 +139,8 @@ export class StatusChangeService {
     private readonly holdTokens: HoldTokenStore,
     private readonly calls: AtMostOnceCalls,
     private readonly objects: EventObjectStore,
-    private readonly history: HistoryStreams,
-    private readonly holdExpiry: HoldExpiry,
+    readonly history: HistoryStreams,
+    readonly holdExpiry: HoldExpiry,
     /**
      * Object info as a client of the event sees it (ObjectInfoService.describe): what a
      * USE_SEASON_STATUS change answers with, since the season's status is not the event's record.
@@ -268,17 +272,34 @@ export class StatusChangeService {
     const { event } = loaded;
     const now = Date.now();
     const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
-    const call = new PlainChange(this.history, this.holdExpiry, change, done);
-    if (holdToken === undefined) applyPlainChange(this.calls, change, now, ip, workspace, call);
+    const call = new PlainChange(this, change, workspace, now, ip, done);
+    // A booking's token is checked by the status function first, by the token's entry in the
+    // event that the checkout's hold made (lua/includes/tokenCheck.lua): no round trip for it.
+    if (holdToken !== undefined && op === 'book') change.tokenUnchecked = true;
+    if (holdToken === undefined || op === 'book') applyPlainChange(this.calls, change, now, ip, workspace, call);
     else
       this.tokenExpiry(workspace, event, change.change, now).then(
         (expiry) => {
           change.tokenExpiry = expiry;
           applyPlainChange(this.calls, change, now, ip, workspace, call);
         },
-        (error: unknown) => done.settled(error),
+        (error: unknown) => call.done.settled(error),
       );
     return { change: change.change, loaded };
+  }
+
+  /**
+   * A plain booking whose token the status function could not vouch for (no unexpired entry
+   * of it in the event): the token is checked as any change's (400 unless of this workspace
+   * and unexpired), and the call sent again with the token marked checked.
+   */
+  checkTokenThenApply(call: PlainChange): void {
+    const { change, workspace, now, ip } = call;
+    change.tokenUnchecked = false;
+    this.tokenExpiry(workspace, change.event, change.change, now).then(
+      () => applyPlainChange(this.calls, change, now, ip, workspace, call),
+      (error: unknown) => call.done.settled(error),
+    );
   }
 
   /** The inputs' events: at once when the catalog has them all loaded (nearly always), else once loaded. */

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenStore.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { action, done, expireIn, holdToken, objectInfos } from '../support/events.js';
 import { expectError, isBackgroundKey } from '../support/harness.js';
 import { useEventPerTest } from '../support/eventPerTest.js';
+import { RedisMonitor } from '../support/redisMonitor.js';
 
 // A hold token is usable only in its own workspace and only until it expires: every call
 // that carries one (hold, book, release, change-object-status) is refused otherwise, and a
@@ -83,6 +84,14 @@ describe('every call that carries a token needs a live token of this workspace',
       expect((await objectInfos(ctx.api, event, ['GA1'])).GA1).toMatchObject({ numBooked: 0 });
     });
 
+    // Seats named by label alone take the direct way, where the status function checks a
+    // booking's token by its entry in the event first (lua/includes/tokenCheck.lua).
+    it(`booking free seats by label alone with ${what}: 400 HOLD_TOKEN_NOT_FOUND, nothing booked`, async () => {
+      const token = await tokenOf();
+      expectError(await action(ctx.api, event, 'book', { objects: ['A-1', 'A-2'], holdToken: token }), 400, 'HOLD_TOKEN_NOT_FOUND');
+      await expectFree(['A-1', 'A-2']);
+    });
+
     it(`releasing booked seats with ${what}: 400 HOLD_TOKEN_NOT_FOUND, nothing released`, async () => {
       await done(ctx.api, event, 'book', { objects: ['A-3'] });
       const token = await tokenOf();
@@ -90,6 +99,42 @@ describe('every call that carries a token needs a live token of this workspace',
       expect((await objectInfos(ctx.api, event, ['A-3']))['A-3']!.status).toBe('booked');
     });
   }
+
+  it('a token that held seats here and then expired books nothing, by label alone or not', async () => {
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['A-5', 'A-6'], holdToken: token });
+    await expireIn(ctx.api, token, 0);
+    expectError(await action(ctx.api, event, 'book', { objects: ['A-5'], holdToken: token }), 400, 'HOLD_TOKEN_NOT_FOUND');
+    expectError(await action(ctx.api, event, 'book', { objects: [{ objectId: 'A-6' }], holdToken: token }), 400, 'HOLD_TOKEN_NOT_FOUND');
+    expect((await objectInfos(ctx.api, event, ['A-5']))['A-5']!.status).not.toBe('booked');
+  });
+
+  it('a live token that holds nothing here books free seats by label alone (checked by the server once the function asks)', async () => {
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'book', { objects: ['A-7', 'A-8'], holdToken: token });
+    expect((await objectInfos(ctx.api, event, ['A-7', 'A-8']))['A-8']!.status).toBe('booked');
+  });
+
+  it("a checkout's booking of its token's holds does not read the token's record: the event's entry vouches for it", async () => {
+    const token = await holdToken(ctx.api);
+    await done(ctx.api, event, 'hold', { objects: ['B-1'], holdToken: token });
+    // Every node of the cluster in the cluster project: the token's key lives in its own slot.
+    const nodes = inject('redisClusterNodes');
+    const urls = nodes === '' ? [inject('redisUrl')] : nodes.split(',').map((node) => `redis://${node}`);
+    const monitors = await Promise.all(urls.map((url) => RedisMonitor.open(url)));
+    try {
+      await done(ctx.api, event, 'book', { objects: ['B-1'], holdToken: token });
+      // MONITOR's lines come a little after the reply: the status call's own line is awaited.
+      const isBooking = (args: string[]) => args[0]?.toLowerCase() === 'fcall' && args.some((arg) => arg.slice(1) === token);
+      await Promise.any(monitors.map((monitor) => monitor.seen(isBooking)));
+      const commands = monitors.flatMap((monitor) => monitor.commands);
+      expect(commands.filter(isBooking)).toHaveLength(1);
+      expect(commands.filter((args) => args.slice(1).some((arg) => arg.includes(holdTokenKey(token))))).toEqual([]);
+    } finally {
+      for (const monitor of monitors) monitor.close();
+    }
+    expect((await objectInfos(ctx.api, event, ['B-1']))['B-1']!.status).toBe('booked');
+  });
 
   it('a live token of this workspace still books what it holds', async () => {
     const token = await holdToken(ctx.api);

@@ -2,9 +2,11 @@ import type { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
-import { eventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
+import { eventKeys, keptEventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
+import { plainRequest } from '../../src/inventory/plainRequest.js';
+import type { StatusReply } from '../../src/inventory/scripts.js';
 import { directCall, eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatchedStatusCalls, withNames } from '../support/statusCalls.js';
 
 import { rowsWithoutSections } from '../fixtures/drawings.js';
@@ -185,5 +187,47 @@ describe('holds and bookings by a hold token the plain way write what the genera
     // A first hold's answer tells of the start.
     const first = await direct(newEvent(), 'hold', hold, ['D-1'], now, 't7', later);
     expect(first).toMatchObject({ holdings: [{ token: 't7', holds: true }] });
+  });
+});
+
+describe("a booking's token left to the status function (lua/includes/tokenCheck.lua)", () => {
+  /** A direct call whose booking's token the server did not check: the function's reply as it is. */
+  function unchecked(event: TestEvent, labels: string[], now: number, holdToken: string): Promise<StatusReply> {
+    const planned = planChange(event, index, 'book', 'booked', labels, { holdToken });
+    return new Promise((resolve, reject) =>
+      calls.call(event, keptEventKeys(event), now, plainRequest(planned, undefined, true, ORIGIN.ip, undefined), { resolve, reject }),
+    );
+  }
+  const UNCHECKED = [0, ['HOLD_TOKEN_UNCHECKED', '', '']];
+
+  /** How many request records (replies kept for repeats, src/inventory/atMostOnce.ts) the event's calls left. */
+  async function requestRecords(event: TestEvent): Promise<number> {
+    const prefix = redis.options.keyPrefix ?? '';
+    let count = 0;
+    for (const key of await redis.keys(`${prefix}inv:{${event.tag}}:requests:*`)) count += await redis.hlen(key.slice(prefix.length));
+    return count;
+  }
+
+  it('books with a token the event has an unexpired entry for, either way; any other token is answered unchecked, with nothing written', async () => {
+    for (const event of [newEvent(), await generalEvent()]) {
+      const now = Date.now();
+      await direct(event, 'hold', 'reservedByToken', ['A-1', 'A-2'], now, 't1', now + 600_000);
+      await direct(event, 'hold', 'reservedByToken', ['B-1'], now, 't2', now + 20);
+
+      // The entry of t1 vouches for it: its holds are booked, and so is a free seat with them.
+      expect(await unchecked(event, ['A-1', 'A-3'], now + 1, 't1')).not.toEqual(UNCHECKED);
+      // No entry (a token that never held here), or an expired one: nothing is written, not even the request's record.
+      const before = await state(event);
+      const recordsBefore = await requestRecords(event);
+      expect(recordsBefore).toBeGreaterThan(0);
+      expect(await unchecked(event, ['C-1'], now + 2, 't9')).toEqual(UNCHECKED);
+      expect(await unchecked(event, ['B-1'], now + 30, 't2')).toEqual(UNCHECKED);
+      expect(await state(event)).toEqual(before);
+      expect(await requestRecords(event)).toBe(recordsBefore);
+
+      const { records: after, holdTokens } = await state(event);
+      expect([after['A-1'], after['A-2'], after['A-3'], after['C-1']]).toEqual(['booked', expect.stringContaining('t1'), 'booked', undefined]);
+      expect(Object.keys(holdTokens).sort()).toEqual(['t1', 't2']);
+    }
   });
 });
