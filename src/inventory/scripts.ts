@@ -267,8 +267,9 @@ interface PendingCall {
  * auto-pipelining kept the two taking turns (the bench baselines show the difference).
  * Each call still gets its own reply or error.
  *
- * On one Redis a turn's calls go as one pipeline (the status function's calls go on their
- * own, corkedForTheTurn below). On Redis Cluster a turn's calls go as one pipeline per slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
+ * On one Redis a turn's calls go to the client with its socket corked for the turn
+ * (corkForTheTurn below; the status function's calls are corked the same way on their own
+ * connection). On Redis Cluster a turn's calls go as one pipeline per slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
  * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
  * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
  * rest of their pipeline ran once and keeps its replies.
@@ -284,19 +285,31 @@ type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
  * after the connection drops under load (test/integration/faults.test.ts caught it).
  */
 function corkedForTheTurn(redis: Redis): (command: StatusCommand) => void {
+  const cork = corkForTheTurn(redis);
+  return (command) => {
+    cork();
+    redis.sendCommand(command);
+  };
+}
+
+/**
+ * Corks the client's socket, if this has not yet in this turn of the event loop, until the
+ * turn ends: what the client writes meanwhile leaves in one write. Not while the client is
+ * not ready (its commands wait in its offline queue then).
+ */
+function corkForTheTurn(redis: Redis): () => void {
   let corked: { uncork(): void } | undefined;
   const uncork = () => {
     corked?.uncork();
     corked = undefined;
   };
-  return (command) => {
+  return () => {
     const socket = redis.stream as (typeof redis.stream & { writable?: boolean }) | undefined;
     if (!corked && redis.status === 'ready' && socket?.writable) {
       socket.cork();
       corked = socket;
       setImmediate(uncork);
     }
-    redis.sendCommand(command);
   };
 }
 type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<RedisClient['pipeline']>;
@@ -340,12 +353,20 @@ function batched(
     }
     for (const calls of bySlot.values()) sendBatch(calls);
   };
+  // On one Redis each call goes straight to the client, its socket corked for the turn: the
+  // turn's calls leave in one write as a pipeline's would, without a pipeline's promises and
+  // result lists per turn (the priority lane's token calls are such calls).
+  const cork = cluster ? undefined : corkForTheTurn(redis as Redis);
   return (keys, args) => {
     if (fixedKeys !== undefined && keys.length !== fixedKeys) {
       return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
     }
     // A script whose key count varies gets it as its first argument (EVALSHA numkeys).
     const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
+    if (cork) {
+      cork();
+      return send(redis as unknown as ScriptPipeline, callArgs) as Promise<unknown>;
+    }
     return new Promise((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
       queue.push({ args: callArgs, slot: cluster ? calculateSlot(`${keyPrefix}${keys[0]}`) : 0, resolve, reject });
