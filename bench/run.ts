@@ -31,7 +31,7 @@ import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scena
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
-//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --cluster] [-- --allocation | --survivors]
+//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
 //  [-- --node-flags "FLAGS"]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
@@ -72,6 +72,10 @@ const output = option('--output') ?? 'bench/results/latest.json';
 // `--workers N`: the server as N processes on one port (WORKERS=N, docs/operations.md, "One process per core").
 const workers = Number(option('--workers') ?? 1);
 const clusterMode = args.includes('--cluster');
+// `--jobs-apart`: the server with BACKGROUND_JOBS=off and the background jobs (history drain,
+// hold expiry) in a process of their own (`npm run worker`, docs/operations.md), whose CPU
+// per request each scenario reports as `jobsUsPerRequest` beside the server's.
+const jobsApart = args.includes('--jobs-apart');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
 // `--subscribers N`: the statusStream scenario's WebSocket subscribers (5,000 unless said).
 if (option('--subscribers')) scale.streamSubscribers = Number(option('--subscribers'));
@@ -134,6 +138,7 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
       REDIS_CLUSTER_NODES: cluster?.addresses.join(',') ?? '',
       MONGODB_URL: '',
       WORKERS: String(workers),
+      BACKGROUND_JOBS: jobsApart ? 'off' : 'in-process',
       // The bench uploads its own charts.
       DEV_SAMPLE: 'off',
     },
@@ -149,6 +154,19 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
     url: `http://127.0.0.1:${ceilingPort}`,
   });
   return { server, ceilingServer, inspectPort };
+}
+
+/** `npm run worker` on the server's Redis and MongoDB (`--jobs-apart`), with the server's V8 flags. */
+function startJobs(server: ChildServer): Promise<ChildServer> {
+  const url = (name: string) => new RegExp(`${name}\\s+(\\S+:\\/\\/\\S+)`).exec(server.output())![1]!;
+  return startChildServer({
+    name: 'background jobs (npm run worker)',
+    command: process.execPath,
+    args: [...serverNodeFlags, 'dist/src/worker.js'],
+    env: { REDIS_URL: url('Redis'), MONGODB_URL: url('MongoDB'), LOG_LEVEL: 'info' },
+    readyLine: /background jobs running/,
+    url: '',
+  });
 }
 
 /** Scenarios that run whatever --only says: the ones the others are divided by. */
@@ -301,6 +319,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const redisUrl = cluster ? undefined : /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
   const state = cluster ? new FinalState(cluster.servers.map((s) => s.url), true) : new FinalState([redisUrl!]);
   const reference = redisUrl ? await startReference(redisUrl) : undefined;
+  const jobs = jobsApart ? await startJobs(server) : undefined;
   const redisPids = await state.processIds();
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
@@ -340,7 +359,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
       // A reference scenario's "server" is the reference process.
-      const cpu = cpuMeter(REFERENCE_SCENARIOS.has(name) ? reference!.pid : server.pid, redisPids);
+      const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
@@ -367,6 +386,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     await state.close();
     await ceilingServer.stop();
     await reference?.stop();
+    await jobs?.stop();
     await server.stop();
     await cluster?.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -378,7 +398,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     date: new Date().toISOString(),
     commit: gitCommit(),
     mode: scale.mode,
-    settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1 },
+    settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1, ...(jobsApart ? { jobsProcesses: 1 } : {}) },
     serverNodeFlags,
     machine: machine(),
     scenarios,

@@ -45,6 +45,8 @@ export interface CpuShares {
   serverMainThreadCpuPct: number;
   redisCpuPct: number;
   generatorCpuPct: number;
+  /** The background jobs' own process (`--jobs-apart`: the history drain, hold expiry), when the run has one. */
+  jobsCpuPct?: number;
 }
 
 /**
@@ -72,13 +74,14 @@ export function serverPids(pid: number): number[] {
 const cpuSecondsOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
 
 /** Starts measuring; the returned function gives each process's share since then (the server's processes together, and the redis-servers'). */
-export function cpuMeter(serverPid: number, redisPids: number[]): () => CpuShares {
+export function cpuMeter(serverPid: number, redisPids: number[], jobsPid?: number): () => CpuShares {
   const started = performance.now();
   const serverProcesses = serverPids(serverPid);
   const server = cpuSecondsOfAll(serverProcesses);
   const mainThreads = () => serverProcesses.reduce((sum, pid) => sum + mainThreadCpuSecondsOf(pid), 0);
   const serverMain = mainThreads();
   const redis = cpuSecondsOfAll(redisPids);
+  const jobs = jobsPid === undefined ? 0 : cpuSecondsOf(jobsPid);
   const own = ownCpuSeconds();
   const machine = machineBusySeconds();
   return () => {
@@ -92,6 +95,7 @@ export function cpuMeter(serverPid: number, redisPids: number[]): () => CpuShare
       serverMainThreadCpuPct: pct(mainThreads() - serverMain),
       redisCpuPct: pct(cpuSecondsOfAll(redisPids) - redis),
       generatorCpuPct: pct(ownCpuSeconds() - own),
+      ...(jobsPid === undefined ? {} : { jobsCpuPct: pct(cpuSecondsOf(jobsPid) - jobs) }),
     };
   };
 }

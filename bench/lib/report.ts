@@ -65,6 +65,7 @@ function addCpuPerRequest(figures: Figures): void {
   figures.serverMainThreadUsPerRequest = perRequest(figures.serverMainThreadCpuPct);
   figures.redisUsPerRequest = perRequest(figures.redisCpuPct);
   figures.generatorUsPerRequest = perRequest(figures.generatorCpuPct);
+  if (figures.jobsCpuPct !== undefined) figures.jobsUsPerRequest = perRequest(figures.jobsCpuPct);
 }
 
 const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];

@@ -102,4 +102,23 @@ describe('npm run bench -- --smoke', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
+
+  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+    try {
+      const output = join(dir, 'apart.json');
+      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook', '--jobs-apart', '--output', output], { timeout: 120_000 });
+      const report = JSON.parse(readFileSync(output, 'utf8'));
+      expect(report.settings.jobsProcesses).toBe(1);
+      expect(Object.keys(report.scenarios)).toEqual(['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'holdThenBook']);
+      for (const name of ['book2', 'holdThenBook']) {
+        const figures = report.scenarios[name];
+        expect(figures, name).toMatchObject({ non2xx: 0, errors: 0, doubleBookings: 0, lostBookings: 0, jobsUsPerRequest: expect.any(Number) });
+      }
+      // The reference has no jobs process of its own.
+      expect(report.scenarios.referenceBook2.jobsUsPerRequest).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });
