@@ -102,7 +102,8 @@ function followUp(history: HistoryStreams, holdExpiry: HoldExpiry, changes: Even
 /**
  * A plain change (applyPlain) waiting for its call's outcome: the one object the priority
  * lane's plainest request makes between the HTTP layer and Redis, where closures and promises
- * would each be one more (docs/performance.md).
+ * would each be one more (docs/performance.md). It keeps what sending the call again takes
+ * (a booking's token the status function asked the server to check).
  */
 class PlainChange implements CallOutcome {
   constructor(
@@ -246,9 +247,10 @@ export class StatusChangeService {
 
   /**
    * The plainest change (src/routes/objectStatus.ts, direct): objects named by label alone, no
-   * parameters, on an event outside seasons that the catalog has loaded; what `apply` does for
-   * such an input, without its general steps (several events, seasons planned again, hold
-   * tokens, expand), made by an API call from `ip`, its outcome given to `done` (settled once:
+   * parameter but a hold token, on an event outside seasons that the catalog has loaded; what
+   * `apply` does for such an input, without its general steps (several events, seasons planned
+   * again, expand; a booking's token is checked by the status function, checkTokenThenApply
+   * when it cannot), made by an API call from `ip`, its outcome given to `done` (settled once:
    * with the error, or with none when applied). Answers with the change it started and its
    * event as loaded (applyPlainAsJson words the answer from them); undefined, having done
    * nothing, for any other: `apply` takes it then. A change the chart refuses throws before
@@ -277,27 +279,23 @@ export class StatusChangeService {
     // event that the checkout's hold made (lua/includes/tokenCheck.lua): no round trip for it.
     if (holdToken !== undefined && op === 'book') change.tokenUnchecked = true;
     if (holdToken === undefined || op === 'book') applyPlainChange(this.calls, change, now, ip, workspace, call);
-    else
-      this.tokenExpiry(workspace, event, change.change, now).then(
-        (expiry) => {
-          change.tokenExpiry = expiry;
-          applyPlainChange(this.calls, change, now, ip, workspace, call);
-        },
-        (error: unknown) => call.done.settled(error),
-      );
+    else this.checkTokenThenApply(call);
     return { change: change.change, loaded };
   }
 
   /**
-   * A plain booking whose token the status function could not vouch for (no unexpired entry
-   * of it in the event): the token is checked as any change's (400 unless of this workspace
-   * and unexpired), and the call sent again with the token marked checked.
+   * A plain change's token checked here (400 unless of this workspace and unexpired; a hold
+   * gets its expiry), then the call sent: a hold's, and a booking's whose token the status
+   * function could not vouch for (no unexpired entry of it in the event), sent again marked checked.
    */
   checkTokenThenApply(call: PlainChange): void {
     const { change, workspace, now, ip } = call;
     change.tokenUnchecked = false;
     this.tokenExpiry(workspace, change.event, change.change, now).then(
-      () => applyPlainChange(this.calls, change, now, ip, workspace, call),
+      (expiry) => {
+        change.tokenExpiry = expiry;
+        applyPlainChange(this.calls, change, now, ip, workspace, call);
+      },
       (error: unknown) => call.done.settled(error),
     );
   }
