@@ -18,9 +18,10 @@ describe('the server V8 flags', () => {
     expect(readFileSync('Dockerfile', 'utf8')).toContain(`CMD ${JSON.stringify(['node', ...SERVER_NODE_FLAGS, 'dist/src/main.js'])}`.replace(/,/g, ', '));
   });
 
-  it('the bench starts the server and its reference with them, unless a run is told other flags to measure', () => {
+  it('the bench starts the server, its reference and the jobs process (--jobs-apart) with them, unless a run is told other flags to measure', () => {
     const bench = readFileSync('bench/run.ts', 'utf8');
     expect(bench).toContain("const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;");
-    expect(bench.match(/\.\.\.serverNodeFlags,/g)).toHaveLength(2);
+    expect(bench.match(/\.\.\.serverNodeFlags,/g)).toHaveLength(3);
+    expect(bench).toContain("args: [...serverNodeFlags, 'dist/src/worker.js']");
   });
 });
