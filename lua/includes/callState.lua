@@ -17,6 +17,7 @@ local function newCall()
     notedUse = {},       -- ... and their usage mark or false (historyEntries.lua)
     notedFeed = false,   -- their season feed entries, by position, once a unit of a season notes one (historyEntries.lua)
     results = {},        -- with expand: each change's objects right after it (change-object-status.lua)
+    tokenEntry = false,  -- a plain call's token's entry in event 1 once read: {token, entry or false} (tokenCheck.lua)
   }
 end
 

@@ -34,6 +34,7 @@
 --#include historyEntries.lua
 --#include requestRecord.lua
 --#include plainRequest.lua
+--#include tokenCheck.lua
 
 -- A released seat's record (false: none, the seat is free again) and the status it shows,
 -- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
@@ -50,8 +51,7 @@ end
 -- or a booking of held seats when the token has expired here, or a booking with a token the
 -- event has no entry for: its holds, if any, are expired).
 local function plainTokenEntry(hold, token, tokenExpiry)
-  local value = redis.call('HGET', KEYS[EVENT_KEY_HOLD_TOKENS], token)
-  local entry = value and decodeTokenEntry(value) or (hold and newTokenEntry(tokenExpiry))
+  local entry = plainTokenEntryOf(token) or (hold and newTokenEntry(tokenExpiry))
   if not entry or entry.expiry <= now then return nil end
   return entry
 end

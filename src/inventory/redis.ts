@@ -15,7 +15,7 @@ import { unavailable } from './atMostOnce.js';
 // (docs/performance.md, "The drain's replies and auto-pipelining"). Its pipelines also
 // stalled for good after a dropped connection (src/inventory/scripts.ts). Script calls are
 // still batched per turn of the event loop (Scripts, batched), and the status function's
-// calls leave in one write per turn (corkedForTheTurn).
+// calls leave in one write per turn (corkForTheTurn).
 
 /** Reconnect delays: 50, 100, 150, then every 200 ms. */
 const retryStrategy = (attempt: number) => Math.min(attempt * 50, 200);

@@ -143,7 +143,12 @@ export class Scripts {
         );
       this.sendStatusNow = send;
     } else {
-      const send = corkedForTheTurn(statusRedis as Redis);
+      // Each call's command is made already (statusWire.ts): it goes to the client as it is.
+      const cork = corkForTheTurn(statusRedis as Redis);
+      const send = (command: StatusCommand) => {
+        cork();
+        (statusRedis as Redis).sendCommand(command);
+      };
       const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '', (command) => reloadThen(() => send(command.again()), command.receiver));
       this.sendStatusNow = (keys, recordKey, args, receiver) => send(wire.command(keys, recordKey, args, receiver));
     }
@@ -277,25 +282,13 @@ interface PendingCall {
 type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
 
 /**
- * Sends each call's command straight to the client with its socket corked until the turn of
- * the event loop ends: the turn's calls leave in one write, as with a pipeline, without the
- * pipeline's bookkeeping (its own promises and result lists; about a third of a call's
- * client CPU in a micro-benchmark). The command goes through sendCommand, not the client's
- * command methods, which would auto-pipeline it: ioredis's auto-pipelines can stall for good
- * after the connection drops under load (test/integration/faults.test.ts caught it).
- */
-function corkedForTheTurn(redis: Redis): (command: StatusCommand) => void {
-  const cork = corkForTheTurn(redis);
-  return (command) => {
-    cork();
-    redis.sendCommand(command);
-  };
-}
-
-/**
  * Corks the client's socket, if this has not yet in this turn of the event loop, until the
- * turn ends: what the client writes meanwhile leaves in one write. Not while the client is
- * not ready (its commands wait in its offline queue then).
+ * turn ends: what the client writes meanwhile leaves in one write, as with a pipeline, without
+ * the pipeline's bookkeeping (its own promises and result lists; about a third of a call's
+ * client CPU in a micro-benchmark). Not while the client is not ready (its commands wait in
+ * its offline queue then). The clients run without ioredis's auto-pipelining, whose pipelines
+ * could stall for good after the connection dropped under load (test/integration/faults.test.ts
+ * caught it).
  */
 function corkForTheTurn(redis: Redis): () => void {
   let corked: { uncork(): void } | undefined;
