@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { HistoryDrain } from './historyDrain.js';
+import type { DrainRun, HistoryDrain } from './historyDrain.js';
 import type { HoldExpiry, HoldExpiryJob } from './holdExpiry.js';
 import { HISTORY_QUEUE, HOLD_EXPIRY_QUEUE, jobsPrefix, workerConnection } from './jobQueues.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
@@ -8,13 +8,22 @@ import type { RedisTarget } from '../inventory/redis.js';
 
 // The background work of docs/history.md and docs/hold-expiry.md, run by BullMQ. Queue
 // `{history}`: job schedulers put a `drain` job in it every DRAIN_EVERY_MS and a `sweep` job
-// every SWEEP_EVERY_MS. Queue `{holdExpiry}`: one delayed job per hold token (added by the
+// every SWEEP_EVERY_MS. A drain job is a turn of DRAIN_TURN_MS, a drain run every
+// DRAIN_EVERY_MS, rather than one run: BullMQ's own work per job (taking it, scheduling the
+// next, finishing it) cost an idle server more than the runs (docs/performance.md, "The
+// drain's turn"). Queue `{holdExpiry}`: one delayed job per hold token (added by the
 // sales flow, src/jobs/holdExpiry.ts), and a `sweep` every HOLD_SWEEP_EVERY_MS for expired
 // holds whose job was lost. Whichever worker (in a server process, or `npm run worker`) is
 // free takes a job. One scheduler per queue however many processes start it, so adding
 // servers adds workers, not jobs.
 
 const DRAIN_EVERY_MS = 200;
+/**
+ * How long one drain job keeps running the drain. The scheduler adds the next job when a
+ * turn starts, so a worker that dies mid-turn leaves the drain to the next job, due
+ * DRAIN_EVERY_MS later, and taken by any other worker.
+ */
+const DRAIN_TURN_MS = 5_000;
 /**
  * The history sweep walks every key of Redis with SCAN (src/inventory/historyStreams.ts) to
  * find streams whose hint was lost: only a process that died within 50 ms of a booking loses
@@ -44,6 +53,10 @@ export class BackgroundJobs {
   private readonly holdQueue: Queue;
   private readonly holdWorker: Worker<HoldExpiryJob>;
   private readonly closeConnection: () => Promise<void>;
+  /** Set by stop: a drain turn ends after its current run. */
+  private stopping = false;
+  /** Ends the pause between a turn's runs early (stop). */
+  private wake: (() => void) | undefined;
 
   constructor(drain: HistoryDrain, streams: HistoryStreams, holdExpiry: HoldExpiry, options: BackgroundJobsOptions) {
     const { connection, close } = workerConnection(options.redis);
@@ -62,7 +75,7 @@ export class BackgroundJobs {
     this.worker = new Worker(
       HISTORY_QUEUE,
       async (job: Job) => {
-        if (job.name === 'drain') return drain.run();
+        if (job.name === 'drain') return this.drainTurn(drain);
         if (job.name === 'sweep') return { found: await streams.sweep() };
         throw new Error(`unknown job ${job.name}`);
       },
@@ -89,7 +102,36 @@ export class BackgroundJobs {
     void this.holdWorker.run();
   }
 
+  /**
+   * Runs the drain every DRAIN_EVERY_MS (from the start of one run to the next, as the
+   * scheduler would) until the turn is over or the jobs stop. A run that throws ends the
+   * turn as a failed job (logged; the next job runs again).
+   */
+  private async drainTurn(drain: HistoryDrain): Promise<DrainRun> {
+    const ends = Date.now() + DRAIN_TURN_MS;
+    const turn: DrainRun = { stored: 0, unfinished: 0, busy: 0 };
+    for (;;) {
+      const started = Date.now();
+      const run = await drain.run(started);
+      turn.stored += run.stored;
+      turn.busy += run.busy;
+      turn.unfinished = run.unfinished;
+      const next = started + DRAIN_EVERY_MS;
+      if (this.stopping || next >= ends) return turn;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, next - Date.now());
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
   async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
     await Promise.all([this.worker.close(), this.holdWorker.close()]);
     await Promise.all([this.queue.close(), this.holdQueue.close()]);
     await this.closeConnection();

@@ -152,6 +152,45 @@ describe('history drain', () => {
     expectWhole(await stored(env.MONGODB_DB!, id), total);
   });
 
+  it('runs the drain every 200 ms within one job (a turn), and a stopped worker ends its turn at once', async () => {
+    const env = testEnv({ BACKGROUND_JOBS: 'off' });
+    const app = await server(env);
+    const clients = await createCompanyClients(app.url);
+    const chart = (await uploadDrawing(clients.api, drawing)).key;
+    const event = await createEvent(clients.api, chart);
+    const { id } = await retrieveEvent(clients.api, event);
+    const jobs = await worker(env);
+    const redis = testRedis(env.REDIS_KEY_PREFIX);
+    try {
+      // BullMQ notes each job it starts in the queue's event stream (`event active`).
+      const eventsKey = 'bull:{history}:events';
+      const activeDrainJobs = async (after: string) =>
+        (await redis.xrange(eventsKey, `(${after}`, '+')).filter(([, fields]) => fields[1] === 'active' && (fields[3] ?? '').includes('drain')).length;
+      await eventually(async () => (await redis.hget('history:drain', 'at')) !== null, 5_000);
+      const [[since] = ['0-0']] = await redis.xrevrange(eventsKey, '+', '-', 'COUNT', 1);
+      // Each run writes its start time; 2 s of runs, bookings stored as they come.
+      const runs = new Set<string>();
+      const watching = (async () => {
+        for (const until = Date.now() + 2_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) runs.add((await redis.hget('history:drain', 'at'))!);
+      })();
+      await bookEach(clients, event, 0, 10);
+      await eventually(async () => (await stored(env.MONGODB_DB!, id)).length === 10, 2_000, 20);
+      await watching;
+      expect(runs.size).toBeGreaterThanOrEqual(6);
+      // At most one turn ended and the next began in those 2 s (a turn is 5 s).
+      expect(await activeDrainJobs(since)).toBeLessThanOrEqual(1);
+
+      const stopping = Date.now();
+      jobs.child.kill('SIGTERM');
+      expect(await jobs.exited).toBe(0);
+      // Without ending the turn, stopping waits for it (up to the 2 s the jobs get to close).
+      expect(Date.now() - stopping).toBeLessThan(1_500);
+      expect(jobs.output()).not.toContain('background job failed');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('stores every change, in order per object, after MongoDB was unreachable under booking load', async () => {
     const target = new URL(inject('mongoUrl'));
     const proxy: TcpProxy = await startTcpProxy(target.hostname, Number(target.port));
@@ -291,6 +330,8 @@ describe('history drain', () => {
       expect((await used.usedObjects(event, '2026-03')).sort()).toEqual(['B-1', 'Ä-1'].sort());
       expect(await used.usedObjects(event, '2026-04')).toEqual(['席-2']);
       expect(await used.eventsInUse(7, '2026-03')).toEqual([42]);
+      expect(await used.eventsInUse(7, '2026-04')).toEqual([42]);
+
       expect(await used.eventsInUse(7, '2026-04')).toEqual([42]);
     });
   });
