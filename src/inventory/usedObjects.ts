@@ -80,7 +80,20 @@ const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`
 /** Workspaces of a company that ever used objects: usage outlives a deleted workspace. */
 const usingWorkspacesKey = (companyId: number) => `usage:{co${companyId}}:workspaces`;
 
+/**
+ * How long a process trusts that it wrote an event's place in the workspace's lists
+ * (recordEventsInUse): the drain counts every batch of an on-sale, and the three SADDs
+ * each batch repeated were as costly to send as the batch's count. Written again after
+ * this long, so lists lost with a Redis restored from an older dump fill in again.
+ */
+const RECORDED_MS = 60_000;
+/** Entries kept at most (the cache is cleared beyond): one per event, workspace and month drained. */
+const RECORDED_MAX = 10_000;
+
 export class UsedObjects {
+  /** `<workspace>:<month>:<event>` -> when this process wrote them to the lists. */
+  private readonly recorded = new Map<string, number>();
+
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
@@ -114,10 +127,19 @@ export class UsedObjects {
       at = end + 1;
     }
     for (const [month, { mark, labels }] of byMonth) {
-      await this.recordEventsInUse({ _id: mark.workspaceId, companyId: mark.companyId }, month, [event._id]);
+      await this.recordEventInUse({ _id: mark.workspaceId, companyId: mark.companyId }, month, event._id);
       const buckets = [...byUsedBucket(labels, mark.buckets)].map(([bucket, inBucket]) => [usedBucketKey(event, month, bucket), inBucket] as [string, string[]]);
       await this.scripts.countUsedObjects(usedObjectsKey(event, month), mark.buckets, buckets);
     }
+  }
+
+  /** recordEventsInUse for one event, unless this process did so within RECORDED_MS. */
+  private async recordEventInUse(workspace: UsageOwner, month: string, eventId: number, now = Date.now()): Promise<void> {
+    const key = `${workspace._id}:${month}:${eventId}`;
+    if (now - (this.recorded.get(key) ?? -Infinity) < RECORDED_MS) return;
+    await this.recordEventsInUse(workspace, month, [eventId]);
+    if (this.recorded.size >= RECORDED_MAX) this.recorded.clear();
+    this.recorded.set(key, now);
   }
 
   /** Records that these events have used objects in the month. */

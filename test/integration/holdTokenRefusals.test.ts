@@ -1,4 +1,4 @@
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenStore.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { action, done, expireIn, holdToken, objectInfos } from '../support/events.js';
@@ -119,9 +119,7 @@ describe('every call that carries a token needs a live token of this workspace',
     const token = await holdToken(ctx.api);
     await done(ctx.api, event, 'hold', { objects: ['B-1'], holdToken: token });
     // Every node of the cluster in the cluster project: the token's key lives in its own slot.
-    const nodes = inject('redisClusterNodes');
-    const urls = nodes === '' ? [inject('redisUrl')] : nodes.split(',').map((node) => `redis://${node}`);
-    const monitors = await Promise.all(urls.map((url) => RedisMonitor.open(url)));
+    const monitors = await RedisMonitor.openOnEveryNode();
     try {
       await done(ctx.api, event, 'book', { objects: ['B-1'], holdToken: token });
       // MONITOR's lines come a little after the reply: the status call's own line is awaited.

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { inject } from 'vitest';
 
 /**
  * A MONITOR connection read straight off its socket. ioredis's own monitor mode only starts
@@ -40,6 +41,13 @@ export class RedisMonitor {
       });
       socket.write('MONITOR\r\n');
     });
+  }
+
+  /** A MONITOR on the test Redis, or on every node of the cluster in the cluster project (keys live in their own slots). */
+  static openOnEveryNode(): Promise<RedisMonitor[]> {
+    const nodes = inject('redisClusterNodes');
+    const urls = nodes === '' ? [inject('redisUrl')] : nodes.split(',').map((node) => `redis://${node}`);
+    return Promise.all(urls.map((url) => RedisMonitor.open(url)));
   }
 
   /**
