@@ -29,10 +29,11 @@ import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
+import { alternatingRound, describeSpread, summarizeAlternating, type AlternatingRound, type AlternatingSummary } from './lib/alternating.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"]`
+//  [-- --node-flags "FLAGS"] [-- --alternate N]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -77,6 +78,11 @@ const clusterMode = args.includes('--cluster');
 // per request each scenario reports as `jobsUsPerRequest` beside the server's.
 const jobsApart = args.includes('--jobs-apart');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
+// `--alternate N`: after the scenarios, N rounds of the reference and book2 one right after the
+// other, the order swapped each round; each round's ratios and their median and spread
+// (bench/lib/alternating.ts, docs/benchmarks.md, "Alternating rounds").
+const alternate = Number(option('--alternate') ?? 0);
+if (!Number.isInteger(alternate) || alternate < 0) throw new Error(`--alternate takes a number of rounds, got ${option('--alternate')}`);
 // `--subscribers N`: the statusStream scenario's WebSocket subscribers (5,000 unless said).
 if (option('--subscribers')) scale.streamSubscribers = Number(option('--subscribers'));
 // `--node-flags "FLAGS"`: the server's V8 flags for this run instead of src/serverFlags.ts's, to
@@ -224,6 +230,15 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     targets.push({ what: 'book2 server CPU µs per request / reference', value: s.book2.serverUsToReference, limit: '≤ 1.6', met: s.book2.serverUsToReference <= 1.6 });
     targets.push({ what: 'book2 Redis CPU µs per request / reference', value: s.book2.redisUsToReference!, limit: '≤ 2', met: (s.book2.redisUsToReference ?? Infinity) <= 2 });
   }
+  const alternating = report.alternating as AlternatingSummary | undefined;
+  if (alternating) {
+    // The same aims judged by the alternating rounds, which the machine's drift moves less.
+    const n = alternating.rounds.length;
+    const { serverToReference: server, redisToReference: redis, p99ToReference: p99 } = alternating;
+    targets.push({ what: `book2 server CPU / reference, median of ${n} alternating rounds`, value: server.median, limit: '≤ 1.6', met: server.median <= 1.6 });
+    targets.push({ what: `book2 Redis CPU / reference, median of ${n} alternating rounds`, value: redis.median, limit: '≤ 2', met: redis.median <= 2 });
+    targets.push({ what: `book2 p99 / reference, median of ${n} alternating rounds`, value: p99.median, limit: '≤ 1.5', met: p99.median <= 1.5 });
+  }
   if (s.book2 && s.seasonEventBook) {
     // A booking in an event of a 100-event season against one in a standalone event (docs/seasons.md, "Cost").
     const ratio = Math.round((s.seasonEventBook.rps / s.book2.rps) * 1000) / 1000;
@@ -264,7 +279,7 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   }
   const doubles = Object.values(s).reduce(
     (n, f) => n + (f.doubleBookings ?? 0) + (f.lostBookings ?? 0) + (f.strayBookings ?? 0) + (f.seasonAndEventBookings ?? 0),
-    0,
+    (report.alternating as AlternatingSummary | undefined)?.doubleOrLostBookings ?? 0,
   );
   const oversold = Object.values(s).reduce((n, f) => n + (f.oversold ?? 0) + (f.lostPlaces ?? 0), 0);
   targets.push({ what: 'double, lost or stray bookings, all scenarios', value: doubles, limit: '= 0', met: doubles === 0 });
@@ -306,6 +321,15 @@ function printAgainstReference(report: BenchReport): void {
         `${f.serverUsToReference ?? '-'} (${f.serverUsPerRequest ?? '-'} / ${r.serverUsPerRequest ?? '-'}), ${f.redisUsToReference ?? '-'} (${f.redisUsPerRequest ?? '-'} / ${r.redisUsPerRequest ?? '-'})`,
     );
   }
+}
+
+/** The alternating rounds' ratios (--alternate). */
+function printAlternating(summary: AlternatingSummary | undefined): void {
+  if (!summary) return;
+  console.log(
+    `\nbook2 / reference in ${summary.rounds.length} alternating rounds, median (lowest–highest): server CPU ${describeSpread(summary.serverToReference)}, ` +
+      `Redis CPU ${describeSpread(summary.redisToReference)}, p99 ${describeSpread(summary.p99ToReference)}; double or lost bookings ${summary.doubleOrLostBookings}`,
+  );
 }
 
 /** One run of the selected scenarios: on the private Redis of `npm run dev`, or on a cluster of `masters`. */
@@ -380,6 +404,28 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain, ...allocationFigure, ...memoryFigures };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
+    if (alternate > 0 && reference) {
+      // A slice is the scenario as above, with its CPU per request; nothing else is read.
+      const slice = async (name: 'referenceBook2' | 'book2') => {
+        const cpu = name === 'referenceBook2' ? cpuMeter(reference.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid);
+        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu() };
+        addRatios({ [name]: figures });
+        return figures;
+      };
+      const rounds: AlternatingRound[] = [];
+      for (let round = 0; round < alternate; round++) {
+        if (round % 2 === 0) {
+          const ref = await slice('referenceBook2');
+          rounds.push(alternatingRound('reference', ref, await slice('book2')));
+        } else {
+          const book2 = await slice('book2');
+          rounds.push(alternatingRound('book2', await slice('referenceBook2'), book2));
+        }
+        const last = rounds[rounds.length - 1]!;
+        console.log(`alternating round ${round + 1} (${last.first} first): book2 / reference server ${last.serverToReference} (${last.book2.serverUsPerRequest} / ${last.reference.serverUsPerRequest} µs), Redis ${last.redisToReference}, p99 ${last.p99ToReference}`);
+      }
+      sections.alternating = summarizeAlternating(rounds);
+    }
     sections.server = { ...processMemory(server.pid), ...(await serverHeap(server.url)) };
     sections.redis = { usedMemoryBytes: await state.usedMemory() };
   } finally {
@@ -436,6 +482,7 @@ async function main(): Promise<void> {
   const report = await runBench(undefined);
   printTable(report);
   printAgainstReference(report);
+  printAlternating(report.alternating as AlternatingSummary | undefined);
   console.log('\nevents and memory:', JSON.stringify(report.eventsAndMemory), '\nserver memory:', JSON.stringify(report.server));
   printBestAvailable(report);
   printTargets(report.targets as Target[]);

@@ -103,11 +103,11 @@ describe('npm run bench -- --smoke', () => {
     }
   }, 300_000);
 
-  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s', async () => {
+  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s; --alternate: rounds of the reference and book2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
       const output = join(dir, 'apart.json');
-      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook', '--jobs-apart', '--output', output], { timeout: 120_000 });
+      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook', '--jobs-apart', '--alternate', '2', '--output', output], { timeout: 120_000 });
       const report = JSON.parse(readFileSync(output, 'utf8'));
       expect(report.settings.jobsProcesses).toBe(1);
       expect(Object.keys(report.scenarios)).toEqual(['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'holdThenBook']);
@@ -117,6 +117,18 @@ describe('npm run bench -- --smoke', () => {
       }
       // The reference has no jobs process of its own.
       expect(report.scenarios.referenceBook2.jobsUsPerRequest).toBeUndefined();
+      // Two rounds, the reference first and then book2 first, each with both sides' CPU and its ratios.
+      const { alternating } = report;
+      expect(alternating.rounds.map((round: { first: string }) => round.first)).toEqual(['reference', 'book2']);
+      for (const round of alternating.rounds) {
+        expect(round.book2.serverUsPerRequest).toBeGreaterThan(0);
+        expect(round.reference.serverUsPerRequest).toBeGreaterThan(0);
+        expect(round.serverToReference).toBeCloseTo(round.book2.serverUsPerRequest / round.reference.serverUsPerRequest, 1);
+      }
+      const ratios = alternating.rounds.map((round: { serverToReference: number }) => round.serverToReference);
+      expect(alternating.serverToReference).toEqual({ median: Math.round(((ratios[0] + ratios[1]) / 2) * 100) / 100, min: Math.min(...ratios), max: Math.max(...ratios) });
+      expect(alternating.doubleOrLostBookings).toBe(0);
+      expect(report.targets.map((t: { what: string }) => t.what)).toContain('book2 server CPU / reference, median of 2 alternating rounds');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
