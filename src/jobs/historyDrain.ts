@@ -1,5 +1,5 @@
 import { historyKey, historyKeyEvent, type EventRef } from '../inventory/eventKeys.js';
-import type { HistoryStreams } from '../inventory/historyStreams.js';
+import type { DrainBatch, HistoryStreams } from '../inventory/historyStreams.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
 
@@ -21,6 +21,11 @@ const STREAMS_PER_RUN = 200;
 const BATCH = 1000;
 /** A run leaves a stream with more than this for the next run, so one busy event does not starve the others. */
 const BATCHES_PER_STREAM = 20;
+/**
+ * Batches read ahead and stored in one MongoDB write (still a document each): an insert cost
+ * the drain about 1 ms of CPU whatever its size (docs/performance.md, "The drain's writes").
+ */
+const BATCHES_PER_WRITE = 5;
 
 export interface DrainRun {
   stored: number;
@@ -88,18 +93,34 @@ export class HistoryDrain {
     }
   }
 
-  /** Stores a stream's oldest entries, trimming behind each stored batch; returns how many it stored. */
+  /**
+   * Stores a stream's oldest entries, up to BATCHES_PER_WRITE batches a write, trimming behind
+   * each write; returns how many changes it stored, and whether it found the stream's end.
+   */
   private async drainStream(key: string): Promise<{ stored: number; empty: boolean }> {
     const event = historyKeyEvent(key);
     if (event === null) return { stored: 0, empty: true };
     let stored = 0;
-    for (let read = 0; read < BATCHES_PER_STREAM; read++) {
-      const batch = await this.streams.oldest(key, BATCH);
-      if (!batch) return { stored, empty: true };
-      if (batch.marks.length > 0) await this.usedObjects.countDrained(event, batch);
-      const { last, inserted } = await this.history.store(event._id, batch);
+    for (let read = 0; read < BATCHES_PER_STREAM; ) {
+      const batches: DrainBatch[] = [];
+      let end = false;
+      for (let after = 0; batches.length < BATCHES_PER_WRITE && read < BATCHES_PER_STREAM; read++) {
+        const batch = await this.streams.oldest(key, BATCH, after);
+        if (!batch) {
+          end = true;
+          break;
+        }
+        // Counted before it is stored, so a MongoDB outage does not hold usage back.
+        if (batch.marks.length > 0) await this.usedObjects.countDrained(event, batch);
+        batches.push(batch);
+        after = batch.last;
+      }
+      if (batches.length === 0) return { stored, empty: true };
+      const { last, inserted } = await this.history.store(event._id, batches);
       await this.streams.trim(key, last);
-      if (inserted) stored += batch.last - batch.first + 1;
+      stored += inserted;
+      // Read to its end and all of it stored: no need to read an empty stream again to know.
+      if (end && last === batches[batches.length - 1]!.last) return { stored, empty: true };
     }
     return { stored, empty: false };
   }

@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import { pageOf, type Page, type PageRequest } from '../domain/pagination.js';
 import { batchLabels, compareChanges, decodeBatch, decodeBatchEntries, type HistoryEntry, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
 import type { HistoryBatchText } from '../inventory/historyStreams.js';
@@ -33,22 +33,38 @@ export class StatusChangeHistory {
   }
 
   /**
-   * Stores a batch of an event's stream entries, read from the head of its stream, oldest first.
-   * Returns the id of the last change now stored from that head: the batch's own last, or,
-   * when a batch starting at the same change was stored before (a drain that stopped before
-   * trimming, or another drain on the same stream), that batch's last. The caller trims the
-   * stream up to it and reads on from there, so each change is stored exactly once.
+   * Stores consecutive batches of an event's stream entries, read from the head of its stream,
+   * oldest first, in one write (an insert costs the drain about the same whatever its size:
+   * docs/performance.md, "The drain's writes"). Returns the id of the last change now stored
+   * from that head, and how many changes this call inserted. The write is ordered: when a
+   * batch was stored before (a drain that stopped before trimming, or another drain on the
+   * same stream), the batches before it are stored, none after it, and `last` is the earlier
+   * copy's last. The caller trims the stream up to `last` and reads on from there, so each
+   * change is stored exactly once.
    */
-  async store(eventId: number, batch: HistoryBatchText): Promise<{ last: number; inserted: boolean }> {
-    const { first, last, entries } = batch;
+  async store(eventId: number, batches: readonly HistoryBatchText[]): Promise<{ last: number; inserted: number }> {
+    const changes = (upTo: number) => batches.slice(0, upTo).reduce((sum, batch) => sum + batch.last - batch.first + 1, 0);
+    const documents = batches.map(({ first, last, entries }) => ({ _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabels(entries), entries }));
     try {
-      await this.collection.insertOne({ _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabels(entries), entries });
-      return { last, inserted: true };
+      await this.collection.insertMany(documents, { ordered: true });
+      return { last: batches[batches.length - 1]!.last, inserted: changes(batches.length) };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      const stored = await this.collection.findOne({ _id: `${eventId}:0-${first}` }, { projection: { last: 1 } });
-      if (!stored) throw error;
-      return { last: stored.last, inserted: false };
+      // MongoDB stored the batches before the refused one. The in-memory wire server of
+      // development and tests refuses an ordered write whole: from there, one at a time.
+      let inserted = error instanceof MongoBulkWriteError ? error.insertedCount : 0;
+      for (const document of documents.slice(inserted)) {
+        try {
+          await this.collection.insertOne(document);
+          inserted++;
+        } catch (one) {
+          if (!isDuplicateKey(one)) throw one;
+          const stored = await this.collection.findOne({ _id: document._id }, { projection: { last: 1 } });
+          if (!stored) throw one;
+          return { last: stored.last, inserted: changes(inserted) };
+        }
+      }
+      return { last: batches[batches.length - 1]!.last, inserted: changes(inserted) };
     }
   }
 

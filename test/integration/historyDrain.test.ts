@@ -95,12 +95,17 @@ describe('history drain', () => {
   it('stores a batch read twice from the head of a stream once, and says how far it is stored', async () => {
     const history = new StatusChangeHistory(mongo.db(newDatabaseName()));
     const batch = (first: number, ...statuses: string[]) => ({ first, last: first + statuses.length - 1, entries: statuses.map((status, i) => historyEntry(first + i, status)).join(ENTRY_SEPARATOR) });
-    expect(await history.store(7, batch(1, 'booked', 'booked'))).toEqual({ last: 2, inserted: true });
+    expect(await history.store(7, [batch(1, 'booked', 'booked')])).toEqual({ last: 2, inserted: 2 });
     // Read again from the same head, with more behind it: the first copy stands, up to 2.
-    expect(await history.store(7, batch(1, 'changed', 'changed', 'booked'))).toEqual({ last: 2, inserted: false });
-    expect(await history.store(7, batch(3, 'booked'))).toEqual({ last: 3, inserted: true });
+    expect(await history.store(7, [batch(1, 'changed', 'changed', 'booked')])).toEqual({ last: 2, inserted: 0 });
+    // Several batches in one write.
+    expect(await history.store(7, [batch(3, 'booked'), batch(4, 'booked', 'booked')])).toEqual({ last: 5, inserted: 3 });
+    // A write whose second batch was stored before (here by a drain that read it alone):
+    // the first is stored, and the earlier copy of the second says how far.
+    expect(await history.store(7, [batch(8, 'booked')])).toEqual({ last: 8, inserted: 1 });
+    expect(await history.store(7, [batch(6, 'booked', 'booked'), batch(8, 'changed', 'changed'), batch(10, 'changed')])).toEqual({ last: 8, inserted: 2 });
     const page = await history.page(7, { direction: 'first', limit: 10 }, { field: 'id', ascending: true }, {});
-    expect(page.items.map((r) => [r.id, r.status])).toEqual([[1, 'booked'], [2, 'booked'], [3, 'booked']]);
+    expect(page.items.map((r) => [r.id, r.status])).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((id) => [id, 'booked']));
   });
 
   it('keeps /ready 200 while nothing drains, shows the lag in /metrics, and catches up when a worker starts', async () => {
