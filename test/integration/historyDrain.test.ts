@@ -55,6 +55,17 @@ async function worker(env: Record<string, string>): Promise<SpawnedWorker> {
 
 const stored = (database: string, eventId: number) => storedHistory(mongo, database, eventId);
 
+/** A server without background jobs (BACKGROUND_JOBS=off: workers are started beside it), and an event of it to book, with its id. */
+async function eventOnServerWithoutJobs() {
+  const env = testEnv({ BACKGROUND_JOBS: 'off' });
+  const app = await server(env);
+  const clients = await createCompanyClients(app.url);
+  const chart = (await uploadDrawing(clients.api, drawing)).key;
+  const event = await createEvent(clients.api, chart);
+  const { id } = await retrieveEvent(clients.api, event);
+  return { env, app, clients, event, id };
+}
+
 async function metrics(url: string): Promise<Record<string, number>> {
   const text = (await call(url, 'GET', '/metrics')).text;
   return Object.fromEntries([...text.matchAll(/^(history_\w+) (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
@@ -109,18 +120,13 @@ describe('history drain', () => {
   });
 
   it('keeps /ready 200 while nothing drains, shows the lag in /metrics, and catches up when a worker starts', async () => {
-    const env = testEnv({ BACKGROUND_JOBS: 'off' });
-    const app = await server(env);
-    const clients = await createCompanyClients(app.url);
-    const chart = (await uploadDrawing(clients.api, drawing)).key;
-    const event = await createEvent(clients.api, chart);
+    const { env, app, clients, event, id } = await eventOnServerWithoutJobs();
     await bookEach(clients, event, 0, 30);
     await new Promise((r) => setTimeout(r, 1_100));
     expect((await call(app.url, 'GET', '/ready')).status).toBe(200);
     const behind = await metrics(app.url);
     expect(behind.history_pending_streams).toBe(1);
     expect(behind.history_drain_lag_seconds).toBeGreaterThanOrEqual(1);
-    const { id } = await retrieveEvent(clients.api, event);
     expect(await stored(env.MONGODB_DB!, id)).toEqual([]);
 
     await worker(env);
@@ -138,12 +144,7 @@ describe('history drain', () => {
   });
 
   it('loses and repeats nothing when the worker is killed mid-drain and started again', async () => {
-    const env = testEnv({ BACKGROUND_JOBS: 'off' });
-    const app = await server(env);
-    const clients = await createCompanyClients(app.url);
-    const chart = (await uploadDrawing(clients.api, drawing)).key;
-    const event = await createEvent(clients.api, chart);
-    const { id } = await retrieveEvent(clients.api, event);
+    const { env, clients, event, id } = await eventOnServerWithoutJobs();
     const first = await worker(env);
     const total = 1_500;
     const booking = bookEach(clients, event, 0, total);
@@ -159,12 +160,7 @@ describe('history drain', () => {
   });
 
   it('runs the drain every 200 ms within one job (a turn), and a stopped worker ends its turn at once', async () => {
-    const env = testEnv({ BACKGROUND_JOBS: 'off' });
-    const app = await server(env);
-    const clients = await createCompanyClients(app.url);
-    const chart = (await uploadDrawing(clients.api, drawing)).key;
-    const event = await createEvent(clients.api, chart);
-    const { id } = await retrieveEvent(clients.api, event);
+    const { env, clients, event, id } = await eventOnServerWithoutJobs();
     const jobs = await worker(env);
     const redis = testRedis(env.REDIS_KEY_PREFIX);
     try {
