@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Logger } from 'pino';
-import type { DrainRun, HistoryDrain } from './historyDrain.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { HistoryDrain } from './historyDrain.js';
 import type { HoldExpiry, HoldExpiryJob } from './holdExpiry.js';
 import { HISTORY_QUEUE, HOLD_EXPIRY_QUEUE, jobsPrefix, workerConnection } from './jobQueues.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
@@ -53,10 +54,8 @@ export class BackgroundJobs {
   private readonly holdQueue: Queue;
   private readonly holdWorker: Worker<HoldExpiryJob>;
   private readonly closeConnection: () => Promise<void>;
-  /** Set by stop: a drain turn ends after its current run. */
-  private stopping = false;
-  /** Ends the pause between a turn's runs early (stop). */
-  private wake: (() => void) | undefined;
+  /** Aborted by stop: a drain turn ends after its current run, or at once in its pause. */
+  private readonly stopping = new AbortController();
 
   constructor(drain: HistoryDrain, streams: HistoryStreams, holdExpiry: HoldExpiry, options: BackgroundJobsOptions) {
     const { connection, close } = workerConnection(options.redis);
@@ -107,31 +106,20 @@ export class BackgroundJobs {
    * scheduler would) until the turn is over or the jobs stop. A run that throws ends the
    * turn as a failed job (logged; the next job runs again).
    */
-  private async drainTurn(drain: HistoryDrain): Promise<DrainRun> {
+  private async drainTurn(drain: HistoryDrain): Promise<void> {
     const ends = Date.now() + DRAIN_TURN_MS;
-    const turn: DrainRun = { stored: 0, unfinished: 0, busy: 0 };
+    const { signal } = this.stopping;
     for (;;) {
       const started = Date.now();
-      const run = await drain.run(started);
-      turn.stored += run.stored;
-      turn.busy += run.busy;
-      turn.unfinished = run.unfinished;
+      await drain.run(started);
       const next = started + DRAIN_EVERY_MS;
-      if (this.stopping || next >= ends) return turn;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, next - Date.now());
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = undefined;
+      if (signal.aborted || next >= ends) return;
+      await sleep(Math.max(0, next - Date.now()), undefined, { signal }).catch(() => undefined);
     }
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
+    this.stopping.abort();
     await Promise.all([this.worker.close(), this.holdWorker.close()]);
     await Promise.all([this.queue.close(), this.holdQueue.close()]);
     await this.closeConnection();
