@@ -82,7 +82,7 @@ const usingWorkspacesKey = (companyId: number) => `usage:{co${companyId}}:worksp
 
 /**
  * How long a process trusts that it wrote an event's place in the workspace's lists
- * (recordEventsInUse): the drain counts every batch of an on-sale, and the three SADDs
+ * (recordEventInUse): the drain counts every batch of an on-sale, and the three SADDs
  * each batch repeated were as costly to send as the batch's count. Written again after
  * this long, so lists lost with a Redis restored from an older dump fill in again.
  */
@@ -133,24 +133,23 @@ export class UsedObjects {
     }
   }
 
-  /** recordEventsInUse for one event, unless this process did so within RECORDED_MS. */
-  private async recordEventInUse(workspace: UsageOwner, month: string, eventId: number, now = Date.now()): Promise<void> {
+  /**
+   * Records that the event has used objects in the month, in its workspace's lists, unless
+   * this process did so within RECORDED_MS.
+   */
+  private async recordEventInUse(workspace: UsageOwner, month: string, eventId: number): Promise<void> {
     const key = `${workspace._id}:${month}:${eventId}`;
+    const now = Date.now();
     if (now - (this.recorded.get(key) ?? -Infinity) < RECORDED_MS) return;
-    await this.recordEventsInUse(workspace, month, [eventId]);
-    if (this.recorded.size >= RECORDED_MAX) this.recorded.clear();
-    this.recorded.set(key, now);
-  }
-
-  /** Records that these events have used objects in the month. */
-  async recordEventsInUse(workspace: UsageOwner, month: string, eventIds: number[]): Promise<void> {
     // Two slots (workspace, company): separate commands, sent one after the other without
     // waiting (one pipeline may not span slots on a cluster); each SADD is idempotent.
     await Promise.all([
-      this.redis.sadd(usedEventsKey(workspace._id, month), ...eventIds),
+      this.redis.sadd(usedEventsKey(workspace._id, month), eventId),
       this.redis.sadd(usedMonthsKey(workspace._id), month),
       this.redis.sadd(usingWorkspacesKey(workspace.companyId), workspace._id),
     ]);
+    if (this.recorded.size >= RECORDED_MAX) this.recorded.clear();
+    this.recorded.set(key, now);
   }
 
   async workspacesInUse(companyId: number): Promise<number[]> {
