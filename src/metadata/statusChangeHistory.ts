@@ -45,18 +45,17 @@ export class StatusChangeHistory {
   async store(eventId: number, batches: readonly HistoryBatchText[]): Promise<{ last: number; inserted: number }> {
     const changes = (upTo: number) => batches.slice(0, upTo).reduce((sum, batch) => sum + batch.last - batch.first + 1, 0);
     const documents = batches.map(({ first, last, entries }) => ({ _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabels(entries), entries }));
+    let inserted = documents.length;
     try {
       await this.collection.insertMany(documents, { ordered: true });
-      return { last: batches[batches.length - 1]!.last, inserted: changes(batches.length) };
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       // MongoDB stored the batches before the refused one. The in-memory wire server of
       // development and tests refuses an ordered write whole: from there, one at a time.
-      let inserted = error instanceof MongoBulkWriteError ? error.insertedCount : 0;
-      for (const document of documents.slice(inserted)) {
+      for (inserted = error instanceof MongoBulkWriteError ? error.insertedCount : 0; inserted < documents.length; inserted++) {
+        const document = documents[inserted]!;
         try {
           await this.collection.insertOne(document);
-          inserted++;
         } catch (one) {
           if (!isDuplicateKey(one)) throw one;
           const stored = await this.collection.findOne({ _id: document._id }, { projection: { last: 1 } });
@@ -64,8 +63,8 @@ export class StatusChangeHistory {
           return { last: stored.last, inserted: changes(inserted) };
         }
       }
-      return { last: batches[batches.length - 1]!.last, inserted: changes(inserted) };
     }
+    return { last: batches[batches.length - 1]!.last, inserted: changes(inserted) };
   }
 
   /**
