@@ -345,6 +345,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const reference = redisUrl ? await startReference(redisUrl) : undefined;
   const jobs = jobsApart ? await startJobs(server) : undefined;
   const redisPids = await state.processIds();
+  // A reference scenario's "server" is the reference process; the server's has the jobs process beside it, if any.
+  const meterFor = (name: string) => (REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid));
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
@@ -382,8 +384,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
-      // A reference scenario's "server" is the reference process.
-      const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid);
+      const cpu = meterFor(name);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
@@ -407,7 +408,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.
       const slice = async (name: 'referenceBook2' | 'book2') => {
-        const cpu = name === 'referenceBook2' ? cpuMeter(reference.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid);
+        const cpu = meterFor(name);
         const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu() };
         addRatios({ [name]: figures });
         return figures;
