@@ -335,19 +335,12 @@ describe('history drain', () => {
       expect(await used.eventsInUse(7, '2026-04')).toEqual([42]);
 
       // The next batch of the event and month: counted, without writing the workspace's lists again.
-      const monitors = await RedisMonitor.openOnEveryNode();
-      try {
-        await redis.xadd(key, '0-*', 'c', entry(april, 'C-3'), 'u', '1:7:3');
-        await used.countDrained(event, (await streams.oldest(key, 10, 4))!);
-        const counting = (args: string[]) => args.includes('C-3');
-        await Promise.any(monitors.map((monitor) => monitor.seen(counting)));
-        const commands = monitors.flatMap((monitor) => monitor.commands);
-        // The count script's call (and its HSET of the label, which MONITOR shows too).
-        expect(commands.filter((args) => counting(args) && args[0]?.toLowerCase() === 'evalsha')).toHaveLength(1);
-        expect(commands.filter((args) => args[0]?.toLowerCase() === 'sadd' && args[1]!.startsWith(`${prefix}usage:`))).toEqual([]);
-      } finally {
-        for (const monitor of monitors) monitor.close();
-      }
+      await redis.xadd(key, '0-*', 'c', entry(april, 'C-3'), 'u', '1:7:3');
+      const counting = (args: string[]) => args.includes('C-3');
+      const commands = await RedisMonitor.commandsWhile(async () => used.countDrained(event, (await streams.oldest(key, 10, 4))!), counting);
+      // The count script's call (and its HSET of the label, which MONITOR shows too).
+      expect(commands.filter((args) => counting(args) && args[0]?.toLowerCase() === 'evalsha')).toHaveLength(1);
+      expect(commands.filter((args) => args[0]?.toLowerCase() === 'sadd' && args[1]!.startsWith(`${prefix}usage:`))).toEqual([]);
       expect((await used.usedObjects(event, '2026-04')).sort()).toEqual(['C-3', '席-2'].sort());
       // Another process (its own UsedObjects) writes them with its first batch.
       await redis.del('usage:{ws7}:2026-04');

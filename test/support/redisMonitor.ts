@@ -44,10 +44,25 @@ export class RedisMonitor {
   }
 
   /** A MONITOR on the test Redis, or on every node of the cluster in the cluster project (keys live in their own slots). */
-  static openOnEveryNode(): Promise<RedisMonitor[]> {
+  private static openOnEveryNode(): Promise<RedisMonitor[]> {
     const nodes = inject('redisClusterNodes');
     const urls = nodes === '' ? [inject('redisUrl')] : nodes.split(',').map((node) => `redis://${node}`);
     return Promise.all(urls.map((url) => RedisMonitor.open(url)));
+  }
+
+  /**
+   * Every command Redis ran, on every node, while `run` ran and until one that `until` matches
+   * was seen (MONITOR's lines come a little after the replies).
+   */
+  static async commandsWhile(run: () => Promise<unknown>, until: (args: string[]) => boolean): Promise<string[][]> {
+    const monitors = await RedisMonitor.openOnEveryNode();
+    try {
+      await run();
+      await Promise.any(monitors.map((monitor) => monitor.seen(until)));
+      return monitors.flatMap((monitor) => monitor.commands);
+    } finally {
+      for (const monitor of monitors) monitor.close();
+    }
   }
 
   /**
