@@ -29,7 +29,7 @@ import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
-import { alternatingRound, describeSpread, summarizeAlternating, type AlternatingRound, type AlternatingSummary } from './lib/alternating.js';
+import { alternatingRound, describeSpread, roundOrder, summarizeAlternating, type AlternatingRound, type AlternatingSummary, type RoundScenario } from './lib/alternating.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
@@ -78,8 +78,8 @@ const clusterMode = args.includes('--cluster');
 // per request each scenario reports as `jobsUsPerRequest` beside the server's.
 const jobsApart = args.includes('--jobs-apart');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
-// `--alternate N`: after the scenarios, N rounds of the reference and book2 one right after the
-// other, the order swapped each round; each round's ratios and their median and spread
+// `--alternate N`: after the scenarios, N rounds of the reference, book2 and holdThenBook one right
+// after the other, the order reversed each round; each round's ratios and their median and spread
 // (bench/lib/alternating.ts, docs/benchmarks.md, "Alternating rounds").
 const alternate = Number(option('--alternate') ?? 0);
 if (!Number.isInteger(alternate) || alternate < 0) throw new Error(`--alternate takes a number of rounds, got ${option('--alternate')}`);
@@ -238,6 +238,12 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     targets.push({ what: `book2 server CPU / reference, median of ${n} alternating rounds`, value: server.median, limit: '≤ 1.6', met: server.median <= 1.6 });
     targets.push({ what: `book2 Redis CPU / reference, median of ${n} alternating rounds`, value: redis.median, limit: '≤ 2', met: redis.median <= 2 });
     targets.push({ what: `book2 p99 / reference, median of ${n} alternating rounds`, value: p99.median, limit: '≤ 1.5', met: p99.median <= 1.5 });
+    // holdThenBook "improves by book2's factor" when its cost against book2's is no higher than
+    // at the issue's start: 1.23 times book2's server CPU, 1.55 times its Redis CPU
+    // (docs/performance.md, "Where the targets stand (session 21)").
+    const { holdThenBookServerToBook2: checkoutServer, holdThenBookRedisToBook2: checkoutRedis } = alternating;
+    targets.push({ what: `holdThenBook server CPU / book2, median of ${n} alternating rounds`, value: checkoutServer.median, limit: '≤ 1.23', met: checkoutServer.median <= 1.23 });
+    targets.push({ what: `holdThenBook Redis CPU / book2, median of ${n} alternating rounds`, value: checkoutRedis.median, limit: '≤ 1.55', met: checkoutRedis.median <= 1.55 });
   }
   if (s.book2 && s.seasonEventBook) {
     // A booking in an event of a 100-event season against one in a standalone event (docs/seasons.md, "Cost").
@@ -327,8 +333,10 @@ function printAgainstReference(report: BenchReport): void {
 function printAlternating(summary: AlternatingSummary | undefined): void {
   if (!summary) return;
   console.log(
-    `\nbook2 / reference in ${summary.rounds.length} alternating rounds, median (lowest–highest): server CPU ${describeSpread(summary.serverToReference)}, ` +
-      `Redis CPU ${describeSpread(summary.redisToReference)}, p99 ${describeSpread(summary.p99ToReference)}; double or lost bookings ${summary.doubleOrLostBookings}`,
+    `\nin ${summary.rounds.length} alternating rounds, median (lowest–highest): book2 / reference server CPU ${describeSpread(summary.serverToReference)}, ` +
+      `Redis CPU ${describeSpread(summary.redisToReference)}, p99 ${describeSpread(summary.p99ToReference)}; ` +
+      `holdThenBook / book2 server CPU ${describeSpread(summary.holdThenBookServerToBook2)}, Redis CPU ${describeSpread(summary.holdThenBookRedisToBook2)}; ` +
+      `double or lost bookings ${summary.doubleOrLostBookings}`,
   );
 }
 
@@ -407,7 +415,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     }
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.
-      const slice = async (name: 'referenceBook2' | 'book2') => {
+      const slice = async (name: RoundScenario) => {
         const cpu = meterFor(name);
         const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu() };
         addRatios({ [name]: figures });
@@ -415,15 +423,15 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       };
       const rounds: AlternatingRound[] = [];
       for (let round = 0; round < alternate; round++) {
-        if (round % 2 === 0) {
-          const ref = await slice('referenceBook2');
-          rounds.push(alternatingRound('reference', ref, await slice('book2')));
-        } else {
-          const book2 = await slice('book2');
-          rounds.push(alternatingRound('book2', await slice('referenceBook2'), book2));
-        }
-        const last = rounds[rounds.length - 1]!;
-        console.log(`alternating round ${round + 1} (${last.first} first): book2 / reference server ${last.serverToReference} (${last.book2.serverUsPerRequest} / ${last.reference.serverUsPerRequest} µs), Redis ${last.redisToReference}, p99 ${last.p99ToReference}`);
+        const order = roundOrder(round);
+        const figures = {} as Record<RoundScenario, Figures>;
+        for (const name of order) figures[name] = await slice(name);
+        const last = alternatingRound(order, figures);
+        rounds.push(last);
+        console.log(
+          `alternating round ${round + 1} (${order.join(', ')}): book2 / reference server ${last.serverToReference} (${last.book2.serverUsPerRequest} / ${last.reference.serverUsPerRequest} µs), ` +
+            `Redis ${last.redisToReference}, p99 ${last.p99ToReference}; holdThenBook / book2 server ${last.holdThenBookServerToBook2}, Redis ${last.holdThenBookRedisToBook2}`,
+        );
       }
       sections.alternating = summarizeAlternating(rounds);
     }
