@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
 import type { Redis } from 'ioredis';
+import { ScriptWire } from './scriptWire.js';
 import { FUNCTION_MISSING, StatusWire, type StatusArg, type StatusCommand, type StatusReceiver } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
 import type { StatusRequest } from './plainRequest.js';
@@ -14,9 +15,11 @@ import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 // The Lua scripts of lua/, one typed function each. A script's file name carries its
 // number of KEYS (`create-hold-token-2.lua` takes 2 keys, the convention BullMQ uses); a
 // file without a number takes a number of keys that varies per call. The function's name
-// is the file's name in camelCase without the number (`createHoldToken`). Each script is
-// loaded once per connection with ioredis `defineCommand` (EVALSHA, EVAL after a restart),
-// but for the status script, a Redis function (see STATUS_FILE below, lua/README.md).
+// is the file's name in camelCase without the number (`createHoldToken`). On one Redis a
+// script's calls are EVALSHA written as bytes (scriptWire.ts); on a cluster, and for a call
+// Redis answers NOSCRIPT, they go through ioredis `defineCommand` (EVALSHA, or EVAL with the
+// source, which loads it). The status script is a Redis function instead (see STATUS_FILE
+// below, lua/README.md).
 
 /**
  * The priority lane's script runs as a Redis function (FUNCTION LOAD, FCALL): its file
@@ -88,7 +91,7 @@ export function keyCount(file: string): number | undefined {
 }
 
 export class Scripts {
-  private readonly calls = new Map<ScriptName, (keys: Arg[], args: Arg[]) => Promise<unknown>>();
+  private readonly calls = new Map<ScriptName, (keys: string[], args: Arg[]) => Promise<unknown>>();
 
   /**
    * `statusRedis` carries the status script alone: a connection that never re-sends an
@@ -107,9 +110,28 @@ export class Scripts {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
       if (!declared.has(file)) throw new Error(`lua/${file} has no typed function in src/inventory/scripts.ts`);
     }
+    const cluster = isCluster(redis);
+    // On one Redis the scripts' calls are written as bytes (scriptWire.ts) and go to the client
+    // with its socket corked for the turn; on a cluster a turn's calls go as one pipeline per slot.
+    const cork = cluster ? undefined : corkForTheTurn(redis as Redis);
     for (const [name, file] of Object.entries(SCRIPT_FILES) as [ScriptName, string][]) {
-      redis.defineCommand(name, { lua: scriptSource(file, dir), numberOfKeys: keyCount(file) });
-      this.calls.set(name, batched(redis, (pipeline, args) => pipeline[name]!(...args), name, keyCount(file)));
+      const lua = scriptSource(file, dir);
+      const fixedKeys = keyCount(file);
+      redis.defineCommand(name, { lua, numberOfKeys: fixedKeys });
+      // ioredis's own script command: EVALSHA, or EVAL with the source on a connection that has not sent it yet.
+      const viaIoredis = (client: ScriptPipeline, callArgs: Arg[]) => client[name]!(...callArgs);
+      const wire = new ScriptWire(lua, redis.options.keyPrefix ?? '');
+      const again = (keys: readonly string[], args: readonly Arg[]) => viaIoredis(redis as unknown as ScriptPipeline, callArgsOf(fixedKeys, keys, args)) as Promise<unknown>;
+      const send = cork
+        ? (keys: readonly string[], args: Arg[]) => {
+            cork();
+            return wire.send(redis as Redis, keys, args, again);
+          }
+        : batched(redis, viaIoredis, fixedKeys);
+      this.calls.set(name, (keys, args) => {
+        if (fixedKeys !== undefined && keys.length !== fixedKeys) return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
+        return send(keys, args);
+      });
     }
     const library = (this.statusLibrary = statusLibrary(dir));
     // Loaded whenever the connection is (re)made, and again if Redis lost it meanwhile (a
@@ -132,7 +154,7 @@ export class Scripts {
     const reloadThen = (resend: () => void, receiver: StatusReceiver) => void this.loadStatusLibrary().then(resend, (error: unknown) => receiver.fail(error));
     if (isCluster(statusRedis)) {
       // On a cluster, the turn's calls go as one pipeline per slot (batched, below).
-      const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), functionName, undefined);
+      const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), undefined);
       const send = (keys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver): void =>
         void call([...keys, recordKey], args).then(
           (reply) => receiver.answer(reply),
@@ -252,7 +274,7 @@ export class Scripts {
     return this.call('writeSaleConfig', feed ? [saleConfigKey, historyKey, feed.key] : [saleConfigKey, historyKey], args) as Promise<number>;
   }
 
-  private call(name: ScriptName, keys: Arg[], args: Arg[]): Promise<unknown> {
+  private call(name: ScriptName, keys: string[], args: Arg[]): Promise<unknown> {
     return this.calls.get(name)!(keys, args);
   }
 }
@@ -265,20 +287,6 @@ interface PendingCall {
   reject: (error: unknown) => void;
 }
 
-/**
- * Calls of a script made in one turn of the event loop go to Redis in one write. Unlike
- * ioredis's auto-pipelining, a batch does not wait for the replies of the one before: Redis
- * runs the next batch while the server handles the last one's answers, where
- * auto-pipelining kept the two taking turns (the bench baselines show the difference).
- * Each call still gets its own reply or error.
- *
- * On one Redis a turn's calls go to the client with its socket corked for the turn
- * (corkForTheTurn below; the status function's calls are corked the same way on their own
- * connection). On Redis Cluster a turn's calls go as one pipeline per slot (a script's keys all share one: docs/redis-layout.md). A call answered MOVED, ASK,
- * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
- * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
- * rest of their pipeline ran once and keeps its replies.
- */
 type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
 
 /**
@@ -310,13 +318,22 @@ type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<R
 const REDIRECTED = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
 const redirected = (error: unknown) => error instanceof Error && REDIRECTED.test(error.message);
 
-function batched(
-  redis: RedisClient,
-  send: (pipeline: ScriptPipeline, args: Arg[]) => unknown,
-  name: string,
-  fixedKeys: number | undefined,
-): (keys: Arg[], args: Arg[]) => Promise<unknown> {
-  const cluster = isCluster(redis);
+/** A script's arguments as ioredis's script command takes them: the key count first when it varies per call (EVALSHA numkeys). */
+const callArgsOf = (fixedKeys: number | undefined, keys: readonly string[], args: readonly Arg[]): Arg[] => (fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args]);
+
+/**
+ * On Redis Cluster, calls of a script (or of the status function) made in one turn of the
+ * event loop go as one pipeline per slot (a script's keys all share one:
+ * docs/redis-layout.md). Unlike ioredis's auto-pipelining, a batch does not wait for the
+ * replies of the one before: Redis runs the next batch while the server handles the last
+ * one's answers, where auto-pipelining kept the two taking turns (the bench baselines show
+ * the difference). Each call still gets its own reply or error. A call answered MOVED, ASK,
+ * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
+ * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
+ * rest of their pipeline ran once and keeps its replies. (On one Redis a turn's calls go to
+ * the client with its socket corked for the turn instead: corkForTheTurn.)
+ */
+function batched(redis: RedisClient, send: (pipeline: ScriptPipeline, args: Arg[]) => unknown, fixedKeys: number | undefined): (keys: readonly string[], args: Arg[]) => Promise<unknown> {
   const keyPrefix = redis.options.keyPrefix ?? '';
   let queue: PendingCall[] = [];
   // The client has the pipeline's command methods, each answering with a promise of its own.
@@ -329,7 +346,7 @@ function batched(
         results!.forEach(([error, value], i) => {
           const call = batch[i]!;
           if (!error) call.resolve(value);
-          else if (cluster && redirected(error)) void alone(call);
+          else if (redirected(error)) void alone(call);
           else call.reject(error);
         }),
       (error: unknown) => batch.forEach((call) => call.reject(error)),
@@ -346,23 +363,9 @@ function batched(
     }
     for (const calls of bySlot.values()) sendBatch(calls);
   };
-  // On one Redis each call goes straight to the client, its socket corked for the turn: the
-  // turn's calls leave in one write as a pipeline's would, without a pipeline's promises and
-  // result lists per turn (the priority lane's token calls are such calls).
-  const cork = cluster ? undefined : corkForTheTurn(redis as Redis);
-  return (keys, args) => {
-    if (fixedKeys !== undefined && keys.length !== fixedKeys) {
-      return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
-    }
-    // A script whose key count varies gets it as its first argument (EVALSHA numkeys).
-    const callArgs = fixedKeys === undefined ? [keys.length, ...keys, ...args] : [...keys, ...args];
-    if (cork) {
-      cork();
-      return send(redis as unknown as ScriptPipeline, callArgs) as Promise<unknown>;
-    }
-    return new Promise((resolve, reject) => {
+  return (keys, args) =>
+    new Promise((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ args: callArgs, slot: cluster ? calculateSlot(`${keyPrefix}${keys[0]}`) : 0, resolve, reject });
+      queue.push({ args: callArgsOf(fixedKeys, keys, args), slot: calculateSlot(`${keyPrefix}${keys[0]}`), resolve, reject });
     });
-  };
 }

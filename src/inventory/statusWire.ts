@@ -1,5 +1,5 @@
 import { Command } from 'ioredis';
-import { digitCount, putAscii, putDigits, writesAsDigits } from '../util/asciiBytes.js';
+import { argsBytesAtMost, bulk, bulkBytesAtMost, RespSlab, writeArgs, writeBulkOf, type RespArg } from './respBytes.js';
 
 // The status function's call as RESP, made here rather than by ioredis's Command, for the
 // priority lane on one Redis (src/inventory/scripts.ts sends it). A call is made of its head
@@ -14,63 +14,7 @@ import { digitCount, putAscii, putDigits, writesAsDigits } from '../util/asciiBy
 /** Heads of key lists that are not kept (several events, seasons) are made from these, encoded per key; past this the map starts afresh. */
 const MAX_KEPT_KEYS = 50_000;
 
-const bulk = (text: string) => `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
-
-/** Calls are cut from slabs of this size (a call is a few hundred bytes). */
-const SLAB_BYTES = 64 * 1024;
-/** A number's bulk string at most: `$`, two digits of length, CRLF, up to 24 characters, CRLF (with room to spare). */
-const NUMBER_BULK_BYTES = 40;
-/** A text's bulk string at most: UTF-8 takes at most 3 bytes per UTF-16 unit; the length's digits and two CRLFs. */
-const bulkBytesAtMost = (text: string) => text.length * 3 + 16;
-const CR = 13;
-const LF = 10;
-const DOLLAR = 36;
-
-function putHeader(into: Buffer, at: number, length: number): number {
-  into[at++] = DOLLAR;
-  at = putDigits(into, at, length);
-  into[at++] = CR;
-  into[at++] = LF;
-  return at;
-}
-
-function putEnd(into: Buffer, at: number): number {
-  into[at++] = CR;
-  into[at++] = LF;
-  return at;
-}
-
-/** A number as one RESP bulk string; where it ended. */
-function writeBulkNumber(into: Buffer, at: number, value: number): number {
-  if (!writesAsDigits(value)) return writeBulkOf(into, at, '', String(value));
-  return putEnd(into, putDigits(into, putHeader(into, at, digitCount(value)), value));
-}
-
-/** Past this length a text is written by Buffer's write: the loop's cost grows with the text, the call's barely. */
-const LOOP_CHARS = 32;
-
-/** `first` and `second`, joined, as one RESP bulk string into `into` at `at`; where it ended. */
-function writeBulkOf(into: Buffer, at: number, first: string, second: string): number {
-  // Most short texts are ASCII: one byte per character, their length known before writing.
-  const start = at;
-  if (first.length + second.length <= LOOP_CHARS) {
-    at = putHeader(into, at, first.length + second.length);
-    at = putAscii(into, at, first);
-    if (at >= 0) at = putAscii(into, at, second);
-  } else {
-    at = -1;
-  }
-  if (at < 0) {
-    at = putHeader(into, start, byteLength(first) + byteLength(second));
-    if (first.length > 0) at += into.write(first, at);
-    at += into.write(second, at);
-  }
-  return putEnd(into, at);
-}
-
-const byteLength = (text: string): number => (text.length === 0 ? 0 : Buffer.byteLength(text));
-
-export type StatusArg = string | number;
+export type StatusArg = RespArg;
 
 /** Where a status call's outcome goes: exactly one of the two, once (src/inventory/atMostOnce.ts). */
 export interface StatusReceiver {
@@ -142,9 +86,8 @@ export class StatusWire {
   /** `fcall` and the function's name, encoded. */
   private readonly name: string;
   private readonly keys = new Map<string, string>();
-  /** Where calls are written (call); `used` bytes of it are given out. */
-  private slab = Buffer.alloc(0);
-  private used = 0;
+  /** Where calls are written (call). */
+  private readonly slab = new RespSlab();
   /** The heads of kept (frozen) key lists, made on their first call, with the argument count they were made for. */
   private readonly heads = new WeakMap<readonly string[], { argCount: number; head: Buffer }>();
 
@@ -170,22 +113,11 @@ export class StatusWire {
    * are cut from a slab, as Node's own small Buffers are; a part is never written over once given.
    */
   private call(head: Buffer, recordKey: string, args: readonly StatusArg[]): Buffer {
-    let most = head.length + bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3;
-    for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : NUMBER_BULK_BYTES;
-    if (this.slab.length - this.used < most) {
-      this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, most));
-      this.used = 0;
-    }
-    const slab = this.slab;
-    const start = this.used;
+    const slab = this.slab.room(head.length + bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3 + argsBytesAtMost(args));
+    const start = this.slab.free;
     let at = start + head.copy(slab, start);
     at = writeBulkOf(slab, at, this.keyPrefix, recordKey);
-    for (const arg of args) {
-      if (typeof arg === 'string') at = writeBulkOf(slab, at, '', arg);
-      else at = writeBulkNumber(slab, at, arg);
-    }
-    this.used = at;
-    return slab.subarray(start, at);
+    return this.slab.give(writeArgs(slab, at, args));
   }
 
   private head(keys: readonly string[], argCount: number): Buffer {
