@@ -196,12 +196,24 @@ function startReference(redisUrl: string): Promise<ChildServer> {
   );
 }
 
-/** What Redis spent per call of the status script the priority lane runs (FCALL; EVALSHA before it was a function), in µs. */
-function scriptCost(before: CommandStats, after: CommandStats) {
+/**
+ * What Redis spent per call of the status script the priority lane runs (FCALL; EVALSHA before
+ * it was a function), in µs; and the commands Redis ran per request, all of them (the drain's
+ * and the background jobs' too) and the most frequent by name.
+ */
+function commandCosts(before: CommandStats, after: CommandStats, requests: number) {
+  const ran = (name: string) => (after.get(name)?.calls ?? 0) - (before.get(name)?.calls ?? 0);
   const command = after.has('fcall') ? 'fcall' : 'evalsha';
-  const calls = (after.get(command)?.calls ?? 0) - (before.get(command)?.calls ?? 0);
+  const calls = ran(command);
   const usec = (after.get(command)?.usec ?? 0) - (before.get(command)?.usec ?? 0);
-  return calls > 0 ? { scriptCalls: calls, scriptUsecPerCall: Math.round((usec / calls) * 10) / 10 } : {};
+  const script = calls > 0 ? { scriptCalls: calls, scriptUsecPerCall: Math.round((usec / calls) * 10) / 10 } : {};
+  if (requests === 0) return { figures: script, top: '' };
+  const perRequest = (n: number) => Math.round((n / requests) * 100) / 100;
+  // `info` is the bench's own reading.
+  const byName = [...after.keys()].filter((name) => name !== 'info').map((name) => [name, ran(name)] as const).filter(([, n]) => n > 0);
+  const all = byName.reduce((sum, [, n]) => sum + n, 0);
+  const top = byName.sort((a, b) => b[1] - a[1]).filter(([, n]) => perRequest(n) > 0).slice(0, 12).map(([name, n]) => `${name} ${perRequest(n)}`).join(', ');
+  return { figures: { ...script, redisCommandsPerRequest: perRequest(all) }, top };
 }
 
 async function seed(admin: Admin, options: GeneratedDrawingOptions, chartKey?: string): Promise<SeededChart> {
@@ -410,8 +422,9 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       // The server's RSS after each scenario, and its peak so far: where a run's peak came from.
       const { rssBytes, peakRssBytes } = processMemory(server.pid);
       const memoryFigures = { serverRssMbAfter: Math.round(rssBytes / 2 ** 20), serverPeakRssMbSoFar: Math.round(peakRssBytes / 2 ** 20) };
-      scenarios[name] = { ...figures, ...cpu(), ...scriptCost(commandsBefore, await state.commandStats()), ...drain, ...allocationFigure, ...memoryFigures };
-      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
+      const commands = commandCosts(commandsBefore, await state.commandStats(), figures.requests);
+      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures };
+      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.

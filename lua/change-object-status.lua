@@ -40,14 +40,16 @@
 --                  seasonRules.lua say what each is; src/inventory/statusChanges.ts builds it)
 -- Returns  {-1} when the deadline has passed (nothing written),
 --          {0, {'HOLD_TOKEN_UNCHECKED', '', ''}} when a plain call's unchecked token has no
---          unexpired entry in the event (nothing written; includes/tokenCheck.lua),
+--          unexpired entry in the event, {0, {'HOLD_TOKEN_REFUSED', '', ''}} when a plain
+--          hold's token to check may not hold (nothing written either way; includes/tokenCheck.lua),
 --          {0, {code, label, detail}, ...} when any check fails (nothing written),
 --          1 when applied with nothing more to tell (no expand, no holding changes), or
---          {1, results JSON or false, {e, token, 1|0, ...}}
+--          {1, results JSON or false, {e, token, 1|0, ...}[, token expiry]}
 --          where results (with expand) lists per change per object {record, extra} as
---          they were right after that change (a batch may change one object twice), and
---          the last list names the tokens that started (1) or stopped (0) holding
---          something in an event (includes/eventState.lua, writeBack).
+--          they were right after that change (a batch may change one object twice),
+--          the list names the tokens that started (1) or stopped (0) holding
+--          something in an event (includes/eventState.lua, writeBack), and the expiry is
+--          that of a hold's token the call checked (includes/tokenCheck.lua).
 
 --
 -- Loaded as a Redis function (FUNCTION LOAD; src/inventory/scripts.ts adds the library
@@ -94,9 +96,14 @@ local function run(keys, args)
   local plain, hasSaleConfig
   local text = ARGV[ARG_REQUEST]
   if text == '' then
-    -- A booking's token the server left to the event's entry (tokenCheck.lua).
-    if not tokenStands() then
+    -- A booking's token the server left to the event's entry, a hold's to the token's
+    -- record (tokenCheck.lua).
+    local refusal = tokenRefusal()
+    if refusal == 'HOLD_TOKEN_UNCHECKED' then
       fail('HOLD_TOKEN_UNCHECKED', '', '')
+      return { 0, call.errors[1] }
+    elseif refusal == 'HOLD_TOKEN_REFUSED' then
+      fail('HOLD_TOKEN_REFUSED', '', '')
       return { 0, call.errors[1] }
     end
     plain, hasSaleConfig = plainArgsChanges()

@@ -18,13 +18,16 @@ local function newCall()
     notedFeed = false,   -- their season feed entries, by position, once a unit of a season notes one (historyEntries.lua)
     results = {},        -- with expand: each change's objects right after it (change-object-status.lua)
     tokenEntry = false,  -- a plain call's token's entry in event 1 once read: {token, entry or false} (tokenCheck.lua)
+    checkedTokenExpiry = false, -- the expiry of a hold's token the call checked (tokenCheck.lua), for the reply
   }
 end
 
 -- The reply of an applied call: 1 when there is nothing more to tell (no expanded `results`,
--- the JSON text of call.results, and no holding changes), which costs less to encode, keep and
--- read than the list {1, results or false, holding changes}.
+-- the JSON text of call.results, no holding changes and no token checked), which costs less to
+-- encode, keep and read than the list {1, results or false, holding changes[, token expiry]}.
 local function appliedReply(results)
-  if not results and #call.holdingChanges == 0 then return 1 end
+  local expiry = call.checkedTokenExpiry
+  if not results and #call.holdingChanges == 0 and not expiry then return 1 end
+  if expiry then return { 1, results or false, call.holdingChanges, expiry } end
   return { 1, results or false, call.holdingChanges }
 end

@@ -27,10 +27,39 @@ local function plainTokenEntryOf(token)
   return entry
 end
 
--- False when a plain call's token is unchecked and the event's entry does not vouch for it.
-local function tokenStands()
+-- A plain hold's token the server left to the function (TOKEN_TO_CHECK_MARK) is checked
+-- against the token's record as hold-token-for-event-2.lua checks it: of the caller's
+-- workspace and unexpired. Then the event joins the token's events set (so a later expiry
+-- change reaches it), and the call goes on as the server would have sent it after that
+-- check: the token marked checked, its expiry given (call.checkedTokenExpiry tells the
+-- server). The token's keys are the call's TOKEN_KEYS, before the record key: on one Redis
+-- only, where the server sends the hold at once instead of waiting for that call first.
+local function holdTokenMayHold(token)
+  local fields = redis.call('HMGET', KEYS[#KEYS - TOKEN_KEY_FROM_END_TOKEN], 'workspaceId', 'expiresAt')
+  local expiresAt = tonumber(fields[2]) or 0
+  local hold = ARGV[ARG_TOKEN_HOLD]
+  local bar = string.find(hold, '|', 1, true)
+  if fields[1] ~= string.sub(hold, 1, bar - 1) or expiresAt <= now then return false end
+  local events = KEYS[#KEYS - TOKEN_KEY_FROM_END_TOKEN_EVENTS]
+  redis.call('SADD', events, string.sub(hold, bar + 1))
+  redis.call('PEXPIRE', events, TOKEN_EVENTS_KEPT_MS)
+  ARGV[ARG_TOKEN] = TOKEN_MARK .. token
+  ARGV[ARG_TOKEN_EXPIRY] = fields[2]
+  call.checkedTokenExpiry = expiresAt
+  return true
+end
+
+-- The signal a plain call's token check answers with (nothing written), or nil when the
+-- token stands: HOLD_TOKEN_UNCHECKED when a booking's unchecked token has no unexpired entry
+-- in the event to vouch for it, HOLD_TOKEN_REFUSED when a hold's token may not hold.
+local function tokenRefusal()
   local arg = ARGV[ARG_TOKEN]
-  if string.sub(arg, 1, #TOKEN_UNCHECKED_MARK) ~= TOKEN_UNCHECKED_MARK then return true end
-  local entry = plainTokenEntryOf(string.sub(arg, #TOKEN_UNCHECKED_MARK + 1))
-  return entry ~= false and entry.expiry > now
+  local mark = string.sub(arg, 1, #TOKEN_MARK)
+  if mark == TOKEN_UNCHECKED_MARK then
+    local entry = plainTokenEntryOf(string.sub(arg, #TOKEN_MARK + 1))
+    if entry == false or entry.expiry <= now then return 'HOLD_TOKEN_UNCHECKED' end
+  elseif mark == TOKEN_TO_CHECK_MARK then
+    if not holdTokenMayHold(string.sub(arg, #TOKEN_MARK + 1)) then return 'HOLD_TOKEN_REFUSED' end
+  end
+  return nil
 end

@@ -88,8 +88,9 @@ export const ERROR_CODES = {
 /**
  * The status script's refusals (lua/includes/failures.lua: every check that fails records a
  * code, the object's label and a detail): 400, worded from the labels that failed for that
- * reason and the detail of the first. SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED
- * and HOLD_TOKEN_UNCHECKED are answers to the server, not to the client (src/inventory/statusChanges.ts).
+ * reason and the detail of the first. SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED,
+ * HOLD_TOKEN_UNCHECKED and HOLD_TOKEN_REFUSED are answers to the server, not to the client
+ * (src/inventory/statusChanges.ts).
  */
 export const SCRIPT_REFUSALS = {
   OBJECT_NOT_FREE: (labels, status) => `Objects are not free: ${labels} (status ${status})`,
@@ -106,7 +107,7 @@ export const SCRIPT_REFUSALS = {
 } as const satisfies Record<string, (labels: string, detail: string) => string>;
 
 /** What the script may answer that is not a refusal of the client's request. */
-export const SCRIPT_SIGNALS = ['SEASON_CHANGED', 'SEASON_UNITS_NEEDED', 'HOLD_NOT_EXPIRED', 'HOLD_TOKEN_UNCHECKED'] as const;
+export const SCRIPT_SIGNALS = ['SEASON_CHANGED', 'SEASON_UNITS_NEEDED', 'HOLD_NOT_EXPIRED', 'HOLD_TOKEN_UNCHECKED', 'HOLD_TOKEN_REFUSED'] as const;
 
 export type ScriptRefusal = keyof typeof SCRIPT_REFUSALS;
 export type ErrorCode = keyof typeof ERROR_CODES | ScriptRefusal;

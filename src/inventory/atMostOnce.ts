@@ -4,7 +4,7 @@ import { ApiError } from '../domain/errors.js';
 import { requestRecordsKey, type EventRef } from './eventKeys.js';
 import type { RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
-import { APPLIED, type Scripts, type StatusReply } from './scripts.js';
+import { APPLIED, NO_MORE_KEYS, type Scripts, type StatusReply } from './scripts.js';
 import type { StatusReceiver } from './statusWire.js';
 import type { StatusRequest } from './plainRequest.js';
 
@@ -183,6 +183,8 @@ class StatusCall implements SentCall, StatusReceiver {
   constructor(
     private readonly calls: AtMostOnceCalls,
     private readonly keys: readonly string[],
+    /** Keys between the event's and the record key (Scripts.sendStatus). */
+    private readonly moreKeys: readonly string[],
     /** The record key: the event's part (AtMostOnceCalls.recordKeyOf), then the call's id. */
     private readonly recordKey: string,
     private readonly recordId: string,
@@ -209,7 +211,7 @@ class StatusCall implements SentCall, StatusReceiver {
     this.epoch = calls.epoch;
     calls.unanswered++;
     calls.sentCalls.add(this);
-    calls.scripts.sendStatus(this.keys, this.recordKey, this.recordId, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
+    calls.scripts.sendStatus(this.keys, this.moreKeys, this.recordKey, this.recordId, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
   }
 
   // An answer is always to the last send: ioredis answers a command once, and the commands
@@ -296,9 +298,10 @@ export class AtMostOnceCalls {
   /**
    * changeObjectStatus with its outcome given to `outcome` (exactly one of its two, once;
    * `reject` at once when too many wait); the request is a JSON text or a plain call's
-   * positional arguments (src/inventory/plainRequest.ts).
+   * positional arguments (src/inventory/plainRequest.ts); `moreKeys` go between `keys` and
+   * the record key (a hold's token keys, src/inventory/statusContract.ts).
    */
-  call(event: EventRef, keys: readonly string[], now: number, request: StatusRequest, outcome: CallOutcome): void {
+  call(event: EventRef, keys: readonly string[], now: number, request: StatusRequest, outcome: CallOutcome, moreKeys: readonly string[] = NO_MORE_KEYS): void {
     const { timeoutMs, maxOutstanding } = this.options;
     const outstanding = this.unanswered + this.waitingForReady;
     if (outstanding >= maxOutstanding) return outcome.reject(unavailable(`${outstanding} status changes are already waiting for it`, false));
@@ -306,7 +309,7 @@ export class AtMostOnceCalls {
     const redisNow = this.clock.now();
     const deadline = Math.floor(redisNow + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
     const recordKey = this.recordKeyOf(event, Math.floor(redisNow / RECORD_WINDOW_MS));
-    new StatusCall(this, keys, recordKey, (++this.idCounter).toString(36), now, request, deadline, giveUpAt, outcome).send();
+    new StatusCall(this, keys, moreKeys, recordKey, (++this.idCounter).toString(36), now, request, deadline, giveUpAt, outcome).send();
   }
 
   /**

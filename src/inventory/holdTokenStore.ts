@@ -13,7 +13,7 @@ export const MAX_HOLD_TOKEN_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Kept a while past its maximum life so a late request gets "expired", not a reused id. */
 const RETENTION_AFTER_MAX_LIFETIME_MS = 60 * 60 * 1000;
 /** How long Redis keeps a token's keys after its creation. */
-const KEPT_FOR_MS = MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS;
+export const KEPT_FOR_MS = MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS;
 
 export interface HoldToken {
   token: string;
@@ -28,6 +28,9 @@ export const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:event
 /** string that lives exactly as long as the token: Redis's TTL is the token's expiry (docs/hold-expiry.md). */
 export const holdTokenLiveKey = (token: string) => `holdToken:{${token}}:live`;
 
+/** An event as its entry in a token's events set lists it: the event's hash tag and id are all its keys need. */
+export const eventEntry = (event: EventRef) => `${event.tag}:${event._id}`;
+
 /** An entry of a token's events set: the event's hash tag and id are all its keys need. */
 function eventOfEntry(entry: string): EventRef {
   const at = entry.lastIndexOf(':');
@@ -36,7 +39,7 @@ function eventOfEntry(entry: string): EventRef {
 
 const notFoundError = (token: string) => notFound('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 /** A status change carrying a token that is unknown here, of another workspace, or expired. */
-const refused = (token: string) => badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
+export const refused = (token: string) => badRequest('HOLD_TOKEN_NOT_FOUND', `Hold token not found or expired: ${token}`);
 
 /** A token's entry in one event's holdTokens hash. */
 export interface TokenInEvent {
@@ -76,7 +79,7 @@ export class HoldTokenStore {
    * later expiry change reaches it.
    */
   async expiryForHold(workspaceId: number, token: string, event: EventRef, now: number): Promise<number> {
-    const expiresAt = await this.scripts.holdTokenForEvent(holdTokenKey(token), holdTokenEventsKey(token), workspaceId, now, `${event.tag}:${event._id}`, KEPT_FOR_MS);
+    const expiresAt = await this.scripts.holdTokenForEvent(holdTokenKey(token), holdTokenEventsKey(token), workspaceId, now, eventEntry(event), KEPT_FOR_MS);
     if (expiresAt === 0) throw refused(token);
     return expiresAt;
   }

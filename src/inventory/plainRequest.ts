@@ -1,5 +1,5 @@
 import type { PlannedChange } from '../domain/statusChangeRequest.js';
-import { PLAIN_OBJECTS_AT, plainArgs, TOKEN_MARK, TOKEN_UNCHECKED_MARK } from './statusContract.js';
+import { PLAIN_OBJECTS_AT, plainArgs } from './statusContract.js';
 import type { StatusArg } from './statusWire.js';
 
 // The status call's request for the plainest change, as positional arguments (PLAIN_ARGS,
@@ -19,10 +19,12 @@ export type StatusRequest = string | StatusArg[];
  */
 export function plainRequest(
   change: PlannedChange,
-  /** The hold token's expiry (ms epoch), for a hold. */
+  /** The hold token's expiry (ms epoch), for a hold the server checked the token of. */
   tokenExpiry: number | undefined,
-  /** The token is a booking's that the function checks (TOKEN_UNCHECKED_MARK). */
-  tokenUnchecked: boolean,
+  /** How the token is checked: TOKEN_MARK (by the server), TOKEN_UNCHECKED_MARK or TOKEN_TO_CHECK_MARK (by the function). */
+  tokenMark: string,
+  /** For TOKEN_TO_CHECK_MARK: `<workspaceId>|<tag>:<eventId>` (PLAIN_ARGS, tokenHold), else ''. */
+  tokenHold: string,
   /** The caller's address (the history records it). */
   ip: string | undefined,
   /** The usage mark, for operations whose objects count as used. */
@@ -33,7 +35,7 @@ export function plainRequest(
   let areas = false;
   for (let i = 0; i < objects.length; i++) if (objects[i]!.quantity > 0) areas = true;
   const args = plainArgs(
-    { op: change.op, status: change.status, token: token === undefined ? '' : (tokenUnchecked ? TOKEN_UNCHECKED_MARK : TOKEN_MARK) + token, tokenExpiry: tokenExpiry ?? '', usage: usage ?? '', ip: ip ?? '', areas: areas ? 1 : 0 },
+    { op: change.op, status: change.status, token: token === undefined ? '' : tokenMark + token, tokenExpiry: tokenExpiry ?? '', tokenHold, usage: usage ?? '', ip: ip ?? '', areas: areas ? 1 : 0 },
     objects.length * (areas ? 3 : 1),
   );
   let at = PLAIN_OBJECTS_AT;

@@ -78,6 +78,9 @@ const SCRIPT_FILES = {
 } as const;
 
 type ScriptName = keyof typeof SCRIPT_FILES;
+
+/** A status call without keys between the events' and the record key (a hold's token keys, statusContract.ts). */
+export const NO_MORE_KEYS: readonly string[] = Object.freeze([]);
 type Arg = string | number;
 
 /** The lua/ folder of the project. */
@@ -98,7 +101,7 @@ export class Scripts {
    * unanswered command (docs/faults.md, "Exactly once"); every other script is safe to
    * repeat and goes on `redis`. A call goes to Redis through `sendStatusNow`.
    */
-  private readonly sendStatusNow: (keys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver) => void;
+  private readonly sendStatusNow: (keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver) => void;
   private readonly loadStatusLibrary: () => Promise<unknown>;
 
   /** The status function's library this server loads and calls. */
@@ -155,11 +158,11 @@ export class Scripts {
     if (isCluster(statusRedis)) {
       // On a cluster, the turn's calls go as one pipeline per slot (batched, below).
       const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), undefined);
-      const send = (keys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver): void =>
-        void call([...keys, recordKey], args).then(
+      const send = (keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver): void =>
+        void call([...keys, ...moreKeys, recordKey], args).then(
           (reply) => receiver.answer(reply),
           (error: unknown) => {
-            if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, recordKey, args, receiver), receiver);
+            if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, moreKeys, recordKey, args, receiver), receiver);
             else receiver.fail(error);
           },
         );
@@ -172,29 +175,41 @@ export class Scripts {
         (statusRedis as Redis).sendCommand(command);
       };
       const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '', (command) => reloadThen(() => send(command.again()), command.receiver));
-      this.sendStatusNow = (keys, recordKey, args, receiver) => send(wire.command(keys, recordKey, args, receiver));
+      this.sendStatusNow = (keys, moreKeys, recordKey, args, receiver) => send(wire.command(keys, moreKeys, recordKey, args, receiver));
     }
   }
 
   /**
    * lua/change-object-status.lua: every object of every change of a request, all or
-   * nothing. Keys: per event its keys, the seasons' keys (statusChanges.ts), then the
+   * nothing. Keys: per event its keys, the seasons' keys (statusChanges.ts), then `moreKeys`
+   * (a hold's token keys when the function checks its token, statusContract.ts), then the
    * record key, where the reply is kept under `recordId` (`keys` is not changed: a frozen
    * list is kept, src/inventory/statusWire.ts).
    * Sent through AtMostOnceCalls (src/inventory/atMostOnce.ts), which decides what a lost
    * connection means; the outcome goes to `receiver`, once.
    */
-  sendStatus(keys: readonly string[], recordKey: string, recordId: string, now: number, request: StatusRequest, deadline: number, keepMs: number, sentBefore: boolean, receiver: StatusReceiver): void {
+  sendStatus(
+    keys: readonly string[],
+    moreKeys: readonly string[],
+    recordKey: string,
+    recordId: string,
+    now: number,
+    request: StatusRequest,
+    deadline: number,
+    keepMs: number,
+    sentBefore: boolean,
+    receiver: StatusReceiver,
+  ): void {
     // A plain call's request is its positional arguments, after an empty request text.
     const plain = typeof request === 'string' ? undefined : request;
-    this.sendStatusNow(keys, recordKey, statusArgs({ now, request: plain ? '' : (request as string), deadline, keepMs, sentBefore: sentBefore ? 1 : 0, recordId }, plain), receiver);
+    this.sendStatusNow(keys, moreKeys, recordKey, statusArgs({ now, request: plain ? '' : (request as string), deadline, keepMs, sentBefore: sentBefore ? 1 : 0, recordId }, plain), receiver);
   }
 
   /** sendStatus as a promise, the record key last of `keys` (tests call the function this way). */
   changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean, recordId = 'call'): Promise<StatusReply> {
     const recordKey = keys[keys.length - 1]!;
     return new Promise((answer, fail) =>
-      this.sendStatus(keys.slice(0, -1), recordKey, recordId, now, request, deadline, keepMs, sentBefore, { answer: answer as (reply: unknown) => void, fail }),
+      this.sendStatus(keys.slice(0, -1), NO_MORE_KEYS, recordKey, recordId, now, request, deadline, keepMs, sentBefore, { answer: answer as (reply: unknown) => void, fail }),
     );
   }
 

@@ -8,6 +8,8 @@ import type { AtMostOnceCalls, CallOutcome } from './atMostOnce.js';
 import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
 import { plainRequest } from './plainRequest.js';
+import { eventEntry, holdTokenEventsKey, holdTokenKey } from './holdTokenStore.js';
+import { TOKEN_MARK, TOKEN_TO_CHECK_MARK, TOKEN_UNCHECKED_MARK } from './statusContract.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
 // a request, so a request is applied whole or not at all, whatever else runs concurrently.
@@ -22,6 +24,12 @@ export interface EventStatusChange {
    * token's entry in the event, or answers HOLD_TOKEN_UNCHECKED (tokenUnchecked) having done nothing.
    */
   tokenUnchecked?: boolean;
+  /**
+   * A plain hold's token the status function checks against the token's record, on one Redis
+   * (TOKEN_TO_CHECK_MARK, src/inventory/statusContract.ts): it answers HOLD_TOKEN_REFUSED
+   * (tokenRefused) having done nothing, or the token's expiry with the reply (checkedTokenExpiry).
+   */
+  tokenToCheck?: boolean;
   /** For a unit of a season: the other units its changes are checked against. */
   season?: SeasonScope<EventRef>;
 }
@@ -64,7 +72,13 @@ function holdingsOf(raw: unknown, events: EventRef[]): HoldingChange[] {
 }
 
 // The script's answers to the server rather than refusals (src/domain/errorCodes.ts, SCRIPT_SIGNALS).
-const [SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED, HOLD_TOKEN_UNCHECKED] = SCRIPT_SIGNALS;
+const [SEASON_CHANGED, SEASON_UNITS_NEEDED, HOLD_NOT_EXPIRED, HOLD_TOKEN_UNCHECKED, HOLD_TOKEN_REFUSED] = SCRIPT_SIGNALS;
+
+/** The function refused a plain hold's token it checked (unknown, of another workspace, or expired) and did nothing. */
+export const tokenRefused = (reply: StatusReply): boolean => reply !== APPLIED && reply[0] === 0 && (reply[1] as string[])[0] === HOLD_TOKEN_REFUSED;
+
+/** The expiry of the token the function checked for a hold (its reply's fourth element: lua/includes/callState.lua, appliedReply), if any. */
+export const checkedTokenExpiry = (reply: StatusReply): number | undefined => (reply !== APPLIED && reply[0] === 1 && reply[3] !== undefined ? Number(reply[3]) : undefined);
 
 /**
  * The function found no unexpired entry of a plain booking's unchecked token in the event
@@ -218,7 +232,13 @@ export async function applyStatusChanges(
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
   if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
   const { event } = change;
-  calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, change.tokenUnchecked === true, ip, usageOf(event, change.change.op, owner)), outcome);
+  const token = change.change.parameters.holdToken;
+  if (change.tokenToCheck && token !== undefined) {
+    const request = plainRequest(change.change, undefined, TOKEN_TO_CHECK_MARK, `${owner._id}|${eventEntry(event)}`, ip, usageOf(event, change.change.op, owner));
+    return calls.call(event, keptEventKeys(event), now, request, outcome, [holdTokenKey(token), holdTokenEventsKey(token)]);
+  }
+  const mark = change.tokenUnchecked ? TOKEN_UNCHECKED_MARK : TOKEN_MARK;
+  calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, mark, '', ip, usageOf(event, change.change.op, owner)), outcome);
 }
 
 /** What a plain call (applyPlainChange) on `event` applied, read from its reply; throws what refused it. */

@@ -1,4 +1,5 @@
 import { EVENT_KEY_NAMES } from './eventKeys.js';
+import { KEPT_FOR_MS } from './holdTokenStore.js';
 import type { StatusArg } from './statusWire.js';
 
 // The status function's call (lua/change-object-status.lua), declared once for both sides:
@@ -13,7 +14,9 @@ import type { StatusArg } from './statusWire.js';
 // seasons' keys the request names by position; last, the request's record key.
 // ARGV: STATUS_ARGS, in order; the request (a JSON text) is described in the Lua file's header.
 // A plain call (src/inventory/plainRequest.ts) sends an empty request and its change as
-// PLAIN_ARGS after them, then its objects (lua/includes/plainRequest.lua reads them).
+// PLAIN_ARGS after them, then its objects (lua/includes/plainRequest.lua reads them). A plain
+// hold whose token the function checks (TOKEN_TO_CHECK_MARK) has the token's two keys
+// (TOKEN_KEYS) between the event's keys and the record key.
 
 /** The function's arguments, in ARGV order. */
 export const STATUS_ARGS = [
@@ -50,6 +53,11 @@ export const PLAIN_ARGS = [
   'token',
   /** The hold token's expiry (ms epoch) for a hold, else ''. */
   'tokenExpiry',
+  /**
+   * For a hold whose token the function checks (TOKEN_TO_CHECK_MARK): the caller's workspace
+   * id and the event as the token's events set lists it, `<workspaceId>|<tag>:<eventId>`; else ''.
+   */
+  'tokenHold',
   /** The usage mark of a change whose objects count as used, else ''. */
   'usage',
   /** The caller's address, or ''. */
@@ -69,6 +77,17 @@ export const TOKEN_MARK = '=';
  * cuts either off by that length.
  */
 export const TOKEN_UNCHECKED_MARK = '?';
+/**
+ * Marks a hold's token the function checks against the token's record, as
+ * lua/hold-token-for-event-2.lua does (of the caller's workspace, unexpired; then the event
+ * joins the token's events set): the server sends the hold at once instead of making that call
+ * first and waiting for it. The token's record and events set are the call's TOKEN_KEYS, so
+ * only on one Redis (on a cluster they live in the token's slot, not the event's). A refused
+ * token is answered HOLD_TOKEN_REFUSED, with nothing written.
+ */
+export const TOKEN_TO_CHECK_MARK = '!';
+/** The keys a TOKEN_TO_CHECK_MARK call carries before the record key, in order (src/inventory/holdTokenStore.ts names them). */
+export const TOKEN_KEYS = ['token', 'tokenEvents'] as const;
 
 /** `values` of the arguments `names` declares, in their order, into `into` from `at` (a loop, not a map: no callback per call on the priority lane). */
 function writeArgs<Name extends string>(names: readonly Name[], values: Record<Name, StatusArg>, into: StatusArg[], at: number): void {
@@ -105,7 +124,10 @@ export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';
 /** `extraData` -> `EXTRA_DATA` */
 const constantName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
-/** The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too), ARG_OBJECTS, TOKEN_MARK, TOKEN_UNCHECKED_MARK. */
+/**
+ * The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too),
+ * ARG_OBJECTS, the token marks, TOKEN_KEY_FROM_END_<NAME> and how long a token's events set is kept (TOKEN_EVENTS_KEPT_MS).
+ */
 export function statusContractLua(): string {
   return [
     '-- The status call\'s contract, made from src/inventory/statusContract.ts: positions named once for both sides.',
@@ -116,6 +138,10 @@ export function statusContractLua(): string {
     `local ARG_OBJECTS = ${PLAIN_OBJECTS_AT + 1}`,
     `local TOKEN_MARK = '${TOKEN_MARK}'`,
     `local TOKEN_UNCHECKED_MARK = '${TOKEN_UNCHECKED_MARK}'`,
+    `local TOKEN_TO_CHECK_MARK = '${TOKEN_TO_CHECK_MARK}'`,
+    // 1-based from the end: KEYS[#KEYS - TOKEN_KEY_FROM_END_<NAME>], the record key being last.
+    ...TOKEN_KEYS.map((name, i) => `local TOKEN_KEY_FROM_END_${constantName(name)} = ${TOKEN_KEYS.length - i}`),
+    `local TOKEN_EVENTS_KEPT_MS = ${KEPT_FOR_MS}`,
     '',
   ].join('\n');
 }

@@ -88,8 +88,8 @@ export class StatusWire {
   private readonly keys = new Map<string, string>();
   /** Where calls are written (call). */
   private readonly slab = new RespSlab();
-  /** The heads of kept (frozen) key lists, made on their first call, with the argument count they were made for. */
-  private readonly heads = new WeakMap<readonly string[], { argCount: number; head: Buffer }>();
+  /** The heads of kept (frozen) key lists, made on their first call, with the key and argument counts they were made for. */
+  private readonly heads = new WeakMap<readonly string[], { moreKeys: number; argCount: number; head: Buffer }>();
 
   constructor(
     functionName: string,
@@ -100,11 +100,12 @@ export class StatusWire {
   }
 
   /**
-   * FCALL of the function with `keys`, then `recordKey`, as its keys and `args` as its
-   * arguments. A frozen `keys` is the caller's to keep: its head is kept with it.
+   * FCALL of the function with `keys`, then `moreKeys` and `recordKey`, as its keys and `args`
+   * as its arguments. A frozen `keys` is the caller's to keep: its head is kept with it;
+   * `moreKeys` (a hold's token keys, statusContract.ts) are written per call, as the record key is.
    */
-  command(keys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
-    return new StatusCommand(this.call(this.head(keys, args.length), recordKey, args), receiver, this.onFunctionMissing);
+  command(keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: readonly StatusArg[], receiver: StatusReceiver): StatusCommand {
+    return new StatusCommand(this.call(this.head(keys, moreKeys.length, args.length), moreKeys, recordKey, args), receiver, this.onFunctionMissing);
   }
 
   /**
@@ -112,23 +113,27 @@ export class StatusWire {
    * bytes, no text made per part (each would be made, joined, then copied again). The bytes
    * are cut from a slab, as Node's own small Buffers are; a part is never written over once given.
    */
-  private call(head: Buffer, recordKey: string, args: readonly StatusArg[]): Buffer {
-    const slab = this.slab.room(head.length + bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3 + argsBytesAtMost(args));
+  private call(head: Buffer, moreKeys: readonly string[], recordKey: string, args: readonly StatusArg[]): Buffer {
+    let most = head.length + bulkBytesAtMost(this.keyPrefix) + recordKey.length * 3 + argsBytesAtMost(args);
+    for (let i = 0; i < moreKeys.length; i++) most += bulkBytesAtMost(this.keyPrefix) + moreKeys[i]!.length * 3;
+    const slab = this.slab.room(most);
     const start = this.slab.free;
     let at = start + head.copy(slab, start);
+    for (let i = 0; i < moreKeys.length; i++) at = writeBulkOf(slab, at, this.keyPrefix, moreKeys[i]!);
     at = writeBulkOf(slab, at, this.keyPrefix, recordKey);
     return this.slab.give(writeArgs(slab, at, args));
   }
 
-  private head(keys: readonly string[], argCount: number): Buffer {
+  private head(keys: readonly string[], moreKeys: number, argCount: number): Buffer {
     const kept = Object.isFrozen(keys);
     const known = kept ? this.heads.get(keys) : undefined;
-    if (known !== undefined && known.argCount === argCount) return known.head;
-    // fcall, name, key count, the keys and the record key, the arguments.
-    let text = `*${3 + keys.length + 1 + argCount}\r\n${this.name}${bulk(String(keys.length + 1))}`;
+    if (known !== undefined && known.argCount === argCount && known.moreKeys === moreKeys) return known.head;
+    // fcall, name, key count, the keys, the more keys and the record key, the arguments.
+    const keyCount = keys.length + moreKeys + 1;
+    let text = `*${3 + keyCount + argCount}\r\n${this.name}${bulk(String(keyCount))}`;
     for (const key of keys) text += this.key(key);
     const head = Buffer.from(text);
-    if (kept) this.heads.set(keys, { argCount, head });
+    if (kept) this.heads.set(keys, { moreKeys, argCount, head });
     return head;
   }
 

@@ -15,9 +15,20 @@ import type { EventRef } from '../inventory/eventKeys.js';
 import type { AtMostOnceCalls, CallOutcome } from '../inventory/atMostOnce.js';
 import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import type { HistoryStreams } from '../inventory/historyStreams.js';
-import type { HoldTokenStore } from '../inventory/holdTokenStore.js';
+import { refused, type HoldTokenStore } from '../inventory/holdTokenStore.js';
 import type { HoldExpiry } from '../jobs/holdExpiry.js';
-import { applyPlainChange, applyStatusChanges, isSeasonChanged, plainOutcome, tokenUnchecked, type AppliedChanges, type ChangeOrigin, type EventStatusChange } from '../inventory/statusChanges.js';
+import {
+  applyPlainChange,
+  applyStatusChanges,
+  checkedTokenExpiry,
+  isSeasonChanged,
+  plainOutcome,
+  tokenRefused,
+  tokenUnchecked,
+  type AppliedChanges,
+  type ChangeOrigin,
+  type EventStatusChange,
+} from '../inventory/statusChanges.js';
 import type { StatusReply } from '../inventory/scripts.js';
 import type { WorkspaceDoc } from '../metadata/workspaces.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
@@ -116,8 +127,15 @@ class PlainChange implements CallOutcome {
   ) {}
 
   resolve(reply: StatusReply): void {
+    const change = this.change;
     // A booking's token the event's entries did not vouch for: checked here, then sent again.
-    if (this.change.tokenUnchecked && tokenUnchecked(reply)) return this.service.checkTokenThenApply(this);
+    if (change.tokenUnchecked && tokenUnchecked(reply)) return this.service.checkTokenThenApply(this);
+    if (change.tokenToCheck) {
+      // A hold's token the function checked: refused as the server refuses it, or its expiry
+      // known now for the hold's expiry job (followUp).
+      if (tokenRefused(reply)) return this.done.settled(refused(change.change.parameters.holdToken!));
+      change.tokenExpiry = checkedTokenExpiry(reply);
+    }
     try {
       followUp(this.service.history, this.service.holdExpiry, [this.change], plainOutcome(reply, this.change.event));
     } catch (error) {
@@ -276,17 +294,20 @@ export class StatusChangeService {
     const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
     const call = new PlainChange(this, change, workspace, now, ip, done);
     // A booking's token is checked by the status function first, by the token's entry in the
-    // event that the checkout's hold made (lua/includes/tokenCheck.lua): no round trip for it.
+    // event that the checkout's hold made; on one Redis a hold's too, by the token's record
+    // (lua/includes/tokenCheck.lua): no round trip for either.
     if (holdToken !== undefined && op === 'book') change.tokenUnchecked = true;
-    if (holdToken === undefined || op === 'book') applyPlainChange(this.calls, change, now, ip, workspace, call);
+    if (holdToken !== undefined && op === 'hold' && !this.oneSlotPerRequest) change.tokenToCheck = true;
+    if (holdToken === undefined || change.tokenUnchecked || change.tokenToCheck) applyPlainChange(this.calls, change, now, ip, workspace, call);
     else this.checkTokenThenApply(call);
     return { change: change.change, loaded };
   }
 
   /**
    * A plain change's token checked here (400 unless of this workspace and unexpired; a hold
-   * gets its expiry), then the call sent: a hold's, and a booking's whose token the status
-   * function could not vouch for (no unexpired entry of it in the event), sent again marked checked.
+   * gets its expiry), then the call sent: a hold's on Redis Cluster (where the token's record
+   * lives in another slot than the event's), and a booking's whose token the status function
+   * could not vouch for (no unexpired entry of it in the event), sent again marked checked.
    */
   checkTokenThenApply(call: PlainChange): void {
     const { change, workspace, now, ip } = call;

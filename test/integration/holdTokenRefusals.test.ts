@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenStore.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { action, done, expireIn, holdToken, objectInfos } from '../support/events.js';
@@ -124,6 +124,23 @@ describe('every call that carries a token needs a live token of this workspace',
     expect(commands.filter(isBooking)).toHaveLength(1);
     expect(commands.filter((args) => args.slice(1).some((arg) => arg.includes(holdTokenKey(token))))).toEqual([]);
     expect((await objectInfos(ctx.api, event, ['B-1']))['B-1']!.status).toBe('booked');
+  });
+
+  it("a checkout's hold has its token checked by the status call itself on one Redis, by the server first on a cluster", async () => {
+    const token = await holdToken(ctx.api);
+    const isHold = (args: string[]) => args[0]?.toLowerCase() === 'fcall' && args.some((arg) => arg.slice(1) === token);
+    const namesRecord = (args: string[]) => args.slice(1).some((arg) => arg.endsWith(holdTokenKey(token)));
+    // The event's first request loads it; the direct way takes the ones after.
+    await done(ctx.api, event, 'book', { objects: ['B-3'] });
+    const commands = await RedisMonitor.commandsWhile(() => done(ctx.api, event, 'hold', { objects: ['B-2'], holdToken: token }), isHold);
+    const holds = commands.filter(isHold);
+    expect(holds).toHaveLength(1);
+    const scriptCallsBefore = commands.filter((args) => args[0]?.toLowerCase() === 'evalsha' && namesRecord(args));
+    // On a cluster the token's record lives in its own slot: lua/hold-token-for-event-2.lua reads it first.
+    const onCluster = inject('redisClusterNodes') !== '';
+    expect(namesRecord(holds[0]!)).toBe(!onCluster);
+    expect(scriptCallsBefore).toHaveLength(onCluster ? 1 : 0);
+    expect((await objectInfos(ctx.api, event, ['B-2']))['B-2']!.status).toBe('reservedByToken');
   });
 
   it('a live token of this workspace still books what it holds', async () => {

@@ -4,8 +4,11 @@ import { buildObjectIndex } from '../../src/domain/objectIndex.js';
 import { planChange, type ObjectInput, type StatusOperation, type StatusParameters } from '../../src/domain/statusChangeRequest.js';
 import { eventKeys, keptEventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
-import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
+import { applyPlainChange, applyStatusChanges, checkedTokenExpiry, plainOutcome } from '../../src/inventory/statusChanges.js';
+import { eventEntry, holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, KEPT_FOR_MS } from '../../src/inventory/holdTokenStore.js';
+import { tokenEntryExpiry } from '../../src/domain/objectStates.js';
 import { plainRequest } from '../../src/inventory/plainRequest.js';
+import { TOKEN_UNCHECKED_MARK } from '../../src/inventory/statusContract.js';
 import type { StatusReply } from '../../src/inventory/scripts.js';
 import { directCall, eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatchedStatusCalls, withNames } from '../support/statusCalls.js';
 
@@ -195,7 +198,7 @@ describe("a booking's token left to the status function (lua/includes/tokenCheck
   function unchecked(event: TestEvent, labels: string[], now: number, holdToken: string): Promise<StatusReply> {
     const planned = planChange(event, index, 'book', 'booked', labels, { holdToken });
     return new Promise((resolve, reject) =>
-      calls.call(event, keptEventKeys(event), now, plainRequest(planned, undefined, true, ORIGIN.ip, undefined), { resolve, reject }),
+      calls.call(event, keptEventKeys(event), now, plainRequest(planned, undefined, TOKEN_UNCHECKED_MARK, '', ORIGIN.ip, undefined), { resolve, reject }),
     );
   }
   const UNCHECKED = [0, ['HOLD_TOKEN_UNCHECKED', '', '']];
@@ -229,5 +232,75 @@ describe("a booking's token left to the status function (lua/includes/tokenCheck
       expect([after['A-1'], after['A-2'], after['A-3'], after['C-1']]).toEqual(['booked', expect.stringContaining('t1'), 'booked', undefined]);
       expect(Object.keys(holdTokens).sort()).toEqual(['t1', 't2']);
     }
+  });
+});
+
+describe("a hold's token left to the status function on one Redis (lua/includes/tokenCheck.lua)", () => {
+  const HELD = 'reservedByToken';
+  const REFUSED = [0, ['HOLD_TOKEN_REFUSED', '', '']];
+
+  /** A token's record as POST /hold-tokens writes it (lua/create-hold-token-2.lua). */
+  async function newToken(token: string, workspaceId: number, expiresAt: number): Promise<void> {
+    await calls.scripts.createHoldToken(holdTokenKey(token), holdTokenLiveKey(token), workspaceId, Date.now(), expiresAt, Date.now() + KEPT_FOR_MS);
+  }
+
+  /** The direct way's hold whose token the function checks (TOKEN_TO_CHECK_MARK): its reply as it is. */
+  function holdToCheck(event: TestEvent, labels: string[], now: number, holdToken: string): Promise<StatusReply> {
+    const planned = planChange(event, index, 'hold', HELD, labels, { holdToken });
+    return new Promise((resolve, reject) => applyPlainChange(calls, { event, change: planned, tokenToCheck: true }, now, ORIGIN.ip, OWNER, { resolve, reject }));
+  }
+
+  /** The same hold as the server made it before: the token checked by lua/hold-token-for-event-2.lua, then the call with its expiry. */
+  async function holdCheckedFirst(event: TestEvent, labels: string[], now: number, holdToken: string) {
+    const expiry = await calls.scripts.holdTokenForEvent(holdTokenKey(holdToken), holdTokenEventsKey(holdToken), OWNER._id, now, eventEntry(event), KEPT_FOR_MS);
+    return direct(event, 'hold', HELD, labels, now, holdToken, expiry);
+  }
+
+  const eventsOf = (token: string) => redis.smembers(holdTokenEventsKey(token));
+
+  it('holds as the server did after checking the token itself, the plain way and the general way alike, and answers the token\'s expiry', async () => {
+    const now = Date.now();
+    const expiresAt = now + 600_000;
+    await newToken('c1', OWNER._id, expiresAt);
+    await newToken('c2', OWNER._id, expiresAt);
+    const heldIn: TestEvent[] = [];
+    for (const [checkedHere, checkedFirst] of [
+      [newEvent(), newEvent()],
+      [await generalEvent(), await generalEvent()],
+    ] as const) {
+      heldIn.push(checkedHere);
+      const reply = await holdToCheck(checkedHere, ['A-1', 'A-2'], now, 'c1');
+      const before = await holdCheckedFirst(checkedFirst, ['A-1', 'A-2'], now, 'c2');
+      // The answer the server reads: the token started holding, and its expiry.
+      expect(checkedTokenExpiry(reply)).toBe(expiresAt);
+      // The same answer, records, token entry (its expiry the token's) and history, the token's name aside.
+      const rename = (inventory: unknown) => JSON.parse(JSON.stringify(inventory).replaceAll('c2', 'c1'));
+      expect(withoutEvent(plainOutcome(reply, checkedHere), checkedHere)).toEqual(rename(withoutEvent(before, checkedFirst)));
+      expect(await state(checkedHere)).toEqual(rename(await state(checkedFirst)));
+      expect(tokenEntryExpiry((await state(checkedHere)).holdTokens.c1!)).toBe(expiresAt);
+    }
+    // Each event joined its token's events set, so an expiry change reaches it; kept as long as the server keeps it.
+    expect((await eventsOf('c1')).sort()).toEqual(heldIn.map(eventEntry).sort());
+    expect(await redis.pttl(holdTokenEventsKey('c1'))).toBeGreaterThan(KEPT_FOR_MS - 60_000);
+    // A second hold with the token in the event: its entry's expiry stands, the event is listed once.
+    expect(checkedTokenExpiry(await holdToCheck(newEvent(), ['B-1'], now, 'c1'))).toBe(expiresAt);
+  });
+
+  it('refuses an unknown, expired or other workspace\'s token with nothing written: no record, no request record, no event in its set', async () => {
+    const now = Date.now();
+    await newToken('r-expired', OWNER._id, now - 1);
+    await newToken('r-other', OWNER._id + 1, now + 600_000);
+    for (const event of [newEvent(), await generalEvent()]) {
+      const before = await state(event);
+      for (const token of ['r-unknown', 'r-expired', 'r-other']) {
+        expect(await holdToCheck(event, ['A-1'], now, token), token).toEqual(REFUSED);
+        expect(await eventsOf(token), token).toEqual([]);
+      }
+      expect(await state(event)).toEqual(before);
+      const prefix = redis.options.keyPrefix ?? '';
+      expect(await redis.keys(`${prefix}inv:{${event.tag}}:requests:*`)).toEqual([]);
+    }
+    // Not a hold on the token's record: nothing was created for the unknown one.
+    expect(await redis.exists(holdTokenKey('r-unknown'))).toBe(0);
   });
 });

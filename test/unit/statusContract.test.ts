@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_KEY_NAMES } from '../../src/inventory/eventKeys.js';
 import { statusLibrary } from '../../src/inventory/scripts.js';
-import { PLAIN_ARGS, STATUS_ARGS, statusArgs, statusContractLua } from '../../src/inventory/statusContract.js';
+import { KEPT_FOR_MS } from '../../src/inventory/holdTokenStore.js';
+import { PLAIN_ARGS, STATUS_ARGS, statusArgs, statusContractLua, TOKEN_KEYS } from '../../src/inventory/statusContract.js';
 
 // The status call's contract (src/inventory/statusContract.ts): the server and the Lua take
 // the keys' and arguments' positions from the same lists.
@@ -22,7 +23,11 @@ describe("the status call's contract", () => {
     expect(lua.ARG_OP).toBe(STATUS_ARGS.length + PLAIN_ARGS.indexOf('op') + 1);
     expect(lua.ARG_AREAS).toBe(STATUS_ARGS.length + PLAIN_ARGS.indexOf('areas') + 1);
     expect(lua.ARG_OBJECTS).toBe(STATUS_ARGS.length + PLAIN_ARGS.length + 1);
-    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1);
+    // A hold's token keys, counted back from the record key (last); how long a token's events set is kept.
+    expect(lua.TOKEN_KEY_FROM_END_TOKEN).toBe(TOKEN_KEYS.length - TOKEN_KEYS.indexOf('token'));
+    expect(lua.TOKEN_KEY_FROM_END_TOKEN_EVENTS).toBe(TOKEN_KEYS.length - TOKEN_KEYS.indexOf('tokenEvents'));
+    expect(lua.TOKEN_EVENTS_KEPT_MS).toBe(KEPT_FOR_MS);
+    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1 + TOKEN_KEYS.length + 1);
     expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1, recordId: 'c1' })).toEqual([1, '{}', 3, 4, 0, 'c1']);
     // Into a plain call's list, whose first places are kept for them.
     const plain = [0, 0, 0, 0, 0, 0, 'book', 'booked', 'A-1'];

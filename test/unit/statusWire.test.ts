@@ -11,7 +11,7 @@ const nowhere: StatusReceiver = { answer: () => undefined, fail: () => undefined
 
 /** The wire's command for `keys` whose last is the record key, as the tests below name them. */
 const commandOf = (wire: StatusWire, keys: readonly string[], args: (string | number)[], receiver: StatusReceiver) =>
-  wire.command(keys.slice(0, -1), keys[keys.length - 1]!, args, receiver);
+  wire.command(keys.slice(0, -1), [], keys[keys.length - 1]!, args, receiver);
 
 describe('StatusWire', () => {
   it('writes the FCALL ioredis writes, key prefix on every key, labels in UTF-8', () => {
@@ -21,7 +21,7 @@ describe('StatusWire', () => {
     expect(commandOf(wire, keys, args, nowhere).wire).toBe(asIoredisWrites('change_object_status_abc', 'test:', keys, args));
     // A record key short or long (ASCII written byte by byte up to 32 characters, longer by Buffer).
     for (const record of ['r', 'inv:{7}:requests:x1:1', 'inv:{a-long-event-tag}:requests:AbCdEfGhIjKl:17640000000']) {
-      expect(wire.command(keys.slice(0, -1), record, args, nowhere).wire).toBe(asIoredisWrites('change_object_status_abc', 'test:', [...keys.slice(0, -1), record], args));
+      expect(wire.command(keys.slice(0, -1), [], record, args, nowhere).wire).toBe(asIoredisWrites('change_object_status_abc', 'test:', [...keys.slice(0, -1), record], args));
     }
   });
 
@@ -61,8 +61,8 @@ describe('StatusWire', () => {
     const wire = new StatusWire('f', 'p:');
     const eventKeys = Object.freeze(['inv:{7}:7:objects', 'inv:{7}:7:history']);
     const args = [1764000000000, '{"l":"Ä-1"}', 12, 0, 0];
-    const first = wire.command(eventKeys, 'inv:{7}:request:a', args, nowhere);
-    const second = wire.command(eventKeys, 'inv:{7}:request:b', args, nowhere);
+    const first = wire.command(eventKeys, [], 'inv:{7}:request:a', args, nowhere);
+    const second = wire.command(eventKeys, [], 'inv:{7}:request:b', args, nowhere);
     expect(second.toWritable()).toBe(second.bytes);
     expect(second.wire).toBe(asIoredisWrites('f', 'p:', [...eventKeys, 'inv:{7}:request:b'], args));
     expect(first.wire).toBe(asIoredisWrites('f', 'p:', [...eventKeys, 'inv:{7}:request:a'], args));
@@ -70,10 +70,23 @@ describe('StatusWire', () => {
     expect(second.bytes.buffer === first.bytes.buffer && second.bytes.byteOffset < first.bytes.byteOffset + first.bytes.length).toBe(false);
     // A list that is not frozen may change: its head is made again for each call.
     const open = ['inv:{7}:7:objects'];
-    const before = wire.command(open, 'r', [1], nowhere).wire;
+    const before = wire.command(open, [], 'r', [1], nowhere).wire;
     open.push('inv:{7}:7:history');
-    expect(wire.command(open, 'r', [1], nowhere).wire).not.toBe(before);
-    expect(wire.command(open, 'r', [1], nowhere).wire).toBe(asIoredisWrites('f', 'p:', [...open, 'r'], [1]));
+    expect(wire.command(open, [], 'r', [1], nowhere).wire).not.toBe(before);
+    expect(wire.command(open, [], 'r', [1], nowhere).wire).toBe(asIoredisWrites('f', 'p:', [...open, 'r'], [1]));
+  });
+
+  // A hold whose token the function checks carries the token's keys before the record key
+  // (src/inventory/statusContract.ts, TOKEN_KEYS): the same kept list makes a head of its own for them.
+  it('writes keys between a kept list and the record key, prefixed, and keeps the head without them apart', () => {
+    const wire = new StatusWire('f', 'p:');
+    const eventKeys = Object.freeze(['inv:{7}:7:objects', 'inv:{7}:7:history']);
+    const args = [1764000000000, '', 12, 0, 0];
+    const tokenKeys = ['holdToken:{Ab3}', 'holdToken:{Ab3}:events'];
+    for (let round = 0; round < 2; round++) {
+      expect(wire.command(eventKeys, tokenKeys, 'r1', args, nowhere).wire).toBe(asIoredisWrites('f', 'p:', [...eventKeys, ...tokenKeys, 'r1'], args));
+      expect(wire.command(eventKeys, [], 'r2', args, nowhere).wire).toBe(asIoredisWrites('f', 'p:', [...eventKeys, 'r2'], args));
+    }
   });
 
   // Calls are cut from a shared slab: thousands of calls, some with long UTF-8 requests that
@@ -83,7 +96,7 @@ describe('StatusWire', () => {
     const keys = Object.freeze(['k']);
     const made = Array.from({ length: 3000 }, (_, i) => {
       const args = [i, i % 97 === 0 ? '✓'.repeat(5000 + i) : `{"l":"A-${i}"}`, 0];
-      return { command: wire.command(keys, `r${i}`, args, nowhere), args, i };
+      return { command: wire.command(keys, [], `r${i}`, args, nowhere), args, i };
     });
     for (const { command, args, i } of made) expect(command.wire).toBe(asIoredisWrites('f', 'p:', ['k', `r${i}`], args));
   });
