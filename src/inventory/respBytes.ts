@@ -1,3 +1,4 @@
+import { Command } from 'ioredis';
 import { digitCount, putAscii, putDigits, writesAsDigits } from '../util/asciiBytes.js';
 
 // Redis commands written as RESP bytes from JavaScript, for the calls the server makes per
@@ -113,5 +114,30 @@ export class RespSlab {
     const start = this.used;
     this.used = end;
     return this.slab.subarray(start, end);
+  }
+}
+
+/**
+ * A command whose RESP is made already (by the writers above): ioredis queues it and matches
+ * its reply as any other, and writes its bytes as they are. Its arguments stay empty, so
+ * ioredis has nothing to flatten, prefix or encode.
+ */
+export class EncodedCommand extends Command {
+  constructor(
+    name: string,
+    /** The whole call, encoded. */
+    readonly bytes: Buffer,
+  ) {
+    super(name, [], { replyEncoding: 'utf8' });
+  }
+
+  /** What ioredis writes to the socket: the call's bytes as they are. */
+  override toWritable(): Buffer {
+    return this.bytes;
+  }
+
+  /** The whole call as RESP text (tests compare it with ioredis's). */
+  get wire(): string {
+    return this.bytes.toString();
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Command, type Redis } from 'ioredis';
-import { argsBytesAtMost, bulk, bulkBytesAtMost, RespSlab, writeArgs, writeBulkOf, writeCount, writeBulkNumber, type RespArg } from './respBytes.js';
+import type { Redis } from 'ioredis';
+import { argsBytesAtMost, bulk, bulkBytesAtMost, EncodedCommand, RespSlab, writeArgs, writeBulkNumber, writeBulkOf, writeCount, type RespArg } from './respBytes.js';
 
 // The calls of lua/'s scripts (all but the status function) on one Redis, as EVALSHA written
 // here as bytes (src/inventory/respBytes.ts) rather than by ioredis's script commands. A
@@ -24,31 +24,20 @@ const NO_SCRIPT = /NOSCRIPT/;
  * call, as the callers await it). A NOSCRIPT answer goes to `again` instead, whose outcome
  * settles it.
  */
-export class ScriptCall extends Command {
+export class ScriptCall extends EncodedCommand {
   /** The Command's reject, which `reject` passes everything but NOSCRIPT to. */
   private readonly failed: (error: Error) => void;
 
   constructor(
-    /** The whole call, encoded. */
-    readonly bytes: Buffer,
+    bytes: Buffer,
     private readonly callKeys: readonly string[],
     private readonly callArgs: readonly RespArg[],
     /** A call through ioredis's script command, which loads the script (shared by the script's calls, not a closure per call). */
     private readonly again: Fallback,
   ) {
-    super('evalsha', [], { replyEncoding: 'utf8' });
+    super('evalsha', bytes);
     this.failed = this.reject;
     this.reject = rejectOrLoad;
-  }
-
-  /** What ioredis writes to the socket: the call's bytes as they are. */
-  override toWritable(): Buffer {
-    return this.bytes;
-  }
-
-  /** The call as RESP text (tests compare it with ioredis's). */
-  get wire(): string {
-    return this.bytes.toString();
   }
 
   /** The script was missing: the call again, loading it. */

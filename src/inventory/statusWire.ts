@@ -1,5 +1,4 @@
-import { Command } from 'ioredis';
-import { argsBytesAtMost, bulk, bulkBytesAtMost, RespSlab, writeArgs, writeBulkOf, type RespArg } from './respBytes.js';
+import { argsBytesAtMost, bulk, bulkBytesAtMost, EncodedCommand, RespSlab, writeArgs, writeBulkOf, type RespArg } from './respBytes.js';
 
 // The status function's call as RESP, made here rather than by ioredis's Command, for the
 // priority lane on one Redis (src/inventory/scripts.ts sends it). A call is made of its head
@@ -28,28 +27,17 @@ export interface StatusReceiver {
  * makes a promise and three closures per call for an answer the priority lane would only pass
  * on through more promises (docs/performance.md, step 4).
  */
-export class StatusCommand extends Command {
+export class StatusCommand extends EncodedCommand {
   constructor(
-    /** The whole call, encoded. */
-    readonly bytes: Buffer,
+    bytes: Buffer,
     readonly receiver: StatusReceiver,
     /** Redis answered that it has no such function (it restarted without persistence): the call did not run. */
     readonly onFunctionMissing: (command: StatusCommand) => void,
   ) {
-    super('fcall', [], { replyEncoding: 'utf8' });
+    super('fcall', bytes);
     // Shared functions, not closures: ioredis calls them as methods of the command.
     this.resolve = answerReceiver;
     this.reject = failReceiver;
-  }
-
-  /** What ioredis writes to the socket: the call's bytes as they are. */
-  override toWritable(): Buffer {
-    return this.bytes;
-  }
-
-  /** The whole call as RESP text (tests compare it with ioredis's). */
-  get wire(): string {
-    return this.bytes.toString();
   }
 
   /** The same call as a new command (a command is sent once). */
