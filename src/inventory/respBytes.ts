@@ -23,7 +23,11 @@ export const bulkBytesAtMost = (text: string) => text.length * 3 + 16;
 /** The bulk strings of `args` at most. */
 export function argsBytesAtMost(args: readonly RespArg[]): number {
   let most = 0;
-  for (const arg of args) most += typeof arg === 'string' ? bulkBytesAtMost(arg) : NUMBER_BULK_BYTES;
+  // Indexed loops here and below: a for-of's iterator showed in the allocation profile (docs/performance.md, "Allocation under 6 KB per booking").
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    most += typeof arg === 'string' ? bulkBytesAtMost(arg) : NUMBER_BULK_BYTES;
+  }
   return most;
 }
 const CR = 13;
@@ -78,7 +82,8 @@ export function writeBulkOf(into: Buffer, at: number, first: string, second: str
 
 /** `args` as bulk strings, one after the other; where they ended. */
 export function writeArgs(into: Buffer, at: number, args: readonly RespArg[]): number {
-  for (const arg of args) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
     if (typeof arg === 'string') at = writeBulkOf(into, at, '', arg);
     else at = writeBulkNumber(into, at, arg);
   }

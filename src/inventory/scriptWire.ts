@@ -68,12 +68,12 @@ export class ScriptWire {
   /** EVALSHA with `keys` (prefixed here) and `args`. */
   bytes(keys: readonly string[], args: readonly RespArg[]): Buffer {
     let most = 16 + this.name.length + 24 + argsBytesAtMost(args);
-    for (const key of keys) most += bulkBytesAtMost(this.keyPrefix) + key.length * 3;
+    for (let i = 0; i < keys.length; i++) most += bulkBytesAtMost(this.keyPrefix) + keys[i]!.length * 3;
     const slab = this.slab.room(most);
     let at = writeCount(slab, this.slab.free, 3 + keys.length + args.length);
     at += this.name.copy(slab, at);
     at = writeBulkNumber(slab, at, keys.length);
-    for (const key of keys) at = writeBulkOf(slab, at, this.keyPrefix, key);
+    for (let i = 0; i < keys.length; i++) at = writeBulkOf(slab, at, this.keyPrefix, keys[i]!);
     return this.slab.give(writeArgs(slab, at, args));
   }
 
