@@ -98,14 +98,7 @@ local function run(keys, args)
   if text == '' then
     -- A booking's token the server left to the event's entry, a hold's to the token's
     -- record (tokenCheck.lua).
-    local refusal = tokenRefusal()
-    if refusal == 'HOLD_TOKEN_UNCHECKED' then
-      fail('HOLD_TOKEN_UNCHECKED', '', '')
-      return { 0, call.errors[1] }
-    elseif refusal == 'HOLD_TOKEN_REFUSED' then
-      fail('HOLD_TOKEN_REFUSED', '', '')
-      return { 0, call.errors[1] }
-    end
+    if tokenRefused() then return { 0, call.errors[1] } end
     plain, hasSaleConfig = plainArgsChanges()
   else
     request = cjson.decode(text)

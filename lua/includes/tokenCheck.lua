@@ -15,6 +15,7 @@
 --#include constants.lua
 --#include objectStates.lua
 --#include callState.lua
+--#include failures.lua
 
 -- The entry of `token` in event 1 (objectStates.lua, decoded), or false when there is none;
 -- kept in call.tokenEntry, so the call reads it once.
@@ -49,17 +50,21 @@ local function holdTokenMayHold(token)
   return true
 end
 
--- The signal a plain call's token check answers with (nothing written), or nil when the
--- token stands: HOLD_TOKEN_UNCHECKED when a booking's unchecked token has no unexpired entry
--- in the event to vouch for it, HOLD_TOKEN_REFUSED when a hold's token may not hold.
-local function tokenRefusal()
+-- Whether a plain call's token check refused the call, its signal recorded (nothing written):
+-- HOLD_TOKEN_UNCHECKED when a booking's unchecked token has no unexpired entry in the event
+-- to vouch for it, HOLD_TOKEN_REFUSED when a hold's token may not hold.
+local function tokenRefused()
   local arg = ARGV[ARG_TOKEN]
   local mark = string.sub(arg, 1, #TOKEN_MARK)
   if mark == TOKEN_UNCHECKED_MARK then
     local entry = plainTokenEntryOf(string.sub(arg, #TOKEN_MARK + 1))
-    if entry == false or entry.expiry <= now then return 'HOLD_TOKEN_UNCHECKED' end
-  elseif mark == TOKEN_TO_CHECK_MARK then
-    if not holdTokenMayHold(string.sub(arg, #TOKEN_MARK + 1)) then return 'HOLD_TOKEN_REFUSED' end
+    if entry == false or entry.expiry <= now then
+      fail('HOLD_TOKEN_UNCHECKED', '', '')
+      return true
+    end
+  elseif mark == TOKEN_TO_CHECK_MARK and not holdTokenMayHold(string.sub(arg, #TOKEN_MARK + 1)) then
+    fail('HOLD_TOKEN_REFUSED', '', '')
+    return true
   end
-  return nil
+  return false
 end

@@ -20,16 +20,14 @@ export interface EventStatusChange {
   /** The hold token's expiry (ms epoch), for holds. */
   tokenExpiry?: number;
   /**
-   * A plain booking's token the server has not checked: the status function checks it by the
-   * token's entry in the event, or answers HOLD_TOKEN_UNCHECKED (tokenUnchecked) having done nothing.
+   * A plain change's token the status function checks rather than the server, and how:
+   * 'entry', a booking's, by the token's entry in the event, else it answers
+   * HOLD_TOKEN_UNCHECKED (tokenUnchecked) having done nothing; 'record', a hold's on one Redis,
+   * by the token's record (TOKEN_TO_CHECK_MARK, src/inventory/statusContract.ts), else it
+   * answers HOLD_TOKEN_REFUSED (tokenRefused) having done nothing, and with the token's expiry
+   * in its reply (checkedTokenExpiry). Absent: the server checked the token.
    */
-  tokenUnchecked?: boolean;
-  /**
-   * A plain hold's token the status function checks against the token's record, on one Redis
-   * (TOKEN_TO_CHECK_MARK, src/inventory/statusContract.ts): it answers HOLD_TOKEN_REFUSED
-   * (tokenRefused) having done nothing, or the token's expiry with the reply (checkedTokenExpiry).
-   */
-  tokenToCheck?: boolean;
+  tokenCheckedBy?: 'entry' | 'record';
   /** For a unit of a season: the other units its changes are checked against. */
   season?: SeasonScope<EventRef>;
 }
@@ -233,11 +231,11 @@ export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChan
   if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
   const { event } = change;
   const token = change.change.parameters.holdToken;
-  if (change.tokenToCheck && token !== undefined) {
+  if (change.tokenCheckedBy === 'record' && token !== undefined) {
     const request = plainRequest(change.change, undefined, TOKEN_TO_CHECK_MARK, `${owner._id}|${eventEntry(event)}`, ip, usageOf(event, change.change.op, owner));
     return calls.call(event, keptEventKeys(event), now, request, outcome, [holdTokenKey(token), holdTokenEventsKey(token)]);
   }
-  const mark = change.tokenUnchecked ? TOKEN_UNCHECKED_MARK : TOKEN_MARK;
+  const mark = change.tokenCheckedBy === 'entry' ? TOKEN_UNCHECKED_MARK : TOKEN_MARK;
   calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, mark, '', ip, usageOf(event, change.change.op, owner)), outcome);
 }
 

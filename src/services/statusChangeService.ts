@@ -129,8 +129,8 @@ class PlainChange implements CallOutcome {
   resolve(reply: StatusReply): void {
     const change = this.change;
     // A booking's token the event's entries did not vouch for: checked here, then sent again.
-    if (change.tokenUnchecked && tokenUnchecked(reply)) return this.service.checkTokenThenApply(this);
-    if (change.tokenToCheck) {
+    if (change.tokenCheckedBy === 'entry' && tokenUnchecked(reply)) return this.service.checkTokenThenApply(this);
+    if (change.tokenCheckedBy === 'record') {
       // A hold's token the function checked: refused as the server refuses it, or its expiry
       // known now for the hold's expiry job (followUp).
       if (tokenRefused(reply)) return this.done.settled(refused(change.change.parameters.holdToken!));
@@ -296,9 +296,9 @@ export class StatusChangeService {
     // A booking's token is checked by the status function first, by the token's entry in the
     // event that the checkout's hold made; on one Redis a hold's too, by the token's record
     // (lua/includes/tokenCheck.lua): no round trip for either.
-    if (holdToken !== undefined && op === 'book') change.tokenUnchecked = true;
-    if (holdToken !== undefined && op === 'hold' && !this.oneSlotPerRequest) change.tokenToCheck = true;
-    if (holdToken === undefined || change.tokenUnchecked || change.tokenToCheck) applyPlainChange(this.calls, change, now, ip, workspace, call);
+    if (holdToken !== undefined && op === 'book') change.tokenCheckedBy = 'entry';
+    if (holdToken !== undefined && op === 'hold' && !this.oneSlotPerRequest) change.tokenCheckedBy = 'record';
+    if (holdToken === undefined || change.tokenCheckedBy !== undefined) applyPlainChange(this.calls, change, now, ip, workspace, call);
     else this.checkTokenThenApply(call);
     return { change: change.change, loaded };
   }
@@ -311,7 +311,7 @@ export class StatusChangeService {
    */
   checkTokenThenApply(call: PlainChange): void {
     const { change, workspace, now, ip } = call;
-    change.tokenUnchecked = false;
+    change.tokenCheckedBy = undefined;
     this.tokenExpiry(workspace, change.event, change.change, now).then(
       (expiry) => {
         change.tokenExpiry = expiry;

@@ -247,7 +247,7 @@ describe("a hold's token left to the status function on one Redis (lua/includes/
   /** The direct way's hold whose token the function checks (TOKEN_TO_CHECK_MARK): its reply as it is. */
   function holdToCheck(event: TestEvent, labels: string[], now: number, holdToken: string): Promise<StatusReply> {
     const planned = planChange(event, index, 'hold', HELD, labels, { holdToken });
-    return new Promise((resolve, reject) => applyPlainChange(calls, { event, change: planned, tokenToCheck: true }, now, ORIGIN.ip, OWNER, { resolve, reject }));
+    return new Promise((resolve, reject) => applyPlainChange(calls, { event, change: planned, tokenCheckedBy: 'record' }, now, ORIGIN.ip, OWNER, { resolve, reject }));
   }
 
   /** The same hold as the server made it before: the token checked by lua/hold-token-for-event-2.lua, then the call with its expiry. */
