@@ -48,6 +48,10 @@ export interface DrainProgress {
 }
 
 const SEPARATOR_BYTES = Buffer.from(ENTRY_SEPARATOR);
+
+/** The usage mark an entry's one field is named by; undefined for `c` (lua/includes/historyEntries.lua). */
+const C_FIELD = 'c'.charCodeAt(0);
+const usageMarkOf = (name: Buffer): Buffer | undefined => (name.length === 1 && name[0] === C_FIELD ? undefined : name);
 const SEPARATOR_BYTE = SEPARATOR_BYTES[0]!;
 
 /** How many changes an entry's `c` holds: they are joined by ENTRY_SEPARATOR. */
@@ -169,7 +173,9 @@ export class HistoryStreams {
     const read = Math.max(1, Math.min(count, Math.floor(count / this.changesPerEntry)));
     const page = (await this.redis.xrangeBuffer(key, after > 0 ? `0-${after + 1}` : '-', '+', 'COUNT', read)) as unknown as [Buffer, Buffer[]][];
     if (page.length === 0) return null;
-    // Each entry has the field `c`, and `u` when its objects were used.
+    // An entry's one field is its changes, named `c`, or by its usage mark when its objects
+    // were used; an entry written before that has `c` and a second field `u`, the mark
+    // (lua/includes/historyEntries.lua).
     const texts: Buffer[] = [];
     let marked = '';
     const marks: string[] = [];
@@ -186,7 +192,7 @@ export class HistoryStreams {
       texts.push(c);
       changes += inEntry;
       entries++;
-      const mark = fields[3];
+      const mark = fields.length > 2 ? fields[3] : usageMarkOf(fields[0]!);
       let place = UNMARKED;
       if (mark !== undefined) {
         if (lastMark === undefined || !mark.equals(lastMark)) {

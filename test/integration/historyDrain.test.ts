@@ -311,8 +311,10 @@ describe('history drain', () => {
       const march = Date.UTC(2026, 2, 31, 23, 59, 59, 999);
       const april = march + 1;
       const entry = (time: number, label: string) => [String(time), label, 'booked', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
-      // Two owners' marks (one bucket each), an unmarked release, labels outside ASCII, two months.
-      await redis.xadd(key, '0-*', 'c', entry(march, 'Ä-1'), 'u', '1:7:3');
+      // Two owners' marks (one bucket each), an unmarked release, labels outside ASCII, two
+      // months; entries as the status function writes them (the field named by the mark) and
+      // as servers before session 25 did (`c`, then the mark as a field `u`), in one batch.
+      await redis.xadd(key, '0-*', '1:7:3', entry(march, 'Ä-1'));
       await redis.xadd(key, '0-*', 'c', entry(march, 'B-1'), 'u', '1:8:3');
       await redis.xadd(key, '0-*', 'c', [String(march), 'Ä-1', 'free', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));
       await redis.xadd(key, '0-*', 'c', entry(april, '席-2'), 'u', '1:7:3');
@@ -335,7 +337,7 @@ describe('history drain', () => {
       expect(await used.eventsInUse(7, '2026-04')).toEqual([42]);
 
       // The next batch of the event and month: counted, without writing the workspace's lists again.
-      await redis.xadd(key, '0-*', 'c', entry(april, 'C-3'), 'u', '1:7:3');
+      await redis.xadd(key, '0-*', '1:7:3', entry(april, 'C-3'));
       const counting = (args: string[]) => args.includes('C-3');
       const commands = await RedisMonitor.commandsWhile(async () => used.countDrained(event, (await streams.oldest(key, 10, 4))!), counting);
       // The count script's call (and its HSET of the label, which MONITOR shows too).

@@ -15,7 +15,8 @@ export interface StreamChange {
 export async function streamChanges(redis: RedisClient, key: string): Promise<StreamChange[]> {
   const changes: StreamChange[] = [];
   for (const [id, fields] of await redis.xrange(key, '-', '+')) {
-    const u = fields[2] === 'u' ? fields[3]! : null;
+    // The mark names the entry's one field, or (entries written before) is a second field `u`.
+    const u = fields[2] === 'u' ? fields[3]! : fields[0] === 'c' ? null : fields[0]!;
     for (const [seq, c] of entryChanges(id, fields[1]!)) changes.push({ seq, c, u });
   }
   return changes;
