@@ -91,6 +91,12 @@ export function batchLabels(entries: string): string[] {
   return [...labels];
 }
 
+/**
+ * A batch's distinct labels (batchLabels), worked out once and kept with it: the drain's
+ * usage count may need them before storing the batch does.
+ */
+export const batchLabelsOf = (batch: { entries: string; labels?: string[] }): string[] => (batch.labels ??= batchLabels(batch.entries));
+
 /** The time (ms) and label of one entry's `c` field (its first two fields), without decoding the rest. */
 export function entryTimeAndLabel(c: string): { time: number; label: string } {
   const first = c.indexOf(FIELD_SEPARATOR);

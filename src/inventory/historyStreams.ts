@@ -28,6 +28,8 @@ export interface HistoryBatchText {
   first: number;
   last: number;
   entries: string;
+  /** Its distinct labels, once worked out (batchLabelsOf): counting its used objects may need them before storing it does. */
+  labels?: string[];
 }
 
 /**

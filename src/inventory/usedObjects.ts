@@ -3,7 +3,7 @@ import type { Scripts } from './scripts.js';
 import { usedBucketKey, usedObjectsKey, type EventRef } from './eventKeys.js';
 import { byUsedBucket, monthOf } from '../domain/usedBuckets.js';
 import { FIELD_SEPARATOR } from '../domain/objectStates.js';
-import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
+import { batchLabelsOf, ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 
 // Used objects (billing, docs/seatsio-behaviour.md, "Usage"): each event keeps, per month, the objects
 // passed to book, hold or change-object-status, spread over bucket keys and counted
@@ -75,6 +75,46 @@ function timeAt(entries: string, from: number, to: number): number {
   return time;
 }
 
+/**
+ * The used objects of a batch by month, each month under the mark of its first used change.
+ * The entries are read in place, each entry's time and label (its first two fields) only
+ * where it is marked: a batch has up to 1,000, and the drain runs beside the bookings.
+ */
+function groupedByMonth({ entries, marked, marks }: MarkedEntries): Map<string, { mark: UsageMark; labels: Iterable<string> }> {
+  const byMonth = new Map<string, { mark: UsageMark; labels: Set<string> }>();
+  for (let i = 0, at = 0; at < entries.length; i++) {
+    const next = entries.indexOf(ENTRY_SEPARATOR, at);
+    const end = next < 0 ? entries.length : next;
+    const place = marked.charCodeAt(i) - FIRST_MARK;
+    if (place >= 0) {
+      const labelAt = entries.indexOf(FIELD_SEPARATOR, at) + 1;
+      const month = monthOf(timeAt(entries, at, labelAt - 1));
+      let group = byMonth.get(month);
+      if (!group) {
+        const mark = parseUsageMark(marks[place] ?? '');
+        if (mark) byMonth.set(month, (group = { mark, labels: new Set() }));
+      }
+      group?.labels.add(entries.slice(labelAt, entries.indexOf(FIELD_SEPARATOR, labelAt)));
+    }
+    at = end + 1;
+  }
+  return byMonth;
+}
+
+/** The month of every change of the batch when each is used under the first mark, else undefined. */
+function soleMonthIfAllMarked({ entries, marked }: MarkedEntries): string | undefined {
+  let month: string | undefined;
+  for (let i = 0, at = 0; at < entries.length; i++) {
+    if (marked.charCodeAt(i) !== FIRST_MARK) return undefined;
+    const next = entries.indexOf(ENTRY_SEPARATOR, at);
+    const changeMonth = monthOf(timeAt(entries, at, entries.indexOf(FIELD_SEPARATOR, at)));
+    if (month !== undefined && changeMonth !== month) return undefined;
+    month = changeMonth;
+    at = next < 0 ? entries.length : next + 1;
+  }
+  return month;
+}
+
 const usedEventsKey = (workspaceId: number, month: string) => `usage:{ws${workspaceId}}:${month}`;
 const usedMonthsKey = (workspaceId: number) => `usage:{ws${workspaceId}}:months`;
 /** Workspaces of a company that ever used objects: usage outlives a deleted workspace. */
@@ -105,27 +145,12 @@ export class UsedObjects {
    * counted adds nothing, and the workspace's lists are sets. The lists are written first,
    * so a crash after them loses nothing: the entries are counted again with the batch.
    */
-  async countDrained(event: EventRef, batch: MarkedEntries): Promise<void> {
-    const { entries, marked, marks } = batch;
-    const byMonth = new Map<string, { mark: UsageMark; labels: Set<string> }>();
-    // The entries are read in place, each entry's time and label (its first two fields)
-    // only where it is marked: a batch has up to 1,000, and the drain runs beside the bookings.
-    for (let i = 0, at = 0; at < entries.length; i++) {
-      const next = entries.indexOf(ENTRY_SEPARATOR, at);
-      const end = next < 0 ? entries.length : next;
-      const place = marked.charCodeAt(i) - FIRST_MARK;
-      if (place >= 0) {
-        const labelAt = entries.indexOf(FIELD_SEPARATOR, at) + 1;
-        const month = monthOf(timeAt(entries, at, labelAt - 1));
-        let group = byMonth.get(month);
-        if (!group) {
-          const mark = parseUsageMark(marks[place] ?? '');
-          if (mark) byMonth.set(month, (group = { mark, labels: new Set() }));
-        }
-        group?.labels.add(entries.slice(labelAt, entries.indexOf(FIELD_SEPARATOR, labelAt)));
-      }
-      at = end + 1;
-    }
+  async countDrained(event: EventRef, batch: MarkedEntries & { labels?: string[] }): Promise<void> {
+    // Nearly every batch of an on-sale: each change used, under one mark, in one month. Its
+    // used objects are then the batch's distinct labels, which storing it needs too.
+    const month = batch.marks.length === 1 ? soleMonthIfAllMarked(batch) : undefined;
+    const mark = month === undefined ? null : parseUsageMark(batch.marks[0]!);
+    const byMonth = mark ? new Map([[month!, { mark, labels: batchLabelsOf(batch) as Iterable<string> }]]) : groupedByMonth(batch);
     for (const [month, { mark, labels }] of byMonth) {
       await this.recordEventInUse({ _id: mark.workspaceId, companyId: mark.companyId }, month, event._id);
       const buckets = [...byUsedBucket(labels, mark.buckets)].map(([bucket, inBucket]) => [usedBucketKey(event, month, bucket), inBucket] as [string, string[]]);

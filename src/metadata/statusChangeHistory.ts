@@ -1,6 +1,6 @@
 import { MongoBulkWriteError, type Collection, type Db } from 'mongodb';
 import { pageOf, type Page, type PageRequest } from '../domain/pagination.js';
-import { batchLabels, compareChanges, decodeBatch, decodeBatchEntries, type HistoryEntry, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
+import { batchLabelsOf, compareChanges, decodeBatch, decodeBatchEntries, type HistoryEntry, type HistoryOrder, type StatusChangeRecord } from '../domain/statusChangeHistory.js';
 import type { HistoryBatchText } from '../inventory/historyStreams.js';
 import { isDuplicateKey } from './counters.js';
 
@@ -44,7 +44,10 @@ export class StatusChangeHistory {
    */
   async store(eventId: number, batches: readonly HistoryBatchText[]): Promise<{ last: number; inserted: number }> {
     const changes = (upTo: number) => batches.slice(0, upTo).reduce((sum, batch) => sum + batch.last - batch.first + 1, 0);
-    const documents = batches.map(({ first, last, entries }) => ({ _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabels(entries), entries }));
+    const documents = batches.map((batch) => {
+      const { first, last, entries } = batch;
+      return { _id: `${eventId}:0-${first}`, eventId, first, last, labels: batchLabelsOf(batch), entries };
+    });
     let inserted = documents.length;
     try {
       await this.collection.insertMany(documents, { ordered: true });

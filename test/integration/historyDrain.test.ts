@@ -344,6 +344,13 @@ describe('history drain', () => {
       expect(commands.filter((args) => counting(args) && args[0]?.toLowerCase() === 'evalsha')).toHaveLength(1);
       expect(commands.filter((args) => args[0]?.toLowerCase() === 'sadd' && args[1]!.startsWith(`${prefix}usage:`))).toEqual([]);
       expect((await used.usedObjects(event, '2026-04')).sort()).toEqual(['C-3', '席-2'].sort());
+      // One mark over two months (a batch read across midnight UTC at a month's end): each month its own labels.
+      const across = 'inv:{42}:42:history-across';
+      await redis.xadd(across, '0-*', '1:7:3', entry(march, 'D-1'));
+      await redis.xadd(across, '0-*', '1:7:3', [entry(march, 'D-2'), entry(april, 'D-3')].join(ENTRY_SEPARATOR));
+      await used.countDrained(event, (await streams.oldest(across, 10))!);
+      expect((await used.usedObjects(event, '2026-03')).sort()).toEqual(['B-1', 'D-1', 'D-2', 'Ä-1'].sort());
+      expect((await used.usedObjects(event, '2026-04')).sort()).toEqual(['C-3', 'D-3', '席-2'].sort());
       // Another process (its own UsedObjects) writes them with its first batch.
       await redis.del('usage:{ws7}:2026-04');
       await new UsedObjects(redis, new Scripts(redis)).countDrained(event, (await streams.oldest(key, 10, 4))!);
