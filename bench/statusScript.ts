@@ -22,7 +22,8 @@ import { median } from './lib/median.js';
 // way's call (a JSON request, with an order id) and the direct way's (`direct*`: a plain
 // call's positional arguments, src/inventory/plainRequest.ts), which book2 makes, and for a
 // checkout's two direct calls (`hold*`: the seats held with a hold token; `bookHeld*`: booked
-// with it), which holdThenBook makes. Each figure is the
+// with it), which holdThenBook makes, and the release of the direct way's seats (`release*`),
+// which releaseChurn makes half of its calls of. Each figure is the
 // median of ROUNDS rounds (each on fresh events), as the machine's noise moves single
 // rounds by 10 % or more. One JSON line.
 
@@ -58,8 +59,8 @@ try {
   // would batch them; each round books seats of events of its own.
   // A checkout's two calls on the direct way (`hold`): the seats held with a token of their
   // own, then booked with it, each call measured apart.
-  type Kind = 'general' | 'direct' | 'hold' | 'bookHeld';
-  const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500 };
+  type Kind = 'general' | 'direct' | 'hold' | 'bookHeld' | 'release';
+  const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500, release: 250 };
   const statusRound = async (round: number, kind: Kind) => {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
@@ -77,8 +78,9 @@ try {
             continue;
           }
           // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
-          const holdToken = kind === 'direct' ? undefined : `token-${round}-${i}`;
-          const change = planChange(event, index, kind === 'hold' ? 'hold' : 'book', kind === 'hold' ? 'reservedByToken' : 'booked', objects, holdToken ? { holdToken } : {});
+          const holdToken = kind === 'direct' || kind === 'release' ? undefined : `token-${round}-${i}`;
+          const [op, status] = kind === 'hold' ? (['hold', 'reservedByToken'] as const) : kind === 'release' ? (['release', 'free'] as const) : (['book', 'booked'] as const);
+          const change = planChange(event, index, op, status, objects, holdToken ? { holdToken } : {});
           const planned = { event: target, change, tokenExpiry: kind === 'hold' ? tokenExpiry : undefined };
           await new Promise((resolve, reject) => applyPlainChange(calls, planned, Date.now(), '127.0.0.1', OWNER, { resolve, reject }));
         }
@@ -110,12 +112,15 @@ try {
   const direct: Awaited<ReturnType<typeof statusRound>>[] = [];
   const holds: Awaited<ReturnType<typeof statusRound>>[] = [];
   const heldBooked: Awaited<ReturnType<typeof statusRound>>[] = [];
+  const released: Awaited<ReturnType<typeof statusRound>>[] = [];
   const plain: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     status.push(await statusRound(round, 'general'));
     direct.push(await statusRound(round, 'direct'));
     holds.push(await statusRound(round, 'hold'));
     heldBooked.push(await statusRound(round, 'bookHeld'));
+    // The seats the direct round booked, released.
+    released.push(await statusRound(round, 'release'));
     plain.push(await plainRound(round));
   }
   clock.stop();
@@ -133,6 +138,8 @@ try {
       directServerCpuUsPerCall: Math.round(median(direct.map((r) => r.serverUsPerCall)) * 10) / 10,
       holdRedisUsPerCall: Math.round(median(holds.map((r) => r.usPerCall)) * 10) / 10,
       bookHeldRedisUsPerCall: Math.round(median(heldBooked.map((r) => r.usPerCall)) * 10) / 10,
+      releaseRedisUsPerCall: Math.round(median(released.map((r) => r.usPerCall)) * 10) / 10,
+      releaseToDirect: Math.round(median(released.map((r, i) => r.usPerCall / direct[i]!.usPerCall)) * 100) / 100,
     }),
   );
 } finally {

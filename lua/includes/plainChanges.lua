@@ -40,6 +40,9 @@
 -- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
 local function released(orderId, stored)
   if not stored then return nil end
+  -- A record of a status alone (a seat booked with no order id: nearly every release) goes
+  -- back to free with no record, as releasedObject makes of it: nothing to take apart.
+  if orderId == '' and stored ~= FREE and not string.find(stored, SEP, 1, true) then return false, FREE end
   local object = decodeObject(stored)
   if object.status == FREE or object.token ~= '' then return nil end
   local after = releasedObject(object, orderId)
@@ -89,7 +92,10 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   -- A hold takes its token and its expiry; a release by a token gives back only its own holds.
   if hold and (token == '' or not tokenExpiry or status ~= HELD) or (token ~= '' and op == 'release') then return nil end
   -- The server refuses a label named twice; a repeat here would be checked against itself.
-  if last > first then
+  -- Two labels (most bookings) are compared without a table.
+  if last == first + 1 then
+    if labels[first] == labels[last] then return nil end
+  elseif last > first then
     local seen = {}
     for i = first, last do
       local label = labels[i]

@@ -56,6 +56,12 @@ function direct(event: TestEvent, op: StatusOperation, status: string, labels: s
   return outcome(directCall(calls, { event, change: planned, tokenExpiry }, now, ORIGIN.ip, OWNER));
 }
 
+/** The direct way's call of a booking that names `label` twice, past planChange's refusal. */
+function twice(event: TestEvent, label: string, now: number) {
+  const planned = planChange(event, index, 'book', 'booked', [label], {});
+  return outcome(directCall(calls, { event, change: { ...planned, objects: [planned.objects[0]!, planned.objects[0]!] } }, now, ORIGIN.ip, OWNER));
+}
+
 /** The general call (JSON, src/inventory/statusChanges.ts statusCall) of a change with a hold token. */
 function withToken(event: TestEvent, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters, now: number, tokenExpiry?: number) {
   const planned = planChange(event, index, op, status, objects, parameters);
@@ -119,6 +125,9 @@ describe('plain changes (lua/includes/plainChanges.lua) write what the general w
       { run: (e) => change(e, 'book', 'booked', [{ objectId: 'B-5', ticketType: 'adult' }], {}, now + 15), plainWay: false },
       { run: (e) => change(e, 'release', 'free', ['B-4', 'B-5'], {}, now + 16), plainWay: true },
       { run: (e) => change(e, 'book', 'booked', ['B-6'], { keepExtraData: true }, now + 17), plainWay: false },
+      // A seat named twice (the server refuses it before any call; the function does not rely
+      // on that): general, which checks the second against the first.
+      { run: (e) => twice(e, 'B-7', now + 18), plainWay: false },
     ];
 
     await runTwins(plain, general, steps);
