@@ -11,6 +11,7 @@ import { RedisClock } from '../src/inventory/redisClock.js';
 import { Scripts, statusLibrary } from '../src/inventory/scripts.js';
 import { applyPlainChange } from '../src/inventory/statusChanges.js';
 import { generatedDrawing } from './drawings.js';
+import { FUNCTION as REFERENCE_FUNCTION, LUA as REFERENCE_LUA } from './reference/bookFunction.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
 
@@ -20,7 +21,8 @@ import { median } from './lib/median.js';
 // the assembled source, lua/), so each figure is what the call costs up to that point (FCALL's
 // µs per call, INFO commandstats), and `inner` the part of it spent in the commands the
 // function called (what commandstats counts for each of them). What is neither is Lua and the
-// cost of each redis.call() itself. An empty function with as many arguments is the floor.
+// cost of each redis.call() itself. An empty function with as many arguments is the floor, and
+// the lean reference's function (bench/reference/bookFunction.ts) booking the same seats the yardstick.
 // Rounds alternate the phases, as the machine's speed moves between minutes
 // (docs/performance.md, "Where Redis's time goes in a booking's call"). One JSON line.
 
@@ -57,6 +59,17 @@ try {
     return library.source.replace(line, `${line}  do return 1 end\n`);
   });
 
+  /** FCALL's µs per call since the stats were reset, and the part spent in the commands it called. */
+  const fcallTimes = async (): Promise<{ usPerCall: number; innerUsPerCall: number }> => {
+    let fcall = { calls: 1, usec: 0 };
+    let inner = 0;
+    for (const [name, stats] of await commandStats(redis)) {
+      if (name === 'fcall') fcall = stats;
+      else if (name !== 'config' && name !== 'function') inner += stats.usec;
+    }
+    return { usPerCall: fcall.usec / fcall.calls, innerUsPerCall: inner / fcall.calls };
+  };
+
   let events = 0;
   /** CALLS bookings of 2 free seats each, 100 in flight; FCALL's and the called commands' µs per call. */
   const round = async (): Promise<{ usPerCall: number; innerUsPerCall: number }> => {
@@ -72,13 +85,7 @@ try {
         }
       }),
     );
-    let fcall = { calls: 1, usec: 0 };
-    let inner = 0;
-    for (const [name, stats] of await commandStats(redis)) {
-      if (name === 'fcall') fcall = stats;
-      else if (name !== 'config' && name !== 'function') inner += stats.usec;
-    }
-    return { usPerCall: fcall.usec / fcall.calls, innerUsPerCall: inner / fcall.calls };
+    return fcallTimes();
   };
 
   await round(); // loads the function and warms both sides
@@ -104,6 +111,23 @@ try {
     const stats = (await commandStats(redis)).get('fcall')!;
     floor.push(stats.usec / stats.calls);
   }
+  // The lean reference's function (bench/reference/bookFunction.ts), booking the same seats.
+  await redis.call('FUNCTION', 'LOAD', 'REPLACE', REFERENCE_LUA);
+  const reference: { usPerCall: number; innerUsPerCall: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    await redis.config('RESETSTAT');
+    const first = (events += 100);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        for (let i = next++; i < CALLS; i = next++) {
+          const at = first + Math.floor((2 * i) / seats.length);
+          await redis.fcall(REFERENCE_FUNCTION, 3, `ref:{${at}}:objects`, `ref:{${at}}:history`, `ref:{${at}}:request:${i}`, Date.now(), 10_000, seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!);
+        }
+      }),
+    );
+    reference.push(await fcallTimes());
+  }
   clock.stop();
   const round1 = (n: number) => Math.round(n * 10) / 10;
   console.log(
@@ -111,6 +135,7 @@ try {
       calls: CALLS,
       rounds: ROUNDS,
       emptyFunctionUsPerCall: round1(median(floor)),
+      referenceFunction: { usPerCall: round1(median(reference.map((m) => m.usPerCall))), innerUsPerCall: round1(median(reference.map((m) => m.innerUsPerCall))) },
       phases: Object.fromEntries(
         PHASES.map(([name], p) => [name, { usPerCall: round1(median(measured[p]!.map((m) => m.usPerCall))), innerUsPerCall: round1(median(measured[p]!.map((m) => m.innerUsPerCall))) }]),
       ),

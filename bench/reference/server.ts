@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { HttpResponse } from 'uWebSockets.js';
 import { loadUws } from '../../src/http/uws.js';
+import { FUNCTION, LUA } from './bookFunction.js';
 
 // The lean reference (docs/performance.md, "The lean reference"): the least a 2-seat booking
 // can cost on this stack (uWebSockets.js, ioredis, one Redis function), measured by the bench
@@ -13,30 +14,6 @@ import { loadUws } from '../../src/http/uws.js';
 // Usage: node dist/bench/reference/server.js PORT REDIS_URL
 
 const [port, redisUrl] = [Number(process.argv[2]), process.argv[3]!];
-const LIBRARY = 'bench_reference';
-const FUNCTION = 'bench_reference_book';
-// KEYS: objects hash, history stream, request record. ARGV: now (ms), how long the record is
-// kept (ms), then the labels. Answers 1, or {0, label} for the first object not free.
-const LUA = `#!lua name=${LIBRARY}
-redis.register_function('${FUNCTION}', function(keys, args)
-  local earlier = redis.call('GET', keys[3])
-  if earlier then return tonumber(earlier) end
-  local n = #args
-  for i = 3, n do
-    if redis.call('HEXISTS', keys[1], args[i]) == 1 then return { 0, args[i] } end
-  end
-  local fields = {}
-  for i = 3, n do
-    fields[#fields + 1] = args[i]
-    fields[#fields + 1] = 'b'
-  end
-  redis.call('HSET', keys[1], unpack(fields))
-  redis.call('XADD', keys[2], '*', 't', args[1], 's', 'booked', 'o', table.concat(args, ',', 3))
-  redis.call('SET', keys[3], '1', 'PX', args[2])
-  return 1
-end)
-`;
-
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
 const uws = loadUws();
 const idPrefix = randomBytes(6).toString('base64url');

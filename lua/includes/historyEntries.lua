@@ -31,7 +31,7 @@
 -- or false}), made by the first such entry of the call: a call outside seasons (nearly
 -- every booking) makes no such table.
 
--- `used`: the entry's `u` field, or nil for an object the change does not use.
+-- `used`: the entry's usage mark (the name of its field), or nil for an object the change does not use.
 -- `kind`: for the season's feed, 'o' (override) or 's' (use season status), or nil.
 local function noteEntry(state, label, status, quantity, orderId, token, origin, ip, extra, used, kind)
   local noted = call.noted

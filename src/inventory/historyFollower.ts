@@ -60,7 +60,8 @@ export class HistoryFollower {
   }
 
   /**
-   * One change of an entry. A history entry's fields are `c` (one or more changes) and `u`; a
+   * One change of an entry. A history entry's one field holds one or more changes (named `c`,
+   * or by the entry's usage mark; before session 25 a second field `u` held the mark); a
    * feed entry's `c` (one change), `e` (the unit) and, for an override change, `k`
    * (lua/includes/historyEntries.lua).
    */

@@ -33,7 +33,7 @@ export interface HistoryBatchText {
 }
 
 /**
- * A batch as the drain reads it: its text, and which entries carry a usage mark (field `u`),
+ * A batch as the drain reads it: its text, and which entries carry a usage mark (their field's name),
  * objects a change used (UsedObjects.countDrained reads them).
  */
 export interface DrainBatch extends HistoryBatchText, MarkedEntries {}
@@ -51,8 +51,9 @@ export interface DrainProgress {
 
 const SEPARATOR_BYTES = Buffer.from(ENTRY_SEPARATOR);
 
-/** The usage mark an entry's one field is named by; undefined for `c` (lua/includes/historyEntries.lua). */
+/** The name of an entry's field of changes when its objects were not used. */
 const C_FIELD = 'c'.charCodeAt(0);
+/** The usage mark an entry's one field is named by; undefined for `c` (lua/includes/historyEntries.lua). */
 const usageMarkOf = (name: Buffer): Buffer | undefined => (name.length === 1 && name[0] === C_FIELD ? undefined : name);
 const SEPARATOR_BYTE = SEPARATOR_BYTES[0]!;
 
