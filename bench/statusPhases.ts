@@ -1,19 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { planChange } from '../src/domain/statusChangeRequest.js';
-import { usedBucketsFor } from '../src/domain/usedBuckets.js';
-import { startRedisServer } from '../src/embedded/redisServer.js';
-import { AtMostOnceCalls } from '../src/inventory/atMostOnce.js';
-import { RedisClock } from '../src/inventory/redisClock.js';
-import { Scripts, statusLibrary } from '../src/inventory/scripts.js';
+import { statusLibrary } from '../src/inventory/scripts.js';
 import { applyPlainChange } from '../src/inventory/statusChanges.js';
-import { generatedDrawing } from './drawings.js';
 import { FUNCTION as REFERENCE_FUNCTION, LUA as REFERENCE_LUA } from './reference/bookFunction.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
+import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
 
 // `npm run bench:phases`: where Redis's time goes in the status function's call for a plain
 // 2-seat booking (book2's call, src/inventory/plainRequest.ts). The function's library is
@@ -41,17 +32,13 @@ const PHASES: [string, string | undefined][] = [
   ['whole call', undefined],
 ];
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-phases-'));
-const server = await startRedisServer({ dir, appendOnly: false });
-const redis = new Redis(server.url);
-try {
-  const scripts = new Scripts(redis);
-  const clock = new RedisClock(redis);
-  const calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
-  const index = buildObjectIndex(generatedDrawing({ sections: 10, rowsPerSection: 50, seatsPerRow: 200 }));
-  const seats = index.objects.filter((o) => o.objectType === 'seat').map((o) => o.label);
-  const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };
-  const owner = { _id: 1, companyId: 1 };
+/** FCALL's µs per call, and of that the part inside the commands it called. */
+interface CallTimes {
+  usPerCall: number;
+  innerUsPerCall: number;
+}
+
+await withStatusFunctionBench('phases', async ({ redis, calls, index, seats, event, owner }) => {
   const library = statusLibrary();
   const sources = PHASES.map(([name, line]) => {
     if (line === undefined) return library.source;
@@ -59,8 +46,8 @@ try {
     return library.source.replace(line, `${line}  do return 1 end\n`);
   });
 
-  /** FCALL's µs per call since the stats were reset, and the part spent in the commands it called. */
-  const fcallTimes = async (): Promise<{ usPerCall: number; innerUsPerCall: number }> => {
+  /** FCALL's times since the stats were reset. */
+  const fcallTimes = async (): Promise<CallTimes> => {
     let fcall = { calls: 1, usec: 0 };
     let inner = 0;
     for (const [name, stats] of await commandStats(redis)) {
@@ -71,78 +58,57 @@ try {
   };
 
   let events = 0;
-  /** CALLS bookings of 2 free seats each, 100 in flight; FCALL's and the called commands' µs per call. */
-  const round = async (): Promise<{ usPerCall: number; innerUsPerCall: number }> => {
+  /** CALLS calls of `call`, given the call's number and the first event of the round (each round books on fresh events); their FCALL times. */
+  const round = async (call: (i: number, firstEvent: number) => Promise<unknown>): Promise<CallTimes> => {
     await redis.config('RESETSTAT');
-    const first = (events += 100);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        for (let i = next++; i < CALLS; i = next++) {
-          const _id = first + Math.floor((2 * i) / seats.length);
-          const change = planChange(event, index, 'book', 'booked', [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!], {});
-          await new Promise((resolve, reject) => applyPlainChange(calls, { event: { ...event, _id, tag: String(_id) }, change }, Date.now(), '127.0.0.1', owner, { resolve, reject }));
-        }
-      }),
-    );
+    const firstEvent = (events += 100);
+    await inFlight(CALLS, (i) => call(i, firstEvent));
     return fcallTimes();
   };
+  const twoSeats = (i: number): [string, string] => [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
+  const eventOf = (i: number, firstEvent: number) => firstEvent + Math.floor((2 * i) / seats.length);
+  /** A plain 2-seat booking (the direct way's call), each on free seats. */
+  const booking = (i: number, firstEvent: number) => {
+    const _id = eventOf(i, firstEvent);
+    const change = planChange(event, index, 'book', 'booked', twoSeats(i), {});
+    return new Promise((resolve, reject) => applyPlainChange(calls, { event: { ...event, _id, tag: String(_id) }, change }, Date.now(), '127.0.0.1', owner, { resolve, reject }));
+  };
 
-  await round(); // loads the function and warms both sides
-  const measured = PHASES.map(() => [] as { usPerCall: number; innerUsPerCall: number }[]);
+  await round(booking); // loads the function and warms both sides
+  const measured = PHASES.map(() => [] as CallTimes[]);
   for (let r = 0; r < ROUNDS; r++) {
     for (let p = 0; p < PHASES.length; p++) {
       await redis.call('FUNCTION', 'LOAD', 'REPLACE', sources[p]!);
-      measured[p]!.push(await round());
+      measured[p]!.push(await round(booking));
     }
   }
-  // The floor: an empty function given the same number of keys and arguments.
+  // The floor: an empty function given as many keys and arguments.
+  const keysAndArguments = [...Array.from({ length: 8 }, (_, j) => `inv:{1}:key-${j}`), ...Array.from({ length: 16 }, (_, j) => `argument-${j}`)];
   await redis.call('FUNCTION', 'LOAD', 'REPLACE', `#!lua name=bench_empty\nredis.register_function('bench_empty', function() return 1 end)\n`);
-  const floor: number[] = [];
-  const KEYS_AND_ARGUMENTS = [...Array.from({ length: 8 }, (_, j) => `inv:{1}:key-${j}`), ...Array.from({ length: 16 }, (_, j) => `argument-${j}`)];
-  for (let r = 0; r < ROUNDS; r++) {
-    await redis.config('RESETSTAT');
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        for (let i = next++; i < CALLS; i = next++) await redis.fcall('bench_empty', 8, ...KEYS_AND_ARGUMENTS);
-      }),
-    );
-    const stats = (await commandStats(redis)).get('fcall')!;
-    floor.push(stats.usec / stats.calls);
-  }
+  const floor: CallTimes[] = [];
+  for (let r = 0; r < ROUNDS; r++) floor.push(await round(() => redis.fcall('bench_empty', 8, ...keysAndArguments)));
   // The lean reference's function (bench/reference/bookFunction.ts), booking the same seats.
   await redis.call('FUNCTION', 'LOAD', 'REPLACE', REFERENCE_LUA);
-  const reference: { usPerCall: number; innerUsPerCall: number }[] = [];
+  const reference: CallTimes[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    await redis.config('RESETSTAT');
-    const first = (events += 100);
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        for (let i = next++; i < CALLS; i = next++) {
-          const at = first + Math.floor((2 * i) / seats.length);
-          await redis.fcall(REFERENCE_FUNCTION, 3, `ref:{${at}}:objects`, `ref:{${at}}:history`, `ref:{${at}}:request:${i}`, Date.now(), 10_000, seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!);
-        }
+    reference.push(
+      await round((i, firstEvent) => {
+        const at = eventOf(i, firstEvent);
+        return redis.fcall(REFERENCE_FUNCTION, 3, `ref:{${at}}:objects`, `ref:{${at}}:history`, `ref:{${at}}:request:${i}`, Date.now(), 10_000, ...twoSeats(i));
       }),
     );
-    reference.push(await fcallTimes());
   }
-  clock.stop();
-  const round1 = (n: number) => Math.round(n * 10) / 10;
+  const medians = (times: CallTimes[]): CallTimes => ({
+    usPerCall: Math.round(median(times.map((t) => t.usPerCall)) * 10) / 10,
+    innerUsPerCall: Math.round(median(times.map((t) => t.innerUsPerCall)) * 10) / 10,
+  });
   console.log(
     JSON.stringify({
       calls: CALLS,
       rounds: ROUNDS,
-      emptyFunctionUsPerCall: round1(median(floor)),
-      referenceFunction: { usPerCall: round1(median(reference.map((m) => m.usPerCall))), innerUsPerCall: round1(median(reference.map((m) => m.innerUsPerCall))) },
-      phases: Object.fromEntries(
-        PHASES.map(([name], p) => [name, { usPerCall: round1(median(measured[p]!.map((m) => m.usPerCall))), innerUsPerCall: round1(median(measured[p]!.map((m) => m.innerUsPerCall))) }]),
-      ),
+      emptyFunctionUsPerCall: medians(floor).usPerCall,
+      referenceFunction: medians(reference),
+      phases: Object.fromEntries(PHASES.map(([name], p) => [name, medians(measured[p]!)])),
     }),
   );
-} finally {
-  redis.disconnect();
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+});

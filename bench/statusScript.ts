@@ -1,18 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { planChange } from '../src/domain/statusChangeRequest.js';
-import { startRedisServer } from '../src/embedded/redisServer.js';
-import { AtMostOnceCalls } from '../src/inventory/atMostOnce.js';
-import { RedisClock } from '../src/inventory/redisClock.js';
-import { Scripts } from '../src/inventory/scripts.js';
 import { applyPlainChange, applyStatusChanges } from '../src/inventory/statusChanges.js';
-import { usedBucketsFor } from '../src/domain/usedBuckets.js';
-import { generatedDrawing } from './drawings.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
+import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
 
 // `npm run bench:script`: what Redis spends per call of the status script (a Redis function,
 // FCALL) for a 2-seat booking (or `seats` per booking, the third argument; INFO commandstats), with nothing else on that Redis, beside a plain script that
@@ -40,19 +30,7 @@ end
 for i = 1, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], 'booked') end
 return 1`;
 
-const dir = mkdtempSync(join(tmpdir(), 'bench-script-'));
-const server = await startRedisServer({ dir, appendOnly: false });
-const redis = new Redis(server.url);
-try {
-  const scripts = new Scripts(redis);
-  const clock = new RedisClock(redis);
-  const calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
-  const index = buildObjectIndex(generatedDrawing({ sections: 10, rowsPerSection: 50, seatsPerRow: 200 }));
-  const seats = index.objects.filter((o) => o.objectType === 'seat').map((o) => o.label);
-  // As the server creates it: bucket keys sized to the chart (src/domain/usedBuckets.ts).
-  const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };
-
-  const OWNER = { _id: 1, companyId: 1 };
+await withStatusFunctionBench('script', async ({ redis, calls, index, seats, event, owner }) => {
   const statsOf = async (command: string) => (await commandStats(redis)).get(command) ?? { calls: 0, usec: 0 };
 
   // The status script: 2 seats per booking, 100 calls in flight at a time, as a server
@@ -65,27 +43,21 @@ try {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
     const tokenExpiry = Date.now() + 15 * 60_000;
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        for (let i = next++; i < CALLS; i = next++) {
-          const objects = seatsOf(seats, i);
-          const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
-          const target = { ...event, _id, tag: String(_id) };
-          if (kind === 'general') {
-            const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
-            await applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, OWNER);
-            continue;
-          }
-          // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
-          const holdToken = kind === 'direct' || kind === 'release' ? undefined : `token-${round}-${i}`;
-          const [op, status] = kind === 'hold' ? (['hold', 'reservedByToken'] as const) : kind === 'release' ? (['release', 'free'] as const) : (['book', 'booked'] as const);
-          const change = planChange(event, index, op, status, objects, holdToken ? { holdToken } : {});
-          const planned = { event: target, change, tokenExpiry: kind === 'hold' ? tokenExpiry : undefined };
-          await new Promise((resolve, reject) => applyPlainChange(calls, planned, Date.now(), '127.0.0.1', OWNER, { resolve, reject }));
-        }
-      }),
-    );
+    await inFlight(CALLS, async (i) => {
+      const objects = seatsOf(seats, i);
+      const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
+      const target = { ...event, _id, tag: String(_id) };
+      if (kind === 'general') {
+        const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
+        return applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, owner);
+      }
+      // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
+      const holdToken = kind === 'direct' || kind === 'release' ? undefined : `token-${round}-${i}`;
+      const [op, status] = kind === 'hold' ? (['hold', 'reservedByToken'] as const) : kind === 'release' ? (['release', 'free'] as const) : (['book', 'booked'] as const);
+      const change = planChange(event, index, op, status, objects, holdToken ? { holdToken } : {});
+      const planned = { event: target, change, tokenExpiry: kind === 'hold' ? tokenExpiry : undefined };
+      return new Promise((resolve, reject) => applyPlainChange(calls, planned, Date.now(), '127.0.0.1', owner, { resolve, reject }));
+    });
     const cpu = process.cpuUsage(cpuBefore);
     const stats = await statsOf('fcall');
     return { usPerCall: stats.usec / stats.calls, calls: stats.calls, serverUsPerCall: (cpu.user + cpu.system) / CALLS };
@@ -95,15 +67,7 @@ try {
   const sha = (await redis.script('LOAD', PLAIN)) as string;
   const plainRound = async (round: number) => {
     await redis.config('RESETSTAT');
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        for (let i = next++; i < CALLS; i = next++) {
-          const key = `plain:${round}:${Math.floor((SEATS * i) / seats.length)}`;
-          await redis.evalsha(sha, 1, key, ...seatsOf(seats, i));
-        }
-      }),
-    );
+    await inFlight(CALLS, (i) => redis.evalsha(sha, 1, `plain:${round}:${Math.floor((SEATS * i) / seats.length)}`, ...seatsOf(seats, i)));
     const stats = await statsOf('evalsha');
     return stats.usec / stats.calls;
   };
@@ -123,7 +87,6 @@ try {
     released.push(await statusRound(round, 'release'));
     plain.push(await plainRound(round));
   }
-  clock.stop();
   const usPerCall = median(status.map((r) => r.usPerCall));
   const plainUsPerCall = median(plain);
   console.log(
@@ -142,8 +105,4 @@ try {
       releaseToDirect: Math.round(median(released.map((r, i) => r.usPerCall / direct[i]!.usPerCall)) * 100) / 100,
     }),
   );
-} finally {
-  redis.disconnect();
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+});
