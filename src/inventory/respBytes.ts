@@ -122,6 +122,11 @@ export class RespSlab {
   }
 }
 
+// What every encoded command gives Command's constructor, made once: it copies the
+// arguments (args.flat()) and only reads the options.
+const NO_ARGUMENTS: never[] = [];
+const UTF8_REPLY = Object.freeze({ replyEncoding: 'utf8' as const });
+
 /**
  * A command whose RESP is made already (by the writers above): ioredis queues it and matches
  * its reply as any other, and writes its bytes as they are. Its arguments stay empty, so
@@ -133,7 +138,7 @@ export class EncodedCommand extends Command {
     /** The whole call, encoded. */
     readonly bytes: Buffer,
   ) {
-    super(name, [], { replyEncoding: 'utf8' });
+    super(name, NO_ARGUMENTS, UTF8_REPLY);
   }
 
   /** What ioredis writes to the socket: the call's bytes as they are. */
