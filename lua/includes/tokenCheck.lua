@@ -16,6 +16,7 @@
 --#include objectStates.lua
 --#include callState.lua
 --#include failures.lua
+--#include holdTokenRecord.lua
 
 -- The entry of `token` in event 1 (objectStates.lua, decoded), or false when there is none;
 -- kept in call.tokenEntry, so the call reads it once.
@@ -29,23 +30,19 @@ local function plainTokenEntryOf(token)
 end
 
 -- A plain hold's token the server left to the function (TOKEN_TO_CHECK_MARK) is checked
--- against the token's record as hold-token-for-event-2.lua checks it: of the caller's
--- workspace and unexpired. Then the event joins the token's events set (so a later expiry
--- change reaches it), and the call goes on as the server would have sent it after that
--- check: the token marked checked, its expiry given (call.checkedTokenExpiry tells the
--- server). The token's keys are the call's TOKEN_KEYS, before the record key: on one Redis
+-- against the token's record as hold-token-for-event-2.lua checks it (holdTokenRecord.lua:
+-- of the caller's workspace and unexpired, then the event joins the token's events set),
+-- and the call goes on as the server would have sent it after that check: the token marked
+-- checked, its expiry given (call.checkedTokenExpiry tells the server). The token's keys are the call's TOKEN_KEYS, before the record key: on one Redis
 -- only, where the server sends the hold at once instead of waiting for that call first.
 local function holdTokenMayHold(token)
-  local fields = redis.call('HMGET', KEYS[#KEYS - TOKEN_KEY_FROM_END_TOKEN], 'workspaceId', 'expiresAt')
-  local expiresAt = tonumber(fields[2]) or 0
   local hold = ARGV[ARG_TOKEN_HOLD]
   local bar = string.find(hold, '|', 1, true)
-  if fields[1] ~= string.sub(hold, 1, bar - 1) or expiresAt <= now then return false end
-  local events = KEYS[#KEYS - TOKEN_KEY_FROM_END_TOKEN_EVENTS]
-  redis.call('SADD', events, string.sub(hold, bar + 1))
-  redis.call('PEXPIRE', events, TOKEN_EVENTS_KEPT_MS)
+  local expiresAt = holdTokenForEvent(KEYS[#KEYS - TOKEN_KEY_FROM_END_TOKEN], KEYS[#KEYS - TOKEN_KEY_FROM_END_TOKEN_EVENTS],
+    string.sub(hold, 1, bar - 1), now, string.sub(hold, bar + 1), TOKEN_EVENTS_KEPT_MS)
+  if expiresAt == 0 then return false end
   ARGV[ARG_TOKEN] = TOKEN_MARK .. token
-  ARGV[ARG_TOKEN_EXPIRY] = fields[2]
+  ARGV[ARG_TOKEN_EXPIRY] = tostring(expiresAt)
   call.checkedTokenExpiry = expiresAt
   return true
 end
