@@ -36,6 +36,9 @@
 --#include plainRequest.lua
 --#include tokenCheck.lua
 
+-- Up to this many labels, plainWrite finds a repeat without a table.
+local FEW_LABELS = 16
+
 -- A released seat's record (false: none, the seat is free again) and the status it shows,
 -- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
 local function released(orderId, stored)
@@ -92,10 +95,15 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   -- A hold takes its token and its expiry; a release by a token gives back only its own holds.
   if hold and (token == '' or not tokenExpiry or status ~= HELD) or (token ~= '' and op == 'release') then return nil end
   -- The server refuses a label named twice; a repeat here would be checked against itself.
-  -- Two labels (most bookings) are compared without a table.
-  if last == first + 1 then
-    if labels[first] == labels[last] then return nil end
-  elseif last > first then
+  -- A few labels (a booking names two or four) are compared pairwise, as the server's
+  -- planObjects does, without a table; many through one.
+  if last - first < FEW_LABELS then
+    for i = first + 1, last do
+      for j = first, i - 1 do
+        if labels[i] == labels[j] then return nil end
+      end
+    end
+  else
     local seen = {}
     for i = first, last do
       local label = labels[i]
