@@ -258,6 +258,8 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
       targets.push({ what: `${name} server CPU / book2, median of ${n} alternating rounds`, value: r.server.median, limit: `≤ ${start.server}`, met: r.server.median <= start.server });
       targets.push({ what: `${name} Redis CPU / book2, median of ${n} alternating rounds`, value: r.redis.median, limit: `≤ ${start.redis}`, met: r.redis.median <= start.redis });
     }
+    // The ratios compare requests that succeed: a refused booking costs something else.
+    targets.push({ what: `answers other than 2xx in ${n} alternating rounds`, value: alternating.non2xx, limit: '= 0', met: alternating.non2xx === 0 });
   }
   if (s.book2 && s.seasonEventBook) {
     // A booking in an event of a 100-event season against one in a standalone event (docs/seasons.md, "Cost").
@@ -352,7 +354,7 @@ function printAlternating(summary: AlternatingSummary | undefined): void {
       Object.entries(summary.toBook2)
         .map(([name, r]) => `${name} / book2 server CPU ${describeSpread(r.server)}, Redis CPU ${describeSpread(r.redis)}; `)
         .join('') +
-      `double, lost or stray bookings ${summary.wrongBookings}`,
+      `double, lost or stray bookings ${summary.wrongBookings}, answers other than 2xx ${summary.non2xx}`,
   );
 }
 
@@ -447,7 +449,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
         for (const name of order) figures[name] = await slice(name);
         const last = alternatingRound(order, figures);
         rounds.push(last);
-        const others = Object.entries(last.toBook2).map(([name, r]) => `; ${name} / book2 server ${r.server}, Redis ${r.redis}`).join('');
+        const others = Object.entries(last.toBook2).map(([name, r]) => `; ${name} / book2 server ${r.server}, Redis ${r.redis}${r.side.non2xx > 0 ? ` (${r.side.non2xx} non-2xx)` : ''}`).join('');
         console.log(
           `alternating round ${round + 1} (${order.join(', ')}): book2 / reference server ${last.serverToReference} (${last.book2.serverUsPerRequest} / ${last.reference.serverUsPerRequest} µs), ` +
             `Redis ${last.redisToReference}, p99 ${last.p99ToReference}${others}`,

@@ -32,6 +32,8 @@ export interface RoundSide {
   serverUsPerRequest: number;
   serverMainThreadUsPerRequest: number;
   redisUsPerRequest: number;
+  /** Answers other than 2xx: a side that got any measured something else than its requests succeeding. */
+  non2xx: number;
 }
 
 /** A side whose bookings are checked: its correctness figures (each must be 0). */
@@ -66,6 +68,8 @@ export interface AlternatingSummary {
   toBook2: Partial<Record<AgainstBook2, { server: Spread; redis: Spread }>>;
   /** double, lost and stray bookings over all rounds' scenarios (must be 0). */
   wrongBookings: number;
+  /** Answers other than 2xx over all rounds' scenarios: every request of a round is meant to succeed (must be 0). */
+  non2xx: number;
 }
 
 export interface Spread {
@@ -80,6 +84,7 @@ const side = (figures: Figures): RoundSide => ({
   serverUsPerRequest: figures.serverUsPerRequest ?? NaN,
   serverMainThreadUsPerRequest: figures.serverMainThreadUsPerRequest ?? NaN,
   redisUsPerRequest: figures.redisUsPerRequest ?? NaN,
+  non2xx: figures.non2xx,
 });
 
 /** What a scenario's checks count as wrong: double, lost or stray bookings, a seat booked in a season and its event. */
@@ -133,6 +138,7 @@ export function summarizeAlternating(rounds: AlternatingRound[]): AlternatingSum
     p99ToReference: spread((r) => r.p99ToReference),
     toBook2,
     wrongBookings: rounds.reduce((sum, r) => sum + r.book2.wrongBookings + Object.values(r.toBook2).reduce((n, x) => n + x.side.wrongBookings, 0), 0),
+    non2xx: rounds.reduce((sum, r) => sum + r.reference.non2xx + r.book2.non2xx + Object.values(r.toBook2).reduce((n, x) => n + x.side.non2xx, 0), 0),
   };
 }
 

@@ -40,16 +40,19 @@ describe('alternating rounds', () => {
     expect(spreadOf([1.4, 1.9, 1.5, 1.6])).toEqual({ median: 1.55, min: 1.4, max: 1.9 });
   });
 
-  it('judges releaseChurn and seasonEventBook against book2 when a round has them, their stray and season-and-event bookings counted', () => {
+  it('judges releaseChurn and seasonEventBook against book2 when a round has them, their stray and season-and-event bookings and their refused requests counted', () => {
     const all: RoundScenario[] = ['referenceBook2', 'book2', 'releaseChurn', 'seasonEventBook'];
     const r = alternatingRound(roundOrder(all, 1), {
       referenceBook2: figures(40, 20, 10),
       book2: figures(60, 30, 20),
       releaseChurn: figures(54, 33, 20, { strayBookings: 1 }),
-      seasonEventBook: figures(66, 54, 20, { seasonAndEventBookings: 1 }),
+      seasonEventBook: figures(66, 54, 20, { seasonAndEventBookings: 1, non2xx: 3 }),
     });
     expect(r.order).toEqual([...all].reverse());
     expect(r.toBook2).toMatchObject({ releaseChurn: { server: 0.9, redis: 1.1 }, seasonEventBook: { server: 1.1, redis: 1.8 } });
     expect(summarizeAlternating([r]).wrongBookings).toBe(2);
+    // A side whose requests were refused measured refusals, not bookings: the summary says how many.
+    expect(r.toBook2.seasonEventBook!.side.non2xx).toBe(3);
+    expect(summarizeAlternating([r]).non2xx).toBe(3);
   });
 });
