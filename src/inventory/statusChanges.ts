@@ -139,7 +139,7 @@ const usageOf = (event: EventRef, op: StatusOperation, owner: UsageOwner): strin
  * What the script needs of the season of each unit in KEYS (lua/change-object-status.lua,
  * ARGV[2] `seasons`), keyed by the unit's position; the season's keys are added to `keys`.
  */
-function seasonsPayload(changes: EventStatusChange[], position: Map<number, number>, keys: string[], lite: boolean) {
+function seasonsPayload(changes: UnitOfCall[], position: Map<number, number>, keys: string[], lite: boolean) {
   const keyIndex = new Map<string, number>();
   const indexOf = (key: string) => {
     if (!keyIndex.has(key)) {
@@ -220,16 +220,23 @@ export async function applyStatusChanges(
 }
 
 /**
- * applyStatusChanges for one change on an event outside seasons, of objects by label with no
- * parameters but a hold token (its expiry read already, for a hold), made by an API call from
- * `ip`, without expand (the direct way, src/services/statusChangeService.ts applyPlain). Its
- * outcome goes to `outcome` rather than through promises: the call's reply reaches the answer
- * in one step, and plainOutcome reads it. Its request is written straight into the call
- * (src/inventory/plainRequest.ts), and its keys are the event's kept list.
+ * applyStatusChanges for one change of objects by label with no parameters but a hold token
+ * (its expiry read already, for a hold), made by an API call from `ip`, without expand (the
+ * direct way, src/services/statusChangeService.ts applyPlain). Its outcome goes to `outcome`
+ * rather than through promises: the call's reply reaches the answer in one step, and
+ * plainOutcome reads it. On an event outside seasons its request is written straight into the
+ * call (src/inventory/plainRequest.ts), and its keys are the event's kept list. On a unit of a
+ * season other than the season itself (no token: applyPlain keeps those to `apply`) it is
+ * statusCall's, whose frame the unit's scope keeps: it names the units the change is checked
+ * against and the season's keys (the season itself may have to call twice: applyStatusChanges).
  */
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
-  if (change.season) return outcome.reject(new Error('applyPlainChange takes an event outside seasons'));
-  const { event } = change;
+  const { event, season } = change;
+  if (season) {
+    if (season.role === 'top' || change.change.parameters.holdToken !== undefined) return outcome.reject(new Error('applyPlainChange takes a unit of a season without a token, not the season itself'));
+    const { keys, request } = statusCall([change], false, { type: 'API_CALL', ip }, owner, false);
+    return calls.call(event, keys, now, request, outcome);
+  }
   const token = change.change.parameters.holdToken;
   if (change.tokenCheckedBy === 'record' && token !== undefined) {
     const request = plainRequest(change.change, undefined, TOKEN_TO_CHECK_MARK, `${owner._id}|${eventEntry(event)}`, ip, usageOf(event, change.change.op, owner));
@@ -239,10 +246,15 @@ export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChan
   calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, mark, '', ip, usageOf(event, change.change.op, owner)), outcome);
 }
 
-/** What a plain call (applyPlainChange) on `event` applied, read from its reply; throws what refused it. */
-export function plainOutcome(reply: StatusReply, event: EventRef): AppliedChanges {
-  return reply === APPLIED ? NOTHING_MORE : (statusOutcome(reply, [event], false) as AppliedChanges);
+/** What a plain call (applyPlainChange) of `change` applied, read from its reply; throws what refused it. */
+export function plainOutcome(reply: StatusReply, change: UnitOfCall): AppliedChanges {
+  if (reply === APPLIED) return NOTHING_MORE;
+  // A unit's call names the events of its frame (statusCall, kept with its scope).
+  return statusOutcome(reply, change.season ? unitFrame(change, false).events : [change.event], false) as AppliedChanges;
 }
+
+/** What a call's frame (its events and keys) is made of: the events changed and their seasons' scopes. */
+type UnitOfCall = Pick<EventStatusChange, 'event' | 'season'>;
 
 /** The status script answered SEASON_UNITS_NEEDED to a lite call: it is made again with every unit. */
 const WITH_UNITS = Symbol('with the units');
@@ -264,7 +276,7 @@ interface CallFrame {
  */
 const unitFrames = new WeakMap<SeasonScope<EventRef>, { event: EventRef; lite: boolean; frame: CallFrame }>();
 
-function unitFrame(change: EventStatusChange, lite: boolean): CallFrame {
+function unitFrame(change: UnitOfCall, lite: boolean): CallFrame {
   const scope = change.season!;
   const kept = unitFrames.get(scope);
   if (kept && kept.event === change.event && kept.lite === lite) return kept.frame;
@@ -275,7 +287,7 @@ function unitFrame(change: EventStatusChange, lite: boolean): CallFrame {
 }
 
 /** The frame of a call of `changes` (framed anew; statusCall keeps the ones it can). */
-function framed(changes: EventStatusChange[], lite: boolean): CallFrame {
+function framed(changes: UnitOfCall[], lite: boolean): CallFrame {
   const events: EventRef[] = [];
   const position = new Map<number, number>();
   const add = (event: EventRef) => {

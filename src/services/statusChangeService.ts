@@ -137,7 +137,7 @@ class PlainChange implements CallOutcome {
       change.tokenExpiry = checkedTokenExpiry(reply);
     }
     try {
-      followUp(this.service.history, this.service.holdExpiry, [this.change], plainOutcome(reply, this.change.event));
+      followUp(this.service.history, this.service.holdExpiry, [this.change], plainOutcome(reply, this.change));
     } catch (error) {
       return this.done.settled(error);
     }
@@ -192,10 +192,12 @@ export class StatusChangeService {
    * status alone, and a hold with its token too (lua/includes/seatRules.lua, changedObject and
    * changeObject: no order id, ticket type or listing, the extra data dropped), so they are
    * worded from that state as applyAsJson words the records the script answers. Undefined,
-   * having done nothing, when applyPlain does not take the change (a hold without a token, an
-   * event of a season, one not loaded): applyAsJson then.
+   * having done nothing, when applyPlain does not take the change (a hold without a token, one
+   * not loaded) or for an event of a season: applyAsJson then.
    */
   applyPlainAsJson(workspace: WorkspaceDoc, eventKey: string, status: string, labels: string[], holdToken: string | undefined, ip: string): Promise<string> | undefined {
+    // Best available in a season keeps to applyAsJson, which its season tests cover.
+    if (this.catalog.peek(workspace, eventKey)?.event.season) return undefined;
     let done!: PlainChangeDone;
     const applied = new Promise<void>((resolve, reject) => (done = { settled: (error) => (error === undefined ? resolve() : reject(error)) }));
     const started = this.applyPlain(workspace, eventKey, 'CHANGE_STATUS_TO', status, labels, holdToken, ip, done);
@@ -265,14 +267,15 @@ export class StatusChangeService {
 
   /**
    * The plainest change (src/routes/objectStatus.ts, direct): objects named by label alone, no
-   * parameter but a hold token, on an event outside seasons that the catalog has loaded; what
-   * `apply` does for such an input, without its general steps (several events, seasons planned
-   * again, expand; a booking's token is checked by the status function, checkTokenThenApply
-   * when it cannot), made by an API call from `ip`, its outcome given to `done` (settled once:
-   * with the error, or with none when applied). Answers with the change it started and its
-   * event as loaded (applyPlainAsJson words the answer from them); undefined, having done
-   * nothing, for any other: `apply` takes it then. A change the chart refuses throws before
-   * anything is sent.
+   * parameter but a hold token, on an event that the catalog has loaded, outside seasons or (with
+   * no token) a unit of a season other than the season itself; what `apply` does for such an
+   * input, without its general steps (several events, expand; a booking's token is checked by
+   * the status function, checkTokenThenApply when it cannot; a unit whose season changed since
+   * it was loaded is planned again by `apply`), made by an API call from `ip`, its outcome given
+   * to `done` (settled once: with the error, or with none when applied). Answers with the change
+   * it started and its event as loaded (applyPlainAsJson words the answer from them); undefined,
+   * having done nothing, for any other: `apply` takes it then. A change the chart refuses throws
+   * before anything is sent.
    */
   applyPlain(
     workspace: WorkspaceDoc,
@@ -285,14 +288,19 @@ export class StatusChangeService {
     done: PlainChangeDone,
   ): { change: PlannedChange; loaded: LoadedEvent } | undefined {
     const loaded = this.catalog.peek(workspace, eventKey);
-    if (!loaded || loaded.event.season) return undefined;
+    if (!loaded) return undefined;
+    // A unit of a season with no token, other than the season itself (whose call may be made
+    // twice, with its units: applyStatusChanges); a unit's tokens are `apply`'s.
+    const { event, season } = loaded;
+    if (event.season && (!season || season.role === 'top' || holdToken !== undefined)) return undefined;
     const { op, status: checked } = operationFor(type, status);
     // A hold needs its token (the handler words its absence); overrides belong to seasons.
     if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return undefined;
-    const { event } = loaded;
     const now = Date.now();
-    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }) };
-    const call = new PlainChange(this, change, workspace, now, ip, done);
+    const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }), season };
+    // Planned on a make-up of its season that changed meanwhile: planned again, as `apply` does.
+    const settle: PlainChangeDone = season ? { settled: (error) => (isSeasonChanged(error) ? this.replanned(workspace, { eventKey, type, status, objects: labels, parameters: NO_PARAMETERS }, ip, done) : done.settled(error)) } : done;
+    const call = new PlainChange(this, change, workspace, now, ip, settle);
     // A booking's token is checked by the status function first, by the token's entry in the
     // event that the checkout's hold made; on one Redis a hold's too, by the token's record
     // (lua/includes/tokenCheck.lua): no round trip for either.
@@ -318,6 +326,15 @@ export class StatusChangeService {
         applyPlainChange(this.calls, change, now, ip, workspace, call);
       },
       (error: unknown) => call.done.settled(error),
+    );
+  }
+
+  /** A plain change of a unit of a season refused as planned on an old make-up: `apply`, with the unit loaded again. */
+  private replanned(workspace: WorkspaceDoc, input: StatusChangeInput, ip: string, done: PlainChangeDone): void {
+    this.catalog.forget(workspace._id, [input.eventKey]);
+    this.apply(workspace, [input], false, { type: 'API_CALL', ip }).then(
+      () => done.settled(),
+      (error: unknown) => done.settled(error),
     );
   }
 

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
+import { seasonVersionKey } from '../../src/inventory/eventKeys.js';
+import { storedEvent } from '../support/eventAdmin.js';
 import { createEvent, done, objectInfos, type Action } from '../support/events.js';
+import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { useEventPerTest } from '../support/eventPerTest.js';
 import type { Response } from '../support/harness.js';
 
@@ -141,5 +144,45 @@ describe('the direct way answers as the handler does', () => {
         await done(ctx.api, key, 'hold', { objects: ['A-1'], holdToken: viaDirect.body.holdToken });
       }
     }
+  });
+
+  it('takes the events of a season without a token: books, refuses what the season took, releases, plans again when the season changed; the season itself and tokens are the handler\'s', async () => {
+    const token = (await ctx.api.post('/hold-tokens', {})).body.holdToken as string;
+    const seasons = [await createSeason(ctx.api, ctx.chartKey, { numberOfEvents: 2 }), await createSeason(ctx.api, ctx.chartKey, { numberOfEvents: 2 })];
+    const [viaDirect, viaHandler] = seasons.map((season) => ({ season: season.key as string, event: eventKeysOf(season)[0]! }));
+    for (const { season, event } of [viaDirect!, viaHandler!]) {
+      await objectInfos(ctx.api, event, ['A-1']);
+      await done(ctx.api, season, 'book', { objects: ['B-1'] });
+    }
+    /** One request on each season's first event (or on the season itself), the direct way and the handler's; the same answers and objects after. */
+    const both = async (name: Action, body: unknown, direct: boolean, on: 'event' | 'season' = 'event') => {
+      const before = taken;
+      const answer = answerOf(await ctx.api.post(`/events/${viaDirect![on]}/actions/${name}`, body));
+      expect(taken - before, JSON.stringify(body)).toBe(direct ? 1 : 0);
+      expect(answer, JSON.stringify(body)).toEqual(answerOf(await ctx.api.post(`/events/${viaHandler![on]}/actions/${name}?expand=none`, body)));
+      for (const of of ['event', 'season'] as const) {
+        expect(await objectInfos(ctx.api, viaDirect![of], WATCHED)).toEqual(await objectInfos(ctx.api, viaHandler![of], WATCHED));
+      }
+      return answer;
+    };
+    expect((await both('book', { objects: ['A-1', 'A-2'] }, true)).status).toBe(204);
+    // B-1 is booked on the season: refused in its event, nothing booked.
+    const refused = await both('book', { objects: ['A-3', 'B-1'] }, true);
+    expect(refused.status).toBe(400);
+    expect(refused.body!.errors).toEqual([expect.objectContaining({ code: 'OBJECT_TAKEN_IN_SEASON' })]);
+    expect((await both('release', { objects: ['A-1'] }, true)).status).toBe(204);
+    // A token's hold and booking in a season's event go the handler's way.
+    expect((await both('hold', { objects: ['A-3'], holdToken: token }, false)).status).toBe(204);
+    expect((await both('book', { objects: ['A-3'], holdToken: token }, false)).status).toBe(204);
+    // The season itself is the handler's.
+    expect((await both('book', { objects: ['A-4'] }, false, 'season')).status).toBe(204);
+    // The season's make-up changed since the event was loaded (another server added an event,
+    // say): the direct way's call is refused by the function, and the change is planned again and applied.
+    for (const { season } of [viaDirect!, viaHandler!]) {
+      const top = await storedEvent(ctx.server, ctx.company.workspace.id, season);
+      await ctx.server.app.parts.redis.set(seasonVersionKey(top), 'changed-elsewhere');
+    }
+    expect((await both('book', { objects: ['B-2'] }, true)).status).toBe(204);
+    expect((await objectInfos(ctx.api, viaDirect!.event, ['B-2']))['B-2']).toMatchObject({ status: 'booked' });
   });
 });

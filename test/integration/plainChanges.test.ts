@@ -284,7 +284,7 @@ describe("a hold's token left to the status function on one Redis (lua/includes/
       expect(checkedTokenExpiry(reply)).toBe(expiresAt);
       // The same answer, records, token entry (its expiry the token's) and history, the token's name aside.
       const rename = (inventory: unknown) => JSON.parse(JSON.stringify(inventory).replaceAll('c2', 'c1'));
-      expect(withoutEvent(plainOutcome(reply, checkedHere), checkedHere)).toEqual(rename(withoutEvent(before, checkedFirst)));
+      expect(withoutEvent(plainOutcome(reply, { event: checkedHere }), checkedHere)).toEqual(rename(withoutEvent(before, checkedFirst)));
       expect(await state(checkedHere)).toEqual(rename(await state(checkedFirst)));
       expect(tokenEntryExpiry((await state(checkedHere)).holdTokens.c1!)).toBe(expiresAt);
     }

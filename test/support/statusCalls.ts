@@ -48,7 +48,7 @@ export function directCall(calls: AtMostOnceCalls, change: EventStatusChange, no
     applyPlainChange(calls, change, now, ip as string, owner, {
       resolve: (reply) => {
         try {
-          resolve(plainOutcome(reply, change.event));
+          resolve(plainOutcome(reply, change));
         } catch (error) {
           reject(error);
         }
