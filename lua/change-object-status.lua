@@ -93,19 +93,20 @@ local function run(keys, args)
   -- Most calls book free seats or release booked ones: written at once (plainChanges.lua).
   -- A plain call sends its change as positional arguments and no request text; the table
   -- of its request is made only when it goes the general way.
-  local plain, hasSaleConfig
+  local plain, hasSaleConfig, seasons
   local text = ARGV[ARG_REQUEST]
   if text == '' then
     -- A booking's token the server left to the event's entry, a hold's to the token's
     -- record (tokenCheck.lua).
     if tokenRefused() then return { 0, call.errors[1] } end
-    plain, hasSaleConfig = plainArgsChanges()
+    seasons = plainSeasons()
+    plain, hasSaleConfig = plainArgsChanges(seasons)
   else
     request = cjson.decode(text)
     plain, hasSaleConfig = plainChanges()
   end
   if plain then return plain end
-  request = request or plainRequest()
+  request = request or plainRequest(seasons)
   -- The plain way found the event's sale config: the general way need not ask again
   -- (eventState.lua, ownSaleField).
   if hasSaleConfig then eventState(1).hasSaleConfig = true end

@@ -168,14 +168,25 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   return remember(appliedReply(false))
 end
 
+-- Event 1's part of a call's seasons (request.seasons, eventState.lua): nil outside seasons,
+-- false when another unit has a part too (only the unit changed has one: not plain).
+local function plainSeason(seasons)
+  if not seasons then return nil end
+  for at in pairs(seasons) do
+    if at ~= '1' then return false end
+  end
+  return seasons['1']
+end
+
 -- A plain call's change, read from its positional arguments: plain when it has no GA area
 -- (its objects are labels alone) and no empty hold token (the mark alone: the general way
--- words what that does).
-local function plainArgsChanges()
+-- words what that does). `seasons`: the call's season part (plainSeasons), or nil.
+local function plainArgsChanges(seasons)
   local token = ARGV[ARG_TOKEN]
-  if ARGV[ARG_AREAS] ~= '0' or token == TOKEN_MARK then return nil end
+  local season = plainSeason(seasons)
+  if ARGV[ARG_AREAS] ~= '0' or token == TOKEN_MARK or season == false then return nil end
   return plainWrite(ARGV[ARG_OP], ARGV[ARG_STATUS], '', string.sub(token, #TOKEN_MARK + 1), tonumber(given(ARGV[ARG_TOKEN_EXPIRY])),
-    given(ARGV[ARG_USAGE]), ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV)
+    given(ARGV[ARG_USAGE]), ARGV[ARG_IP], ARGV, ARG_OBJECTS, #ARGV, season)
 end
 
 -- The call's reply when the request (decoded JSON) is one plain change, applied here; nil
@@ -183,13 +194,8 @@ end
 local function plainChanges()
   if request.expand or request.origin or #request.changes ~= 1 then return nil end
   -- A unit of a season: only the unit changed has a part (the others are only read).
-  local season
-  if request.seasons then
-    for at in pairs(request.seasons) do
-      if at ~= '1' then return nil end
-    end
-    season = request.seasons['1']
-  end
+  local season = plainSeason(request.seasons)
+  if season == false then return nil end
   local change = request.changes[1]
   if change.e ~= 1 or change.token == '' or change.listing or change.keep or change.channels or change.ignoreChannels or change.allowed or change.rejected then
     return nil

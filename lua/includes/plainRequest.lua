@@ -1,7 +1,8 @@
--- The request of a plain call, read from its positional arguments (ARG_OP to ARG_AREAS, then
+-- The request of a plain call, read from its positional arguments (ARG_OP to ARG_SEASONS, then
 -- the objects from ARG_OBJECTS; src/inventory/statusContract.ts, PLAIN_ARGS) into the table
 -- its JSON would decode to: one change on event 1, made by an API call, not expanded, with
--- no parameter but a hold token. Redis hands the arguments over as they are; decoding the
+-- no parameter but a hold token; for a unit of a season, with the season's part (`seasons`,
+-- the one JSON text of the call: plainSeasons). Redis hands the arguments over as they are; decoding the
 -- same change from JSON cost about 1.7 µs per call (docs/performance.md, "A plain call in
 -- positional arguments").
 -- Needs: ARGV (run has set it).
@@ -13,7 +14,15 @@ local function given(value)
   return value
 end
 
-local function plainRequest()
+-- The season's part of a plain call of a unit of a season (request.seasons), or nil.
+local function plainSeasons()
+  local text = ARGV[ARG_SEASONS]
+  if text == '' then return nil end
+  return cjson.decode(text)
+end
+
+-- `seasons`: plainSeasons(), decoded once by the caller.
+local function plainRequest(seasons)
   local objects = {}
   if ARGV[ARG_AREAS] == '1' then
     -- label, places, capacity: places 0 for a seat, capacity '' when unknown.
@@ -35,5 +44,5 @@ local function plainRequest()
     token = token ~= '' and string.sub(token, #TOKEN_MARK + 1) or nil,
     tokenExpiry = tonumber(given(ARGV[ARG_TOKEN_EXPIRY])),
   }
-  return { ip = given(ARGV[ARG_IP]), changes = { change } }
+  return { ip = given(ARGV[ARG_IP]), changes = { change }, seasons = seasons }
 end

@@ -3,7 +3,8 @@ import { PLAIN_OBJECTS_AT, plainArgs } from './statusContract.js';
 import type { StatusArg } from './statusWire.js';
 
 // The status call's request for the plainest change, as positional arguments (PLAIN_ARGS,
-// src/inventory/statusContract.ts): one change on event 1, objects by label with no
+// src/inventory/statusContract.ts): one change on event 1 (outside seasons, or a unit of a
+// season with its season's part as the JSON text its frame keeps), objects by label with no
 // parameters but a hold token, made by an API call, not expanded (src/services/statusChangeService.ts,
 // applyPlain). Redis reads these as they come (lua/includes/plainRequest.lua) where it would
 // decode a JSON text per call; the call's request argument is then empty. It asks for the
@@ -29,13 +30,15 @@ export function plainRequest(
   ip: string | undefined,
   /** The usage mark, for operations whose objects count as used. */
   usage: string | undefined,
+  /** For a unit of a season: the season's part of the request, as JSON text (PLAIN_ARGS, seasons). */
+  seasons = '',
 ): StatusArg[] {
   const { objects } = change;
   const token = change.parameters.holdToken;
   let areas = false;
   for (let i = 0; i < objects.length; i++) if (objects[i]!.quantity > 0) areas = true;
   const args = plainArgs(
-    { op: change.op, status: change.status, token: token === undefined ? '' : tokenMark + token, tokenExpiry: tokenExpiry ?? '', tokenHold, usage: usage ?? '', ip: ip ?? '', areas: areas ? 1 : 0 },
+    { op: change.op, status: change.status, token: token === undefined ? '' : tokenMark + token, tokenExpiry: tokenExpiry ?? '', tokenHold, usage: usage ?? '', ip: ip ?? '', areas: areas ? 1 : 0, seasons },
     objects.length * (areas ? 3 : 1),
   );
   let at = PLAIN_OBJECTS_AT;

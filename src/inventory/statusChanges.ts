@@ -226,16 +226,17 @@ export async function applyStatusChanges(
  * rather than through promises: the call's reply reaches the answer in one step, and
  * plainOutcome reads it. On an event outside seasons its request is written straight into the
  * call (src/inventory/plainRequest.ts), and its keys are the event's kept list. On a unit of a
- * season other than the season itself (no token: applyPlain keeps those to `apply`) it is
- * statusCall's, whose frame the unit's scope keeps: it names the units the change is checked
- * against and the season's keys (the season itself may have to call twice: applyStatusChanges).
+ * season other than the season itself (no token: applyPlain keeps those to `apply`) its keys
+ * and the season's part of the request are the frame its scope keeps, which names the units the
+ * change is checked against and the season's keys (the season itself may have to call twice:
+ * applyStatusChanges).
  */
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
   const { event, season } = change;
   if (season) {
     if (season.role === 'top' || change.change.parameters.holdToken !== undefined) return outcome.reject(new Error('applyPlainChange takes a unit of a season without a token, not the season itself'));
-    const { keys, request } = statusCall([change], false, { type: 'API_CALL', ip }, owner, false);
-    return calls.call(event, keys, now, request, outcome);
+    const { keys, seasons } = unitFrame(change, false);
+    return calls.call(event, keys, now, plainRequest(change.change, undefined, TOKEN_MARK, '', ip, usageOf(event, change.change.op, owner), seasons), outcome);
   }
   const token = change.change.parameters.holdToken;
   if (change.tokenCheckedBy === 'record' && token !== undefined) {

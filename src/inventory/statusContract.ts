@@ -37,7 +37,8 @@ export const STATUS_ARGS = [
 export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;
 
 /**
- * A plain call's change (one change on event 1 of one, made by an API call, not expanded),
+ * A plain call's change (one change on event 1, made by an API call, not expanded; event 1
+ * alone, or a unit of a season and the other units of its scope after it),
  * after STATUS_ARGS, in order, then its objects from ARG_OBJECTS on: labels, or with `areas`
  * 1, triples of label, places and capacity (places 0 for a seat, capacity '' when unknown).
  * Positional, so that Redis reads them as they are instead of decoding a JSON text per call.
@@ -64,6 +65,12 @@ export const PLAIN_ARGS = [
   'ip',
   /** 1 when the objects come as label, places and capacity; 0 when as labels alone. */
   'areas',
+  /**
+   * For a unit of a season, the season's part of the request as the JSON text statusCall
+   * sends (`{"1": {...}}`: lua/change-object-status.lua, `seasons`), kept with the unit's
+   * call frame (src/inventory/statusChanges.ts); else ''.
+   */
+  'seasons',
 ] as const;
 
 export type PlainArgs = Record<(typeof PLAIN_ARGS)[number], StatusArg>;

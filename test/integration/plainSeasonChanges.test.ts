@@ -7,7 +7,7 @@ import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { eventKeys, seasonFeedKey, seasonOverridesKey, seasonUseKey, seasonVersionKey, type EventRef } from '../../src/inventory/eventKeys.js';
 import { applyStatusChanges } from '../../src/inventory/statusChanges.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
-import { eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatchedStatusCalls, withNames } from '../support/statusCalls.js';
+import { directCall, eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatchedStatusCalls, withNames } from '../support/statusCalls.js';
 
 
 // lua/includes/plainChanges.lua also writes plain changes of the units of a season other than
@@ -17,7 +17,10 @@ import { eventInventory, outcome, type PlainWayWatch, takeGeneralWay, useWatched
 // seasons: one whose events take that way, and one whose top-level season has a sale config
 // with a field for an object the chart does not have, which changes no rule but sends every
 // call of its units the general way. Both must end with the same records, token entries,
-// history, season counts, overrides, feed and answers.
+// history, season counts, overrides, feed and answers. A third twin sends the changes the
+// direct way takes (a unit other than the season, no parameter: applyPlain) as a plain call's
+// positional arguments with the season's part (src/inventory/plainRequest.ts), the others as
+// JSON: it must end as the first does, its calls taking the plain way alike.
 
 const index = buildObjectIndex(rowsWithoutSections);
 const OWNER = { _id: 7, companyId: 3 };
@@ -38,10 +41,14 @@ interface TwinSeason {
   partial: Unit;
   /** The make-up version the calls are planned on. */
   planned: string;
+  /** The direct way's changes sent as positional arguments (directCall), not JSON. */
+  positional: boolean;
+  /** Calls sent as positional arguments so far. */
+  positionalCalls: number;
   scope(unit: Unit): SeasonScope<EventRef>;
 }
 
-async function newSeason(general: boolean): Promise<TwinSeason> {
+async function newSeason(general: boolean, positional = false): Promise<TwinSeason> {
   const topId = nextId;
   nextId += 10;
   const tag = `ps${topId}`;
@@ -56,6 +63,8 @@ async function newSeason(general: boolean): Promise<TwinSeason> {
     events,
     partial,
     planned: '0',
+    positional,
+    positionalCalls: 0,
     scope(of) {
       const version = season.planned;
       if (of === top) return { role: 'top', top, sum: [], groups: [[events[0], partial], [events[1]]], propagated: true, version };
@@ -68,7 +77,13 @@ async function newSeason(general: boolean): Promise<TwinSeason> {
 
 function change(season: TwinSeason, unit: Unit, op: StatusOperation, status: string, objects: ObjectInput[], parameters: StatusParameters, now: number, tokenExpiry?: number) {
   const planned = planChange(unit, index, op, status, objects, parameters);
-  return outcome(applyStatusChanges(calls, [{ event: unit, change: planned, season: season.scope(unit), tokenExpiry }], now, false, ORIGIN, OWNER));
+  const call = { event: unit, change: planned, season: season.scope(unit), tokenExpiry };
+  // What the direct way takes of a season (src/services/statusChangeService.ts, applyPlain).
+  if (season.positional && unit !== season.top && Object.keys(parameters).length === 0 && (op === 'book' || op === 'release' || op === 'status')) {
+    season.positionalCalls++;
+    return outcome(directCall(calls, call, now, ORIGIN.ip, OWNER));
+  }
+  return outcome(applyStatusChanges(calls, [call], now, false, ORIGIN, OWNER));
 }
 
 const unitsOf = (season: TwinSeason): [string, Unit][] => [
@@ -98,6 +113,7 @@ describe('plain changes of the units of a season (lua/includes/plainChanges.lua)
   it('books, holds, releases, the season taken, its make-up changed, overrides: the same records, counts, feed and answers', async () => {
     const plain = await newSeason(false);
     const general = await newSeason(true);
+    const positional = await newSeason(false, true);
     const now = Date.now();
     const later = now + 600_000;
     const event1 = (s: TwinSeason) => s.events[0];
@@ -159,7 +175,15 @@ describe('plain changes of the units of a season (lua/includes/plainChanges.lua)
       expect(way.tookPlainWay(step.unit(general), generalBefore), `step ${i + 1} on the general season`).toBe(false);
       expect(named(plain, plainAnswer), `step ${i + 1}'s answer`).toEqual(named(general, generalAnswer));
       expect(await state(plain), `step ${i + 1}'s state`).toEqual(await state(general));
+      const positionalBefore = way.position();
+      const positionalAnswer = await step.run(positional);
+      await way.settled();
+      expect(way.tookPlainWay(step.unit(positional), positionalBefore), `step ${i + 1} on the positional season`).toBe(step.plainWay);
+      expect(named(positional, positionalAnswer), `step ${i + 1}'s answer, positional`).toEqual(named(plain, plainAnswer));
+      expect(await state(positional), `step ${i + 1}'s state, positional`).toEqual(await state(plain));
     }
+    // Bookings, releases, a refusal for the season's seat, a changed make-up, the override's followers: positional.
+    expect(positional.positionalCalls).toBe(11);
 
     // Not vacuous: the season holds what the steps did.
     const keys = (unit: Unit) => eventKeys(unit).objects;
