@@ -82,7 +82,6 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
       // Event after event, as book2 walks its events.
       next: () => {
         const pair = next++;
-        walked.set(ctx, next);
         const event = events[Math.floor(pair / pairsPerEvent) % events.length]!;
         const at = (pair % pairsPerEvent) * 2;
         const seats = [inEvents[at]!, inEvents[at + 1]!];
@@ -91,6 +90,7 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
       onStatus: (status, { event, seats }) => status < 300 && ledger.booked(event, seats),
     }),
   });
+  walked.set(ctx, next);
   // No seat may be booked both on a season and in one of its events.
   let seasonAndEvent = 0;
   for (const { season, events: ofSeason } of seasons) {
