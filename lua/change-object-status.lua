@@ -99,7 +99,7 @@ local function run(keys, args)
     -- A booking's token the server left to the event's entry, a hold's to the token's
     -- record (tokenCheck.lua).
     if tokenRefused() then return { 0, call.errors[1] } end
-    seasons = plainSeasons()
+    seasons = seasonsArgument()
     plain, hasSaleConfig = plainArgsChanges(seasons)
   else
     request = cjson.decode(text)

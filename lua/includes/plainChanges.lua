@@ -180,7 +180,7 @@ end
 
 -- A plain call's change, read from its positional arguments: plain when it has no GA area
 -- (its objects are labels alone) and no empty hold token (the mark alone: the general way
--- words what that does). `seasons`: the call's season part (plainSeasons), or nil.
+-- words what that does). `seasons`: the call's season part (seasonsArgument), or nil.
 local function plainArgsChanges(seasons)
   local token = ARGV[ARG_TOKEN]
   local season = plainSeason(seasons)

@@ -2,9 +2,9 @@
 -- the objects from ARG_OBJECTS; src/inventory/statusContract.ts, PLAIN_ARGS) into the table
 -- its JSON would decode to: one change on event 1, made by an API call, not expanded, with
 -- no parameter but a hold token; for a unit of a season, with the season's part (`seasons`,
--- the one JSON text of the call: plainSeasons). Redis hands the arguments over as they are; decoding the
--- same change from JSON cost about 1.7 µs per call (docs/performance.md, "A plain call in
--- positional arguments").
+-- the one JSON text of the call: seasonsArgument). Redis hands the arguments over as they
+-- are; decoding the same change from JSON cost about 1.7 µs per call (docs/performance.md,
+-- "A plain call in positional arguments").
 -- Needs: ARGV (run has set it).
 --#include statusContract.lua
 
@@ -15,13 +15,13 @@ local function given(value)
 end
 
 -- The season's part of a plain call of a unit of a season (request.seasons), or nil.
-local function plainSeasons()
+local function seasonsArgument()
   local text = ARGV[ARG_SEASONS]
   if text == '' then return nil end
   return cjson.decode(text)
 end
 
--- `seasons`: plainSeasons(), decoded once by the caller.
+-- `seasons`: seasonsArgument(), decoded once by the caller.
 local function plainRequest(seasons)
   local objects = {}
   if ARGV[ARG_AREAS] == '1' then

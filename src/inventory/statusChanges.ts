@@ -234,7 +234,7 @@ export async function applyStatusChanges(
 export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChange, now: number, ip: string, owner: UsageOwner, outcome: CallOutcome): void {
   const { event, season } = change;
   if (season) {
-    if (season.role === 'top' || change.change.parameters.holdToken !== undefined) return outcome.reject(new Error('applyPlainChange takes a unit of a season without a token, not the season itself'));
+    if (!plainInSeason(season, change.change.parameters.holdToken)) return outcome.reject(new Error('applyPlainChange takes a unit of a season without a token, not the season itself'));
     const { keys, seasons } = unitFrame(change, false);
     return calls.call(event, keys, now, plainRequest(change.change, undefined, TOKEN_MARK, '', ip, usageOf(event, change.change.op, owner), seasons), outcome);
   }
@@ -246,6 +246,13 @@ export function applyPlainChange(calls: AtMostOnceCalls, change: EventStatusChan
   const mark = change.tokenCheckedBy === 'entry' ? TOKEN_UNCHECKED_MARK : TOKEN_MARK;
   calls.call(event, keptEventKeys(event), now, plainRequest(change.change, change.tokenExpiry, mark, '', ip, usageOf(event, change.change.op, owner)), outcome);
 }
+
+/**
+ * Whether applyPlainChange takes a change on a unit of a season: not on the season itself
+ * (whose call may have to be made again with its units: applyStatusChanges), and with no hold
+ * token (a unit's tokens are checked the general way).
+ */
+export const plainInSeason = (season: SeasonScope<EventRef>, holdToken: string | undefined): boolean => season.role !== 'top' && holdToken === undefined;
 
 /** What a plain call (applyPlainChange) of `change` applied, read from its reply; throws what refused it. */
 export function plainOutcome(reply: StatusReply, change: UnitOfCall): AppliedChanges {

@@ -22,6 +22,7 @@ import {
   applyStatusChanges,
   checkedTokenExpiry,
   isSeasonChanged,
+  plainInSeason,
   plainOutcome,
   tokenRefused,
   tokenUnchecked,
@@ -289,10 +290,9 @@ export class StatusChangeService {
   ): { change: PlannedChange; loaded: LoadedEvent } | undefined {
     const loaded = this.catalog.peek(workspace, eventKey);
     if (!loaded) return undefined;
-    // A unit of a season with no token, other than the season itself (whose call may be made
-    // twice, with its units: applyStatusChanges); a unit's tokens are `apply`'s.
+    // An event of a season only with its scope loaded, and as plainInSeason allows.
     const { event, season } = loaded;
-    if (event.season && (!season || season.role === 'top' || holdToken !== undefined)) return undefined;
+    if (event.season && !(season && plainInSeason(season, holdToken))) return undefined;
     const { op, status: checked } = operationFor(type, status);
     // A hold needs its token (the handler words its absence); overrides belong to seasons.
     if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return undefined;
