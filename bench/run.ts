@@ -33,7 +33,7 @@ import { AGAINST_BOOK2, alternatingRound, describeSpread, roundOrder, summarizeA
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"] [-- --alternate N]`
+//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -89,6 +89,12 @@ if (option('--subscribers')) scale.streamSubscribers = Number(option('--subscrib
 // `--node-flags "FLAGS"`: the server's V8 flags for this run instead of src/serverFlags.ts's, to
 // measure a change of them against the flags as they are (docs/performance.md, "Memory").
 const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
+// `--server-dir DIR`: the server of another checkout, built there (`DIR/dist/src/dev.js`, run in
+// DIR with DIR's node_modules), measured by this bench and against this run's references: an
+// earlier version's figures by today's scenarios and checks, in the same hour as the head's
+// (docs/benchmarks.md, "An earlier version by today's bench"). The final-state checks read
+// Redis in today's layout, so the version must keep it (object records, hold tokens).
+const serverDir = option('--server-dir');
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
@@ -152,6 +158,7 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
     readyLine: /Ctrl\+C/,
     url: `http://127.0.0.1:${serverPort}`,
     timeoutMs: 60_000,
+    cwd: serverDir,
   });
   const ceilingServer = await startChildServer({
     name: 'ceiling',
@@ -473,7 +480,9 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   addReferenceRatios(scenarios);
   const report: BenchReport = {
     date: new Date().toISOString(),
-    commit: gitCommit(),
+    // The server's: with --server-dir, the other checkout's (the bench's own beside it).
+    commit: gitCommit(serverDir),
+    ...(serverDir ? { benchCommit: gitCommit() } : {}),
     mode: scale.mode,
     settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1, ...(jobsApart ? { jobsProcesses: 1 } : {}) },
     serverNodeFlags,

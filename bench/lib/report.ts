@@ -24,9 +24,9 @@ export interface BenchReport {
   [section: string]: unknown;
 }
 
-function run(command: string, args: string[], pattern: RegExp): string {
+function run(command: string, args: string[], pattern: RegExp, cwd?: string): string {
   try {
-    return pattern.exec(execFileSync(command, args).toString())?.[1]?.trim() ?? 'unknown';
+    return pattern.exec(execFileSync(command, args, { cwd }).toString())?.[1]?.trim() ?? 'unknown';
   } catch {
     return 'unknown';
   }
@@ -42,7 +42,8 @@ export function machine(): Record<string, string | number> {
   };
 }
 
-export const gitCommit = () => run('git', ['rev-parse', 'HEAD'], /(\S+)/);
+/** The commit checked out in `dir` (this one unless said). */
+export const gitCommit = (dir?: string) => run('git', ['rev-parse', 'HEAD'], /(\S+)/, dir);
 
 /** Every scenario's rps as a share of the ceiling's, and each process's CPU per request. */
 export function addRatios(scenarios: Record<string, Figures>): void {

@@ -20,8 +20,10 @@ export async function startChildServer(options: {
   url: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** The directory it runs in (this process's unless said). */
+  cwd?: string;
 }): Promise<ChildServer> {
-  const child = spawn(options.command, options.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(options.command, options.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env }, cwd: options.cwd });
   let output = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
