@@ -1,5 +1,6 @@
 import { planChange } from '../src/domain/statusChangeRequest.js';
-import { applyPlainChange, applyStatusChanges } from '../src/inventory/statusChanges.js';
+import type { StatusReply } from '../src/inventory/scripts.js';
+import { applyPlainChange, applyStatusChanges, plainOutcome } from '../src/inventory/statusChanges.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
 import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
@@ -13,7 +14,8 @@ import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js'
 // call's positional arguments, src/inventory/plainRequest.ts), which book2 makes, and for a
 // checkout's two direct calls (`hold*`: the seats held with a hold token; `bookHeld*`: booked
 // with it), which holdThenBook makes, and the release of the direct way's seats (`release*`),
-// which releaseChurn makes half of its calls of. Each figure is the
+// which releaseChurn makes half of its calls of, and a booking in events of a season
+// (`seasonEvent*`), which seasonEventBook makes. Each figure is the
 // median of ROUNDS rounds (each on fresh events), as the machine's noise moves single
 // rounds by 10 % or more. One JSON line.
 
@@ -37,8 +39,10 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
   // would batch them; each round books seats of events of its own.
   // A checkout's two calls on the direct way (`hold`): the seats held with a token of their
   // own, then booked with it, each call measured apart.
-  type Kind = 'general' | 'direct' | 'hold' | 'bookHeld' | 'release';
-  const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500, release: 250 };
+  // `seasonEvent`: the direct way's booking in events of a season (seasonEventBook's call), one
+  // season a round, its events named as the others' (the season has no records of its own).
+  type Kind = 'general' | 'direct' | 'hold' | 'bookHeld' | 'release' | 'seasonEvent';
+  const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500, release: 250, seasonEvent: 750 };
   const statusRound = async (round: number, kind: Kind) => {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
@@ -46,17 +50,24 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
     await inFlight(CALLS, async (i) => {
       const objects = seatsOf(seats, i);
       const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
-      const target = { ...event, _id, tag: String(_id) };
+      const topId = 1 + round * 1000 + EVENT_OFFSET.seasonEvent;
+      const top = { ...event, _id: topId, tag: String(topId), season: { role: 'top' as const, forSalePropagated: true } };
+      const target =
+        kind === 'seasonEvent' ? { ...event, _id: _id + 1, tag: top.tag, season: { role: 'event' as const, topId } } : { ...event, _id, tag: String(_id) };
+      const season = kind === 'seasonEvent' ? { role: 'event' as const, top, sum: [top], groups: [], propagated: true, version: '0' } : undefined;
       if (kind === 'general') {
         const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
         return applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, owner);
       }
       // The direct way's change names no order id (src/services/statusChangeService.ts, applyPlain).
-      const holdToken = kind === 'direct' || kind === 'release' ? undefined : `token-${round}-${i}`;
+      const holdToken = kind === 'direct' || kind === 'release' || kind === 'seasonEvent' ? undefined : `token-${round}-${i}`;
       const [op, status] = kind === 'hold' ? (['hold', 'reservedByToken'] as const) : kind === 'release' ? (['release', 'free'] as const) : (['book', 'booked'] as const);
       const change = planChange(event, index, op, status, objects, holdToken ? { holdToken } : {});
-      const planned = { event: target, change, tokenExpiry: kind === 'hold' ? tokenExpiry : undefined };
-      return new Promise((resolve, reject) => applyPlainChange(calls, planned, Date.now(), '127.0.0.1', owner, { resolve, reject }));
+      const planned = { event: target, change, season, tokenExpiry: kind === 'hold' ? tokenExpiry : undefined };
+      // Every call must apply (plainOutcome throws a refusal): a refused call costs something else.
+      return new Promise((resolve, reject) => applyPlainChange(calls, planned, Date.now(), '127.0.0.1', owner, { resolve, reject })).then((reply) =>
+        plainOutcome(reply as StatusReply, planned),
+      );
     });
     const cpu = process.cpuUsage(cpuBefore);
     const stats = await statsOf('fcall');
@@ -77,6 +88,7 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
   const holds: Awaited<ReturnType<typeof statusRound>>[] = [];
   const heldBooked: Awaited<ReturnType<typeof statusRound>>[] = [];
   const released: Awaited<ReturnType<typeof statusRound>>[] = [];
+  const inSeason: Awaited<ReturnType<typeof statusRound>>[] = [];
   const plain: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     status.push(await statusRound(round, 'general'));
@@ -85,6 +97,7 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
     heldBooked.push(await statusRound(round, 'bookHeld'));
     // The seats the direct round booked, released.
     released.push(await statusRound(round, 'release'));
+    inSeason.push(await statusRound(round, 'seasonEvent'));
     plain.push(await plainRound(round));
   }
   const usPerCall = median(status.map((r) => r.usPerCall));
@@ -103,6 +116,8 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
       bookHeldRedisUsPerCall: Math.round(median(heldBooked.map((r) => r.usPerCall)) * 10) / 10,
       releaseRedisUsPerCall: Math.round(median(released.map((r) => r.usPerCall)) * 10) / 10,
       releaseToDirect: Math.round(median(released.map((r, i) => r.usPerCall / direct[i]!.usPerCall)) * 100) / 100,
+      seasonEventRedisUsPerCall: Math.round(median(inSeason.map((r) => r.usPerCall)) * 10) / 10,
+      seasonEventToDirect: Math.round(median(inSeason.map((r, i) => r.usPerCall / direct[i]!.usPerCall)) * 100) / 100,
     }),
   );
 });
