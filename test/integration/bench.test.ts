@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -103,12 +103,27 @@ describe('npm run bench -- --smoke', () => {
     }
   }, 300_000);
 
-  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s; --alternate: rounds of the reference, book2, holdThenBook and seasonEventBook (the run\'s scenarios judged against book2), every request of every round answered 2xx', async () => {
+  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s; --alternate: rounds of the reference, book2, holdThenBook and seasonEventBook (the run\'s scenarios judged against book2), every request of every round answered 2xx; --server-dir: the server of another checkout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
+      // Another checkout: this one's built server copied into a repository of its own, whose commit the report names.
+      const other = join(dir, 'other');
+      for (const part of ['dist', 'lua', 'src', 'package.json']) cpSync(part, join(other, part), { recursive: true });
+      symlinkSync(join(process.cwd(), 'node_modules'), join(other, 'node_modules'));
+      // Its launcher leaves a mark in its own folder, then starts as usual: the server the bench ran was this one.
+      renameSync(join(other, 'dist/src/dev.js'), join(other, 'dist/src/devLauncher.js'));
+      writeFileSync(join(other, 'dist/src/dev.js'), "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('../../started-here', import.meta.url), '');\nawait import('./devLauncher.js');\n");
+      const git = (cwd: string, ...args: string[]) => promisify(execFile)('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com', ...args], { cwd });
+      await git(other, 'init', '-q');
+      await git(other, 'add', 'package.json');
+      await git(other, 'commit', '-qm', 'another checkout');
+      const otherCommit = (await git(other, 'rev-parse', 'HEAD')).stdout.trim();
       const output = join(dir, 'apart.json');
-      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook,seasonEventBook', '--jobs-apart', '--alternate', '2', '--output', output], { timeout: 120_000 });
+      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook,seasonEventBook', '--jobs-apart', '--alternate', '2', '--server-dir', other, '--output', output], { timeout: 120_000 });
       const report = JSON.parse(readFileSync(output, 'utf8'));
+      expect(existsSync(join(other, 'started-here'))).toBe(true);
+      expect(report.commit).toBe(otherCommit);
+      expect(report.benchCommit).toBe((await git(process.cwd(), 'rev-parse', 'HEAD')).stdout.trim());
       expect(report.settings.jobsProcesses).toBe(1);
       expect(Object.keys(report.scenarios)).toEqual(['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'holdThenBook', 'seasonEventBook']);
       for (const name of ['book2', 'holdThenBook']) {
