@@ -47,14 +47,14 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
     const tokenExpiry = Date.now() + 15 * 60_000;
+    // The round's season (seasonEvent only), its events numbered after it.
+    const topId = 1 + round * 1000 + EVENT_OFFSET.seasonEvent;
+    const top = { ...event, _id: topId, tag: String(topId), season: { role: 'top' as const, forSalePropagated: true } };
+    const season = kind === 'seasonEvent' ? { role: 'event' as const, top, sum: [top], groups: [], propagated: true, version: '0' } : undefined;
     await inFlight(CALLS, async (i) => {
       const objects = seatsOf(seats, i);
       const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
-      const topId = 1 + round * 1000 + EVENT_OFFSET.seasonEvent;
-      const top = { ...event, _id: topId, tag: String(topId), season: { role: 'top' as const, forSalePropagated: true } };
-      const target =
-        kind === 'seasonEvent' ? { ...event, _id: _id + 1, tag: top.tag, season: { role: 'event' as const, topId } } : { ...event, _id, tag: String(_id) };
-      const season = kind === 'seasonEvent' ? { role: 'event' as const, top, sum: [top], groups: [], propagated: true, version: '0' } : undefined;
+      const target = season ? { ...event, _id: _id + 1, tag: top.tag, season: { role: 'event' as const, topId } } : { ...event, _id, tag: String(_id) };
       if (kind === 'general') {
         const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
         return applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, owner);
