@@ -115,7 +115,8 @@ function followUp(history: HistoryStreams, holdExpiry: HoldExpiry, changes: Even
  * A plain change (applyPlain) waiting for its call's outcome: the one object the priority
  * lane's plainest request makes between the HTTP layer and Redis, where closures and promises
  * would each be one more (docs/performance.md). It keeps what sending the call again takes
- * (a booking's token the status function asked the server to check).
+ * (a booking's token the status function asked the server to check), and for a unit of a
+ * season the input, planned again by `apply` when the season changed since it was planned.
  */
 class PlainChange implements CallOutcome {
   constructor(
@@ -125,6 +126,7 @@ class PlainChange implements CallOutcome {
     readonly now: number,
     readonly ip: string,
     readonly done: PlainChangeDone,
+    private readonly seasonInput?: StatusChangeInput,
   ) {}
 
   resolve(reply: StatusReply): void {
@@ -140,12 +142,14 @@ class PlainChange implements CallOutcome {
     try {
       followUp(this.service.history, this.service.holdExpiry, [this.change], plainOutcome(reply, this.change));
     } catch (error) {
-      return this.done.settled(error);
+      return this.reject(error);
     }
     this.done.settled();
   }
 
   reject(error: unknown): void {
+    // Planned on a make-up of its season that changed meanwhile: planned again, as `apply` does.
+    if (this.seasonInput && isSeasonChanged(error)) return this.service.replanned(this.workspace, this.seasonInput, this.ip, this.done);
     this.done.settled(error);
   }
 }
@@ -298,9 +302,8 @@ export class StatusChangeService {
     if (op !== 'book' && op !== 'release' && op !== 'status' && !(op === 'hold' && holdToken !== undefined)) return undefined;
     const now = Date.now();
     const change: EventStatusChange = { event, change: planChange(event, loaded.index, op, checked, labels, holdToken === undefined ? NO_PARAMETERS : { holdToken }), season };
-    // Planned on a make-up of its season that changed meanwhile: planned again, as `apply` does.
-    const settle: PlainChangeDone = season ? { settled: (error) => (isSeasonChanged(error) ? this.replanned(workspace, { eventKey, type, status, objects: labels, parameters: NO_PARAMETERS }, ip, done) : done.settled(error)) } : done;
-    const call = new PlainChange(this, change, workspace, now, ip, settle);
+    const seasonInput = season && { eventKey, type, status, objects: labels, parameters: NO_PARAMETERS };
+    const call = new PlainChange(this, change, workspace, now, ip, done, seasonInput);
     // A booking's token is checked by the status function first, by the token's entry in the
     // event that the checkout's hold made; on one Redis a hold's too, by the token's record
     // (lua/includes/tokenCheck.lua): no round trip for either.
@@ -330,7 +333,7 @@ export class StatusChangeService {
   }
 
   /** A plain change of a unit of a season refused as planned on an old make-up: `apply`, with the unit loaded again. */
-  private replanned(workspace: WorkspaceDoc, input: StatusChangeInput, ip: string, done: PlainChangeDone): void {
+  replanned(workspace: WorkspaceDoc, input: StatusChangeInput, ip: string, done: PlainChangeDone): void {
     this.catalog.forget(workspace._id, [input.eventKey]);
     this.apply(workspace, [input], false, { type: 'API_CALL', ip }).then(
       () => done.settled(),
