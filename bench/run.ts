@@ -14,6 +14,7 @@ import { serverHeap } from './lib/serverGauges.js';
 import type { CommandStats } from './lib/commandStats.js';
 import { drainFigures, drainGauges } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
+import { settle } from './lib/settle.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
 import { addRatios, gitCommit, machine, printComparison, printTable, printTargets, writeReport, type BenchReport, type Target } from './lib/report.js';
 import { bookTwo, ceiling } from './scenarios/bookTwo.js';
@@ -95,6 +96,10 @@ const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SE
 // (docs/benchmarks.md, "An earlier version by today's bench"). The final-state checks read
 // Redis in today's layout, so the version must keep it (object records, hold tokens).
 const serverDir = option('--server-dir');
+// `--no-settle`: each scenario right after the one before, Redis rewriting its append-only file
+// when it decides, as runs before session 28 did (bench/lib/settle.ts; docs/benchmarks.md,
+// "Settling between scenarios"): to compare with those runs, or to measure what settling changes.
+const settles = !args.includes('--no-settle');
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
@@ -375,10 +380,13 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const admin = new Admin(server.url, adminKey);
   const redisUrl = cluster ? undefined : /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
   const state = cluster ? new FinalState(cluster.servers.map((s) => s.url), true) : new FinalState([redisUrl!]);
+  // Redis rewrites its append-only file between scenarios, not during one (bench/lib/settle.ts).
+  if (settles) await state.rewriteAppendOnlyFilesOnlyWhenAsked();
   const reference = redisUrl ? await startReference(redisUrl) : undefined;
   const jobs = jobsApart ? await startJobs(server) : undefined;
   const redisPids = await state.processIds();
   // A reference scenario's "server" is the reference process; the server's has the jobs process beside it, if any.
+  const pendingStreams = async () => (await drainGauges(server.url)).pendingStreams;
   const meterFor = (name: string) => (REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid));
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
@@ -417,6 +425,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
+      if (settles) await settle(pendingStreams, state);
+      const forksBefore = await state.forks();
       const cpu = meterFor(name);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
@@ -436,14 +446,17 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const { rssBytes, peakRssBytes } = processMemory(server.pid);
       const memoryFigures = { serverRssMbAfter: Math.round(rssBytes / 2 ** 20), serverPeakRssMbSoFar: Math.round(peakRssBytes / 2 ** 20) };
       const commands = commandCosts(commandsBefore, await state.commandStats(), figures.requests);
-      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures };
+      const redisForksDuring = (await state.forks()) - forksBefore;
+      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.
       const slice = async (name: RoundScenario) => {
+        if (settles) await settle(pendingStreams, state);
+        const forksBefore = await state.forks();
         const cpu = meterFor(name);
-        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu() };
+        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu(), redisForksDuring: (await state.forks()) - forksBefore };
         addRatios({ [name]: figures });
         return figures;
       };
@@ -456,10 +469,11 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
         for (const name of order) figures[name] = await slice(name);
         const last = alternatingRound(order, figures);
         rounds.push(last);
+        const forked = order.filter((name) => (figures[name]!.redisForksDuring ?? 0) > 0);
         const others = Object.entries(last.toBook2).map(([name, r]) => `; ${name} / book2 server ${r.server}, Redis ${r.redis}${r.side.non2xx > 0 ? ` (${r.side.non2xx} non-2xx)` : ''}`).join('');
         console.log(
           `alternating round ${round + 1} (${order.join(', ')}): book2 / reference server ${last.serverToReference} (${last.book2.serverUsPerRequest} / ${last.reference.serverUsPerRequest} µs), ` +
-            `Redis ${last.redisToReference}, p99 ${last.p99ToReference}${others}`,
+            `Redis ${last.redisToReference}, p99 ${last.p99ToReference}${others}${forked.length > 0 ? `; Redis forked (an AOF rewrite) during ${forked.join(', ')}` : ''}`,
         );
       }
       sections.alternating = summarizeAlternating(rounds);
@@ -486,6 +500,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     mode: scale.mode,
     settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1, ...(jobsApart ? { jobsProcesses: 1 } : {}) },
     serverNodeFlags,
+    // Whether each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts).
+    settled: settles,
     machine: machine(),
     scenarios,
     ...sections,

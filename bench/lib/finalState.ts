@@ -14,6 +14,14 @@ import { commandStats, type CommandStats } from './commandStats.js';
 // Events outside seasons use their own id as hash tag, events of a season their season's (src/metadata/events.ts).
 const keysOf = (event: BenchEvent) => eventKeys({ _id: event.id, tag: event.tag ?? String(event.id) });
 
+/** One redis-server's append-only file (INFO persistence). */
+export interface AppendOnlyFile {
+  enabled: boolean;
+  rewriting: boolean;
+  currentBytes: number;
+  baseBytes: number;
+}
+
 export class FinalState {
   readonly redis: RedisClient;
   /** Each redis-server: the one, or every master of the cluster. */
@@ -50,6 +58,47 @@ export class FinalState {
   /** The redis-servers' process ids (their CPU is measured per scenario). */
   async processIds(): Promise<number[]> {
     return Promise.all(this.servers.map(async (server) => Number(/process_id:(\d+)/.exec(await server.info('server'))![1])));
+  }
+
+  /** Each redis-server's append-only file: whether it has one, its size now and after its last rewrite, and whether a rewrite runs or waits. */
+  async appendOnlyFiles(): Promise<AppendOnlyFile[]> {
+    return Promise.all(
+      this.servers.map(async (server) => {
+        const info = await server.info('persistence');
+        const field = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+        return {
+          enabled: field('aof_enabled') === 1,
+          rewriting: field('aof_rewrite_in_progress') === 1 || field('aof_rewrite_scheduled') === 1,
+          currentBytes: field('aof_current_size'),
+          baseBytes: field('aof_base_size'),
+        };
+      }),
+    );
+  }
+
+  /**
+   * Turns off Redis's own rewrites of the append-only file (`auto-aof-rewrite-percentage 0`):
+   * the bench rewrites it between scenarios instead (settle.ts), so none runs beside one.
+   */
+  async rewriteAppendOnlyFilesOnlyWhenAsked(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.config('SET', 'auto-aof-rewrite-percentage', '0')));
+  }
+
+  /** Starts a rewrite of the append-only file of each redis-server whose file grew past `factor` times its base (settle.ts). */
+  async rewriteAppendOnlyFiles(factor: number): Promise<void> {
+    const files = await this.appendOnlyFiles();
+    await Promise.all(
+      this.servers.map((server, i) => {
+        const file = files[i]!;
+        return file.enabled && !file.rewriting && file.currentBytes > file.baseBytes * factor ? server.bgrewriteaof() : undefined;
+      }),
+    );
+  }
+
+  /** Processes Redis forked so far (INFO stats: an AOF rewrite is one), every server's added up. */
+  async forks(): Promise<number> {
+    const infos = await Promise.all(this.servers.map((server) => server.info('stats')));
+    return infos.reduce((sum, info) => sum + Number(/total_forks:(\d+)/.exec(info)?.[1] ?? 0), 0);
   }
 
   /** Calls and CPU microseconds Redis spent per command so far (INFO commandstats), every server's added up. */
