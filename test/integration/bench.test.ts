@@ -87,6 +87,10 @@ describe('npm run bench -- --smoke', () => {
       // The 100,000 bookings' history reached MongoDB before the memory was read.
       expect(report.eventsAndMemory.historyDrainedPerSecond).toBeGreaterThan(0);
       expect(report.scenarios.book2.historyStoredPerSecond).toEqual(expect.any(Number));
+      // Each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts), and
+      // says whether Redis forked while it ran: none did, Redis's own rewrites being off.
+      expect(report.settled).toBe(true);
+      for (const [name, figures] of Object.entries(report.scenarios as Record<string, { redisForksDuring?: number }>)) expect(figures.redisForksDuring, name).toBe(0);
       expect(report.targets.map((t: { what: string }) => t.what)).toContain('Redis bytes per booked seat');
       // The lean reference (bench/reference/server.ts) booked and answered /health, and the
       // scenarios measured against it carry their ratios to it (docs/performance.md). A p99 or
