@@ -84,15 +84,15 @@ export class FinalState {
     await Promise.all(this.servers.map((server) => server.config('SET', 'auto-aof-rewrite-percentage', '0')));
   }
 
-  /** Starts a rewrite of the append-only file of each redis-server whose file grew past `factor` times its base (settle.ts). */
-  async rewriteAppendOnlyFiles(factor: number): Promise<void> {
+  /**
+   * Starts a rewrite of the append-only file of each redis-server whose file grew past `factor`
+   * times its base and is not being rewritten (settle.ts); says whether it started any.
+   */
+  async rewriteAppendOnlyFiles(factor: number): Promise<boolean> {
     const files = await this.appendOnlyFiles();
-    await Promise.all(
-      this.servers.map((server, i) => {
-        const file = files[i]!;
-        return file.enabled && !file.rewriting && file.currentBytes > file.baseBytes * factor ? server.bgrewriteaof() : undefined;
-      }),
-    );
+    const due = this.servers.filter((_, i) => files[i]!.enabled && !files[i]!.rewriting && files[i]!.currentBytes > files[i]!.baseBytes * factor);
+    await Promise.all(due.map((server) => server.bgrewriteaof()));
+    return due.length > 0;
   }
 
   /** Processes Redis forked so far (INFO stats: an AOF rewrite is one), every server's added up. */

@@ -37,12 +37,7 @@ export async function settle(pendingStreams: () => Promise<number>, state: Final
   };
   // An older server without the gauge reads 0 (serverGauges): nothing to wait for.
   await waitFor(async () => !((await pendingStreams()) > 0));
-  let aofRewritten = false;
-  const files = await state.appendOnlyFiles();
-  if (files.some((file) => file.enabled && !file.rewriting && file.currentBytes > file.baseBytes * REWRITE_AT)) {
-    await state.rewriteAppendOnlyFiles(REWRITE_AT);
-    aofRewritten = true;
-  }
+  const aofRewritten = await state.rewriteAppendOnlyFiles(REWRITE_AT);
   await waitFor(async () => (await state.appendOnlyFiles()).every((file) => !file.rewriting));
   return { settleMs: Date.now() - started, aofRewritten };
 }
