@@ -12,7 +12,7 @@ import { allocationMeter } from './lib/allocation.js';
 import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
 import { serverHeap } from './lib/serverGauges.js';
 import type { CommandStats } from './lib/commandStats.js';
-import { drainFigures, drainGauges } from './lib/drain.js';
+import { drainFigures, drainGauges, pendingStreamsOf } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { settle } from './lib/settle.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
@@ -385,9 +385,17 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const reference = redisUrl ? await startReference(redisUrl) : undefined;
   const jobs = jobsApart ? await startJobs(server) : undefined;
   const redisPids = await state.processIds();
-  // A reference scenario's "server" is the reference process; the server's has the jobs process beside it, if any.
-  const pendingStreams = async () => (await drainGauges(server.url)).pendingStreams;
-  const meterFor = (name: string) => (REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid));
+  /**
+   * A timed scenario's start, in the run and in the rounds: settled first (bench/lib/settle.ts),
+   * then its CPU meter and the Redis forks made while it runs (`redisForksDuring`). A reference
+   * scenario's "server" is the reference process; the server's has the jobs process beside it, if any.
+   */
+  const startScenario = async (name: string) => {
+    if (settles) await settle(pendingStreamsOf(server.url), state);
+    const forksBefore = await state.forks();
+    const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid);
+    return { cpu, forksDuring: async () => (await state.forks()) - forksBefore };
+  };
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
@@ -425,9 +433,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
-      if (settles) await settle(pendingStreams, state);
-      const forksBefore = await state.forks();
-      const cpu = meterFor(name);
+      const { cpu, forksDuring } = await startScenario(name);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
@@ -446,17 +452,14 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const { rssBytes, peakRssBytes } = processMemory(server.pid);
       const memoryFigures = { serverRssMbAfter: Math.round(rssBytes / 2 ** 20), serverPeakRssMbSoFar: Math.round(peakRssBytes / 2 ** 20) };
       const commands = commandCosts(commandsBefore, await state.commandStats(), figures.requests);
-      const redisForksDuring = (await state.forks()) - forksBefore;
-      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring };
+      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring: await forksDuring() };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.
       const slice = async (name: RoundScenario) => {
-        if (settles) await settle(pendingStreams, state);
-        const forksBefore = await state.forks();
-        const cpu = meterFor(name);
-        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu(), redisForksDuring: (await state.forks()) - forksBefore };
+        const { cpu, forksDuring } = await startScenario(name);
+        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu(), redisForksDuring: await forksDuring() };
         addRatios({ [name]: figures });
         return figures;
       };

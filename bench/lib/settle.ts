@@ -1,5 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { drainCaughtUp } from './drain.js';
 import type { FinalState } from './finalState.js';
+import { waitUntil } from './waitUntil.js';
 
 // Before every timed scenario (bench/run.ts, and each scenario of an alternating round) the
 // bench waits for what the scenarios before it left running, so a scenario pays for its own
@@ -31,13 +32,8 @@ export interface Settled {
 /** `pendingStreams`: the events' streams waiting for the drain (the server's gauge, bench/lib/drain.ts). */
 export async function settle(pendingStreams: () => Promise<number>, state: FinalState): Promise<Settled> {
   const started = Date.now();
-  const waitFor = async (done: () => Promise<boolean>) => {
-    const until = Date.now() + MAX_WAIT_MS;
-    while (!(await done()) && Date.now() < until) await sleep(POLL_MS);
-  };
-  // An older server without the gauge reads 0 (serverGauges): nothing to wait for.
-  await waitFor(async () => !((await pendingStreams()) > 0));
+  await drainCaughtUp(pendingStreams, MAX_WAIT_MS, POLL_MS);
   const aofRewritten = await state.rewriteAppendOnlyFiles(REWRITE_AT);
-  await waitFor(async () => (await state.appendOnlyFiles()).every((file) => !file.rewriting));
+  await waitUntil(async () => (await state.appendOnlyFiles()).every((file) => !file.rewriting), MAX_WAIT_MS, POLL_MS);
   return { settleMs: Date.now() - started, aofRewritten };
 }

@@ -1,4 +1,4 @@
-import { drainGauges } from '../lib/drain.js';
+import { drainCaughtUp, pendingStreamsOf } from '../lib/drain.js';
 import { percentile } from '../lib/measure.js';
 import type { BenchContext } from './context.js';
 
@@ -34,11 +34,7 @@ const DRAIN_WAIT_MS = 120_000;
 
 /** Waits until no history stream waits for the drain. */
 async function drained(serverUrl: string): Promise<void> {
-  const started = performance.now();
-  while ((await drainGauges(serverUrl)).pendingStreams > 0) {
-    if (performance.now() - started > DRAIN_WAIT_MS) throw new Error(`the history drain did not catch up within ${DRAIN_WAIT_MS / 1000} s`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  if (!(await drainCaughtUp(pendingStreamsOf(serverUrl), DRAIN_WAIT_MS, 20))) throw new Error(`the history drain did not catch up within ${DRAIN_WAIT_MS / 1000} s`);
 }
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
