@@ -58,7 +58,8 @@ const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) 
 const compareFile = option('--compare');
 // `--cluster` compares the scenarios the issue of Redis Cluster names, unless --only says others.
 const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['book2', 'seasonBook'] : undefined);
-// `--profile DIR`: the server writes a V8 CPU profile there when it stops, the reference in DIR/reference.
+// `--profile DIR`: the server writes a V8 CPU profile there when it stops, the reference in DIR/reference,
+// the background jobs of `--jobs-apart` in DIR/jobs.
 const profileDir = option('--profile');
 // `--allocation`: the server's bytes allocated per request of each scenario (bench/lib/allocation.ts),
 // with each scenario's profile beside the output file (`<scenario>.heapprofile`);
@@ -181,7 +182,7 @@ function startJobs(server: ChildServer): Promise<ChildServer> {
   return startChildServer({
     name: 'background jobs (npm run worker)',
     command: process.execPath,
-    args: [...serverNodeFlags, 'dist/src/worker.js'],
+    args: [...serverNodeFlags, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, 'jobs')}`] : []), 'dist/src/worker.js'],
     env: { REDIS_URL: url('Redis'), MONGODB_URL: url('MongoDB'), LOG_LEVEL: 'info' },
     readyLine: /background jobs running/,
     url: '',
@@ -448,9 +449,12 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       }
       const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
       const allocationFigure = allocated && figures.requests > 0 ? { [survivors ? 'survivingBytesPerRequest' : 'allocatedBytesPerRequest']: Math.round((await allocated()) / figures.requests) } : {};
-      // The server's RSS after each scenario, and its peak so far: where a run's peak came from.
+      // The server's RSS after each scenario, and its peak so far: where a run's peak came from;
+      // and its V8 heap and Buffers then, so what RSS kept can be told apart from native memory.
       const { rssBytes, peakRssBytes } = processMemory(server.pid);
-      const memoryFigures = { serverRssMbAfter: Math.round(rssBytes / 2 ** 20), serverPeakRssMbSoFar: Math.round(peakRssBytes / 2 ** 20) };
+      const heap = await serverHeap(server.url);
+      const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+      const memoryFigures = { serverRssMbAfter: mb(rssBytes), serverPeakRssMbSoFar: mb(peakRssBytes), serverHeapTotalMbAfter: mb(heap.heapTotalBytes), serverExternalMbAfter: mb(heap.externalBytes) };
       const commands = commandCosts(commandsBefore, await state.commandStats(), figures.requests);
       scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring: await forksDuring() };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
