@@ -15,10 +15,6 @@ import { median } from './lib/median.js';
 // one JSON line. The on-sale bench's statusStream cannot show this: its subscribers fall
 // behind on a 2-core machine, and how long they last decides its figures.
 
-const SUBSCRIBERS = Number(process.argv[2] ?? 2_000);
-const MESSAGES = Number(process.argv[3] ?? 200);
-const ROUNDS = Number(process.argv[4] ?? 5);
-
 if (process.argv[2] === '--clients') {
   // The child: opens the sockets, and tells the parent each time every one has read a message.
   const [count, port] = [Number(process.argv[3]), Number(process.argv[4])];
@@ -35,6 +31,9 @@ if (process.argv[2] === '--clients') {
     });
   }
 } else {
+  const SUBSCRIBERS = Number(process.argv[2] ?? 2_000);
+  const MESSAGES = Number(process.argv[3] ?? 200);
+  const ROUNDS = Number(process.argv[4] ?? 5);
   const uws = loadUws();
   const sockets: import('uWebSockets.js').WebSocket<unknown>[] = [];
   const app = uws.App().ws('/fanout', { open: (ws) => void sockets.push(ws), maxBackpressure: 64 * 1024 * 1024 });
@@ -43,6 +42,7 @@ if (process.argv[2] === '--clients') {
     app.listen('127.0.0.1', port, (token) => (token ? resolve(token) : reject(new Error('listen failed')))),
   );
   const child = fork(fileURLToPath(import.meta.url), ['--clients', String(SUBSCRIBERS), String(port)]);
+  // The child says 'open' once, then 'read' once per message.
   const next = (what: string) => new Promise<void>((resolve) => child.once('message', (message) => message === what && resolve()));
   await next('open');
 
