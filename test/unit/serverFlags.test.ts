@@ -22,6 +22,7 @@ describe('the server V8 flags', () => {
     const bench = readFileSync('bench/run.ts', 'utf8');
     expect(bench).toContain("const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;");
     expect(bench.match(/\.\.\.serverNodeFlags,/g)).toHaveLength(3);
-    expect(bench).toContain("args: [...serverNodeFlags, 'dist/src/worker.js']");
+    // The jobs process: the flags first, then a profile's when --profile asks for one.
+    expect(bench).toMatch(/args: \[\.\.\.serverNodeFlags, (\.\.\.\(profileDir \? \[[^\]]*\] : \[\]\), )?'dist\/src\/worker\.js'\]/);
   });
 });
