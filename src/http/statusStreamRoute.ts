@@ -22,6 +22,15 @@ export const CLOSE_POLICY = 1008;
  */
 const HARD_BACKPRESSURE_EXTRA = 8 * 1024 * 1024;
 const HARD_PAYLOAD_BYTES = 64 * 1024;
+/**
+ * A subscriber silent this long is closed (docs/status-stream.md, "Limits and close codes").
+ * uWS pings a socket silent for this less a margin (4 s below 16), and waits that margin for
+ * its answer; the same margin is how long a socket closed with CLOSE_TOO_SLOW keeps its
+ * buffer, grown by the close frame queued behind what the client had not read, when the
+ * client never reads on. At 120 s (a 16 s margin) thousands of them closed at once held
+ * about 40 MiB more when the bench's status stream ended (docs/performance.md, session 30).
+ */
+export const STATUS_STREAM_IDLE_SECONDS = 15;
 export const CLOSE_TOO_BIG = 1009;
 
 export interface StatusStreamRouteParts {
@@ -44,7 +53,7 @@ export function serveStatusStream(app: TemplatedApp, parts: StatusStreamRoutePar
     maxBackpressure: Math.max(hub.limits.maxBackpressureBytes * 4, hub.limits.maxBackpressureBytes + HARD_BACKPRESSURE_EXTRA),
     // Past the hard limit uWS drops a message: the hub then closes the socket (4008), so no
     // subscriber ever misses a change without knowing.
-    idleTimeout: 120,
+    idleTimeout: STATUS_STREAM_IDLE_SECONDS,
     sendPingsAutomatically: true,
     upgrade: (res, req, context) => {
       // The request object is gone after this handler returns: read it all now.
