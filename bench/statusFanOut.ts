@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { freePort } from '../src/embedded/freePort.js';
 import { loadUws } from '../src/http/uws.js';
+import { roundOrder } from './lib/alternating.js';
 import { median } from './lib/median.js';
 
 // `npm run bench:fanout`: what the status stream's fan-out (src/services/statusStreamHub.ts,
@@ -62,8 +63,7 @@ if (process.argv[2] === '--clients') {
   const usPerSend: Record<keyof typeof ways, number[]> = { text: [], bytes: [] };
   let n = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const order = (round % 2 === 0 ? ['text', 'bytes'] : ['bytes', 'text']) as (keyof typeof ways)[];
-    for (const way of order) {
+    for (const way of roundOrder(['text', 'bytes'] as const, round)) {
       let cpu = 0;
       for (let m = 0; m < MESSAGES; m++) {
         const read = next('read');

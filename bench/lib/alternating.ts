@@ -22,8 +22,8 @@ export const AGAINST_BOOK2 = {
 export type AgainstBook2 = keyof typeof AGAINST_BOOK2;
 export type RoundScenario = 'referenceBook2' | 'book2' | AgainstBook2;
 
-/** The order of round `index` (from 0) of `scenarios` (the reference and book2 first): as given, reversed every other round. */
-export const roundOrder = (scenarios: RoundScenario[], index: number): RoundScenario[] => (index % 2 === 0 ? [...scenarios] : [...scenarios].reverse());
+/** The order of round `index` (from 0) of `scenarios` (the reference and book2 first, or any ways compared): as given, reversed every other round. */
+export const roundOrder = <T>(scenarios: readonly T[], index: number): T[] => (index % 2 === 0 ? [...scenarios] : [...scenarios].reverse());
 
 /** One side of a round: what a ratio is made of. */
 export interface RoundSide {
