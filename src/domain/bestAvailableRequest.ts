@@ -59,21 +59,47 @@ export interface EventSelection {
   choosable: Uint8Array;
   /** Position -> places the for-sale config takes off sale (1 for a seat, table or booth not for sale). */
   notForSale: Int32Array;
+  /** Position -> 1 for a seat, table or booth for sale: `open` of a view before any record closes it. */
+  openWhenFree: Uint8Array;
+  /** Row id -> its seats in `openWhenFree`: a view's `openInRow` before any record closes one. */
+  openInRowWhenFree: Int32Array;
+  /** Positions of the GA areas (a view counts their free places from their records). */
+  areas: number[];
 }
 
 /** Per event record, with the season record it was made with (a changed season makes a new one). */
 const selections = new WeakMap<EventDoc, { top: EventDoc | null; selection: EventSelection }>();
+/**
+ * Per chart layout, the selection of every event without rules of its own: built by the
+ * first such event, shared by the rest, so an event's first best-available request does not
+ * walk its 50,000 objects (tens of milliseconds for code that runs once per event, never warm).
+ */
+const plainSelections = new WeakMap<SeatingLayout, EventSelection>();
 
 /**
  * The event's selection. For a unit of a season, `top` is its top-level season: its
  * channels apply to the unit, and its for-sale config too when it propagates it.
  */
 export function eventSelection(event: EventDoc, layout: SeatingLayout, top: EventDoc | null = null): EventSelection {
-  const { index } = layout;
   const cached = selections.get(event);
   if (cached && cached.top === top) return cached.selection;
   const channelSource = top && top !== event && top._id !== event._id ? top : event;
   const forSaleSources = channelSource !== event && top?.season?.role === 'top' && top.season.forSalePropagated ? [event, top] : [event];
+  const forSale = forSaleSources.filter((source) => source.forSaleConfig);
+  const plain =
+    event.categories.length === 0 && !overridesCategories(event) && channelSource.channels.length === 0 && forSale.length === 0 && event.tableBookingConfig.mode === 'INHERIT';
+  let selection = plain ? plainSelections.get(layout) : undefined;
+  if (!selection) {
+    selection = buildSelection(event, layout, channelSource.channels, forSale);
+    if (plain) plainSelections.set(layout, selection);
+  }
+  selections.set(event, { top, selection });
+  return selection;
+}
+
+/** Walks every object once: its category, channel, whether it may be chosen and what is off sale. */
+function buildSelection(event: EventDoc, layout: SeatingLayout, channels: Channel[], forSale: EventDoc[]): EventSelection {
+  const { index } = layout;
   const categories = eventCategories(event, index);
   const categoryAt = new Map(categories.map((c, i) => [categoryId(c.key), i]));
   // Objects share their category records: each is looked up by key once, then by identity.
@@ -83,29 +109,36 @@ export function eventSelection(event: EventDoc, layout: SeatingLayout, top: Even
     if (at === undefined) categoryIndex.set(own, (at = categoryAt.get(categoryId(own.key)) ?? -1));
     return at;
   };
-  const channels: Channel[] = channelSource.channels;
   const channelAt = new Map<string, number>();
   channels.forEach((channel, i) => channel.objects.forEach((label) => channelAt.set(label, i)));
   // Labels are looked up only when the event has something keyed by them: for 50,000 seats
-  // that is most of this function's time (tens of milliseconds on an event's first request).
+  // that is most of this function's time.
   const overrides = overridesCategories(event);
-  const forSale = forSaleSources.filter((source) => source.forSaleConfig);
-  const category = new Int32Array(index.objects.length);
-  const channel = new Int32Array(index.objects.length).fill(-1);
-  const choosable = new Uint8Array(index.objects.length);
-  const notForSale = new Int32Array(index.objects.length);
+  const count = index.objects.length;
+  const category = new Int32Array(count);
+  const channel = new Int32Array(count).fill(-1);
+  const choosable = new Uint8Array(count);
+  const notForSale = new Int32Array(count);
+  const openWhenFree = new Uint8Array(count);
+  const openInRowWhenFree = new Int32Array(layout.rows.length);
+  const areas: number[] = [];
   for (const object of index.objects) {
-    for (const source of forSale) notForSale[object.position] = Math.max(notForSale[object.position]!, notForSalePlaces(source, index, object));
+    const p = object.position;
+    for (const source of forSale) notForSale[p] = Math.max(notForSale[p]!, notForSalePlaces(source, index, object));
     const own = overrides ? categoryOf(event, index, object) : object.category;
-    category[object.position] = own ? indexOfCategory(own) : -1;
-    if (channelAt.size > 0) channel[object.position] = channelAt.get(object.label) ?? -1;
+    category[p] = own ? indexOfCategory(own) : -1;
+    if (channelAt.size > 0) channel[p] = channelAt.get(object.label) ?? -1;
     // Seats only in rows (the layout's), tables only when booked as a whole.
-    const ok = object.objectType === 'seat' ? layout.rowOf[object.position]! >= 0 : object.objectType !== 'table' || bookedAsAWhole(event, object);
-    choosable[object.position] = ok ? 1 : 0;
+    const row = layout.rowOf[p]!;
+    const ok = object.objectType === 'seat' ? row >= 0 : object.objectType !== 'table' || bookedAsAWhole(event, object);
+    choosable[p] = ok ? 1 : 0;
+    if (object.objectType === 'generalAdmission') areas.push(p);
+    else if (notForSale[p] === 0) {
+      openWhenFree[p] = 1;
+      if (row >= 0) openInRowWhenFree[row]!++;
+    }
   }
-  const selection = { categories, category, channels: channels.map((c) => c.key), channel, choosable, notForSale };
-  selections.set(event, { top, selection });
-  return selection;
+  return { categories, category, channels: channels.map((c) => c.key), channel, choosable, notForSale, openWhenFree, openInRowWhenFree, areas };
 }
 
 /** Indexes of the categories named by key or label (labels case-insensitively); 400 for one the event lacks. */

@@ -1,4 +1,4 @@
-import { closeChoice, countOpenInRows, seatingLayout, setOpen, type KeptBlocks, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
+import { closeChoice, seatingLayout, setOpen, type KeptBlocks, type OpenObjects, type SeatingLayout } from '../domain/bestAvailable.js';
 import type { EventSelection } from '../domain/bestAvailableRequest.js';
 import type { EventDoc } from '../domain/event.js';
 import { areaState, recordIsFree, tokenEntryExpiry } from '../domain/objectStates.js';
@@ -89,22 +89,22 @@ function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventSelectio
   const index = layout.index;
   const view = new AvailabilityView(layout, event, readAt);
   const tokenExpiry = (token: string) => tokenEntryExpiry(read.tokens[token]);
-  // Objects without a record are free: only the for-sale config and GA areas need a look at
-  // every object, then the records (on a busy event most objects have none) close what they hold.
-  for (const object of index.objects) {
-    const p = object.position;
-    if (object.objectType === 'generalAdmission') {
-      const area = areaState(read.records[object.label]);
-      const free = Math.max(0, object.capacity - area.nonFree - area.held - selection.notForSale[p]!);
-      view.free.set(p, free);
-      view.open[p] = free > 0 ? 1 : 0;
-    } else {
-      view.open[p] = selection.notForSale[p] === 0 ? 1 : 0;
-    }
+  // Objects without a record are free: the view starts as the selection's copy of a sale with
+  // no records (seats, tables and booths for sale open, counted per row), GA areas get their
+  // free places from their records, then the records (on a busy event most objects have
+  // none) close what they hold.
+  view.open.set(selection.openWhenFree);
+  view.openInRow.set(selection.openInRowWhenFree);
+  for (const p of selection.areas) {
+    const object = index.objects[p]!;
+    const area = areaState(read.records[object.label]);
+    const free = Math.max(0, object.capacity - area.nonFree - area.held - selection.notForSale[p]!);
+    view.free.set(p, free);
+    view.open[p] = free > 0 ? 1 : 0;
   }
   const close = (label: string) => {
     const object = index.byLabel.get(label);
-    if (object && object.objectType !== 'generalAdmission') view.open[object.position] = 0;
+    if (object && object.objectType !== 'generalAdmission') view.set(object.position, 0);
   };
   for (const label in read.records) if (!recordIsFree(read.records[label]!, tokenExpiry, readAt)) close(label);
   for (const label of read.usedInSeason ?? []) close(label);
@@ -112,7 +112,6 @@ function viewOf(layout: SeatingLayout, event: EventDoc, selection: EventSelectio
   for (const label in read.seasonRecords ?? {}) {
     if (!read.overridden?.has(label) && !recordIsFree(read.seasonRecords![label]!, () => Infinity, readAt)) close(label);
   }
-  countOpenInRows(layout, view);
   return view;
 }
 
