@@ -1,12 +1,18 @@
-import { GzipStream } from '../util/gzipStream.js';
+import { GzipStream, type GzipPart } from '../util/gzipStream.js';
 import { inSlices, SLICE_SIZE, type Pause } from '../util/slices.js';
 import type { ReportPace } from './reportLane.js';
 
 // The bodies of detailed reports, the flat list and the CSV, written as the objects are
 // described, in slices (src/util/slices.ts), and gzipped as they are written
-// (src/util/gzipStream.ts): a 100,000-object report is never held as objects nor as text
-// (each object's text is made when its slice is written), and neither describing nor
-// serialising it holds the event loop for long.
+// (src/util/gzipStream.ts): a 100,000-object report is never held as objects nor as text,
+// and neither describing nor serialising it holds the event loop for long.
+
+/** A detailed report's group: its objects' text makers not written yet, and its body so far, compressed apart. */
+interface Group {
+  part: GzipPart;
+  pending: (() => string)[];
+  written: number;
+}
 
 /**
  * `{group: [item, ...]}` gzipped: `entry` gives each object's group and its JSON text (made
@@ -20,31 +26,52 @@ export async function groupedJson<T>(
   pace: ReportPace,
   only?: string,
 ): Promise<Buffer> {
-  // Groups are written one after the other but turn up interleaved: each keeps its members'
-  // text makers, called when written.
-  const groups = new Map<string, (() => string)[]>((only === undefined ? always : [only]).map((group) => [group, []]));
+  const out = new GzipStream(pace.compressionWidth);
+  // Groups turn up interleaved and are written one after the other. Each keeps its members'
+  // text makers until it has a slice of them, then writes their text into a part of the body
+  // of its own, compressed as it fills: a big group holds its text compressed, not its
+  // objects (some 50 MiB less heap for 100,000 objects), and no object is described twice.
+  const groups = new Map<string, Group>();
+  const open = (name: string): Group => {
+    const group: Group = { part: out.apart(), pending: [], written: 0 };
+    groups.set(name, group);
+    return group;
+  };
+  for (const name of only === undefined ? always : [only]) open(name);
   await inSlices(
     objects,
     (object) => {
-      const { group, json } = entry(object);
-      if (only !== undefined && group !== only) return;
-      let texts = groups.get(group);
-      if (!texts) groups.set(group, (texts = []));
-      texts.push(json);
+      const { group: name, json } = entry(object);
+      if (only !== undefined && name !== only) return;
+      const group = groups.get(name) ?? open(name);
+      group.pending.push(json);
+      if (group.pending.length === SLICE_SIZE) {
+        group.part.write(joined(group.pending, group.written > 0));
+        group.written += group.pending.length;
+        group.pending = [];
+      }
     },
-    pace.pause,
+    async (sliceMs) => {
+      await pace.pause(sliceMs);
+      await out.drained();
+    },
   );
-  const out = new GzipStream(pace.compressionWidth);
   out.write('{');
   let first = true;
-  for (const [group, texts] of groups) {
-    out.write(`${first ? '' : ','}${JSON.stringify(group)}:[`);
-    await writeJoined(out, texts, (json) => json(), ',', pace.pause);
+  for (const [name, group] of groups) {
+    out.write(`${first ? '' : ','}${JSON.stringify(name)}:[`);
+    out.append(group.part);
+    await writeJoined(out, group.pending, (json) => json(), ',', pace.pause, group.written > 0);
     out.write(']');
     first = false;
   }
   out.write('}');
   return out.finish();
+}
+
+/** The texts of `makers` joined by commas, after a comma when `after` (more items came before). */
+function joined(makers: (() => string)[], after: boolean): string {
+  return (after ? ',' : '') + makers.map((json) => json()).join(',');
 }
 
 /** `open`, then every object's text (`text(object)`) joined by `separator`, then `close`, gzipped. */
@@ -56,11 +83,14 @@ export async function listBody<T>(objects: readonly T[], text: (object: T) => st
   return out.finish();
 }
 
-/** Writes the texts of `items` joined by `separator`, a slice at a time, each slice's texts made as it is written. */
-async function writeJoined<T>(out: GzipStream, items: readonly T[], text: (item: T) => string, separator: string, pause: Pause): Promise<void> {
+/**
+ * Writes the texts of `items` joined by `separator`, a slice at a time, each slice's texts
+ * made as it is written; after a separator when `after` (items were written before).
+ */
+async function writeJoined<T>(out: GzipStream, items: readonly T[], text: (item: T) => string, separator: string, pause: Pause, after = false): Promise<void> {
   for (let start = 0; start < items.length; start += SLICE_SIZE) {
     const began = performance.now();
-    out.write(Buffer.from((start > 0 ? separator : '') + items.slice(start, start + SLICE_SIZE).map(text).join(separator)));
+    out.write(Buffer.from((start > 0 || after ? separator : '') + items.slice(start, start + SLICE_SIZE).map(text).join(separator)));
     if (start + SLICE_SIZE < items.length) {
       await pause(performance.now() - began);
       await out.drained();

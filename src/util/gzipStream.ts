@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
+import { crc32Combine } from './crc32Combine.js';
 
 // A body compressed while it is being made, in blocks compressed side by side on libuv's
 // thread pool (docs/reports.md, "Compression"). One zlib stream compresses on one thread: a
@@ -15,6 +16,10 @@ import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
 // Writers wait (`drained`) while more than MAX_PENDING_BYTES wait to be compressed:
 // otherwise a 60 MB report written faster than it is compressed sat in memory whole,
 // uncompressed.
+// Parts of the body may be written before their place in it is known (`apart`), compressed
+// as they fill, and placed later (`append`): a detailed report writes each group as its
+// objects turn up, and only at the end in the groups' order. Blocks are independent, so a
+// part's blocks join the body as they are; the CRCs of the pieces combine into the body's.
 
 /** Big enough that the blocks compress about as well as one stream, small enough to spread a report over the threads. */
 const BLOCK_BYTES = 1 << 20;
@@ -28,12 +33,8 @@ const deflateBlock = promisify<Buffer, ZlibOptions, Buffer>(deflateRaw);
 /** Blocks compressed at once by default: one per core (libuv's pool has four threads). */
 export const ALL_CORES = (): number => availableParallelism();
 
-export class GzipStream {
-  private parts: Buffer[] = [];
-  private partBytes = 0;
-  private readonly blocks: Promise<Buffer>[] = [];
-  private crc = 0;
-  private size = 0;
+/** Compresses blocks on the thread pool, `width()` at a time, and counts the bytes waiting. */
+class BlockCompressor {
   /** Blocks waiting for their turn to be compressed, and how many are being compressed. */
   private readonly queued: (() => void)[] = [];
   private compressing = 0;
@@ -41,39 +42,9 @@ export class GzipStream {
   private pendingBytes = 0;
   private waiting: (() => void)[] = [];
 
-  /** `width`: how many blocks may be compressed at once, asked each time one could start. */
-  constructor(private readonly width: () => number = ALL_CORES) {}
+  constructor(private readonly width: () => number) {}
 
-  write(part: Buffer | string): void {
-    if (part.length === 0) return;
-    const bytes = typeof part === 'string' ? Buffer.from(part) : part;
-    this.parts.push(bytes);
-    this.partBytes += bytes.length;
-    if (this.partBytes >= BLOCK_BYTES) this.compressBlock(false);
-  }
-
-  /** Resolves once no more than MAX_PENDING_BYTES of what was written waits to be compressed. */
-  drained(): Promise<void> {
-    if (this.pendingBytes <= MAX_PENDING_BYTES) return Promise.resolve();
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** The whole body, gzipped. */
-  async finish(): Promise<Buffer> {
-    this.compressBlock(true);
-    const deflated = await Promise.all(this.blocks);
-    const trailer = Buffer.alloc(8);
-    trailer.writeUInt32LE(this.crc >>> 0, 0);
-    trailer.writeUInt32LE(this.size % 2 ** 32, 4);
-    return Buffer.concat([GZIP_HEADER, ...deflated, trailer]);
-  }
-
-  private compressBlock(last: boolean): void {
-    const block = Buffer.concat(this.parts, this.partBytes);
-    this.parts = [];
-    this.partBytes = 0;
-    this.crc = crc32(block, this.crc);
-    this.size += block.length;
+  compress(block: Buffer, last: boolean): Promise<Buffer> {
     this.pendingBytes += block.length;
     const options = { level: constants.Z_BEST_SPEED, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
     const deflated = new Promise<Buffer>((resolve, reject) => {
@@ -92,7 +63,12 @@ export class GzipStream {
     // A body given up before `finish` (its writer threw) must not leave a rejection nobody
     // handles: `finish` still sees it through Promise.all.
     deflated.catch(() => undefined);
-    this.blocks.push(deflated);
+    return deflated;
+  }
+
+  drained(): Promise<void> {
+    if (this.pendingBytes <= MAX_PENDING_BYTES) return Promise.resolve();
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 
   private startQueued(): void {
@@ -107,5 +83,93 @@ export class GzipStream {
     const waiting = this.waiting;
     this.waiting = [];
     for (const wake of waiting) wake();
+  }
+}
+
+/** Bytes written in order: whole blocks sent to be compressed, then what does not fill a block yet. */
+export class GzipPart {
+  private parts: Buffer[] = [];
+  private partBytes = 0;
+  /** The compressed blocks, in order, and the CRC and length of what they hold. */
+  private blocks: Promise<Buffer>[] = [];
+  private crc = 0;
+  private size = 0;
+
+  constructor(private readonly compressor: BlockCompressor) {}
+
+  write(part: Buffer | string): void {
+    if (part.length === 0) return;
+    const bytes = typeof part === 'string' ? Buffer.from(part) : part;
+    this.parts.push(bytes);
+    this.partBytes += bytes.length;
+    if (this.partBytes >= BLOCK_BYTES) this.compressPending(false);
+  }
+
+  /** Places `other`'s bytes after this part's: its blocks as they are, its remainder as written. */
+  append(other: GzipPart): void {
+    if (other.blocks.length > 0) {
+      if (this.partBytes > 0) this.compressPending(false);
+      this.blocks.push(...other.blocks);
+      this.crc = crc32Combine(this.crc, other.crc, other.size);
+      this.size += other.size;
+    }
+    for (const bytes of other.parts) this.write(bytes);
+    other.blocks = [];
+    other.parts = [];
+    other.partBytes = 0;
+  }
+
+  /** The part as a gzip member: its remainder compressed as the last block. */
+  async member(): Promise<Buffer> {
+    this.compressPending(true);
+    const deflated = await Promise.all(this.blocks);
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(this.crc >>> 0, 0);
+    trailer.writeUInt32LE(this.size % 2 ** 32, 4);
+    return Buffer.concat([GZIP_HEADER, ...deflated, trailer]);
+  }
+
+  private compressPending(last: boolean): void {
+    const block = Buffer.concat(this.parts, this.partBytes);
+    this.parts = [];
+    this.partBytes = 0;
+    this.crc = crc32(block, this.crc);
+    this.size += block.length;
+    this.blocks.push(this.compressor.compress(block, last));
+  }
+}
+
+export class GzipStream {
+  private readonly compressor: BlockCompressor;
+  private readonly body: GzipPart;
+
+  /** `width`: how many blocks may be compressed at once, asked each time one could start. */
+  constructor(width: () => number = ALL_CORES) {
+    this.compressor = new BlockCompressor(width);
+    this.body = new GzipPart(this.compressor);
+  }
+
+  write(part: Buffer | string): void {
+    this.body.write(part);
+  }
+
+  /** A part written now and placed in the body later, by `append`; its full blocks are compressed as they fill. */
+  apart(): GzipPart {
+    return new GzipPart(this.compressor);
+  }
+
+  /** Places what was written to `part` here, after everything written so far; `part` is left empty. */
+  append(part: GzipPart): void {
+    this.body.append(part);
+  }
+
+  /** Resolves once no more than MAX_PENDING_BYTES of what was written (here or apart) waits to be compressed. */
+  drained(): Promise<void> {
+    return this.compressor.drained();
+  }
+
+  /** The whole body, gzipped. */
+  finish(): Promise<Buffer> {
+    return this.body.member();
   }
 }

@@ -49,4 +49,25 @@ describe('GzipStream', () => {
     const compressed = await gzipped([text]);
     expect(compressed.length).toBeLessThan(text.length / 5);
   });
+
+  it('places parts written apart where they are appended, whole blocks and remainders alike', async () => {
+    const out = new GzipStream(() => 2);
+    const big = out.apart();
+    const small = out.apart();
+    const bigText = Array.from({ length: 50_000 }, (_, i) => `{"n":${i},"s":"${'q'.repeat(i % 40)}"}`).join(',');
+    big.write(bigText.slice(0, 1 << 19));
+    small.write('small part');
+    big.write(bigText.slice(1 << 19));
+    out.write('[');
+    out.append(small);
+    out.write('|');
+    out.append(big);
+    out.write(']');
+    const body = await out.finish();
+    const expected = `[small part|${bigText}]`;
+    expect(bigText.length).toBeGreaterThan(3 << 19);
+    expect(gunzipSync(body).toString()).toBe(expected);
+    expect(execFileSync('gzip', ['-dc'], { input: body, maxBuffer: 64 << 20 }).toString()).toBe(expected);
+  });
 });
+

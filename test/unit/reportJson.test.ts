@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { groupedJson } from '../../src/services/reportJson.js';
@@ -30,5 +31,17 @@ describe('groupedJson', () => {
   it('writes one group alone with `only`, [] when no object is in it', async () => {
     expect(written(await groupedJson(objects, entry, ['a'], pace, 'c'))).toEqual([['c', ids('c')]]);
     expect(written(await groupedJson(objects, entry, ['a'], pace, 'absent'))).toEqual([['absent', []]]);
+  });
+
+  it('writes groups of many blocks each, compressed apart as their objects turn up, into one gzip member', async () => {
+    // Three interleaved groups of some 2.7 MB each: each group's part fills several blocks
+    // before the groups are placed in order, and the trailer's CRC is combined from the parts'.
+    const many = Array.from({ length: 30_000 }, (_, id) => ({ id, group: ['x', 'y', 'z'][id % 3]!, pad: 'p'.repeat(200 + (id % 97)) }));
+    const body = await groupedJson(many, (o) => ({ group: o.group, json: () => JSON.stringify({ id: o.id, pad: o.pad }) }), ['z'], pace);
+    const expected = JSON.stringify(Object.fromEntries(['z', 'x', 'y'].map((g) => [g, many.filter((o) => o.group === g).map((o) => ({ id: o.id, pad: o.pad }))])));
+    expect(expected.length).toBeGreaterThan(7 << 20);
+    expect(gunzipSync(body).toString()).toBe(expected);
+    // The stock gunzip checks the CRC and length in the trailer too.
+    expect(execFileSync('gzip', ['-dc'], { input: body, maxBuffer: 64 << 20 }).toString()).toBe(expected);
   });
 });
