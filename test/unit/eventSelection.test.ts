@@ -5,6 +5,7 @@ import { eventSelection } from '../../src/domain/bestAvailableRequest.js';
 import type { Drawing } from '../../src/domain/drawing.js';
 import type { EventDoc } from '../../src/domain/event.js';
 import { buildObjectIndex } from '../../src/domain/objectIndex.js';
+import { eventDoc } from '../support/eventDocs.js';
 
 // What an event makes of its chart for best available (src/domain/bestAvailableRequest.ts,
 // docs/best-available.md): events without rules of their own share one selection per chart,
@@ -22,28 +23,10 @@ const drawing: Drawing = {
 };
 
 let nextId = 1;
+/** A new event document each time (selections are kept per document). */
 function event(overrides: Partial<EventDoc> = {}): EventDoc {
   const id = nextId++;
-  return {
-    _id: id,
-    workspaceId: 1,
-    chartId: 1,
-    chartKey: 'chart',
-    key: `event${id}`,
-    name: null,
-    date: null,
-    tableBookingConfig: { mode: 'INHERIT' },
-    objectCategories: {},
-    categories: [],
-    channels: [],
-    forSaleConfig: null,
-    isInThePast: false,
-    tag: String(id),
-    createdOn: new Date(0),
-    updatedOn: null,
-    version: 1,
-    ...overrides,
-  };
+  return eventDoc({ _id: id, key: `event${id}`, tag: String(id), ...overrides });
 }
 
 describe('eventSelection', () => {
