@@ -9,7 +9,8 @@ import type { ReportPace } from './reportLane.js';
 
 /** A detailed report's group: its objects' text makers not written yet, and its body so far, compressed apart. */
 interface Group {
-  part: GzipPart;
+  /** Made once the group has a slice of objects: a report of many small groups (by label) makes none. */
+  part: GzipPart | null;
   pending: (() => string)[];
   written: number;
 }
@@ -33,7 +34,7 @@ export async function groupedJson<T>(
   // objects (some 50 MiB less heap for 100,000 objects), and no object is described twice.
   const groups = new Map<string, Group>();
   const open = (name: string): Group => {
-    const group: Group = { part: out.apart(), pending: [], written: 0 };
+    const group: Group = { part: null, pending: [], written: 0 };
     groups.set(name, group);
     return group;
   };
@@ -46,7 +47,7 @@ export async function groupedJson<T>(
       const group = groups.get(name) ?? open(name);
       group.pending.push(json);
       if (group.pending.length === SLICE_SIZE) {
-        group.part.write(joined(group.pending, group.written > 0));
+        (group.part ??= out.apart()).write(joined(group.pending, group.written > 0));
         group.written += group.pending.length;
         group.pending = [];
       }
@@ -60,7 +61,7 @@ export async function groupedJson<T>(
   let first = true;
   for (const [name, group] of groups) {
     out.write(`${first ? '' : ','}${JSON.stringify(name)}:[`);
-    out.append(group.part);
+    if (group.part) out.append(group.part);
     await writeJoined(out, group.pending, (json) => json(), ',', pace.pause, group.written > 0);
     out.write(']');
     first = false;
