@@ -78,6 +78,8 @@ export function buildPage<T extends { id: number }>(
 /**
  * A page of a list held whole in memory, `sorted` in the list's order: the same pages and
  * cursors as buildPage gives a store's list. A cursor naming no item gives an empty page.
+ * The plain statement of what PageSelector computes without the whole list (its unit test
+ * checks the two agree).
  */
 export function pageOf<T extends { id: number }>(sorted: T[], request: PageRequest): Page<T> {
   let start = 0;
@@ -94,4 +96,101 @@ export function pageOf<T extends { id: number }>(sorted: T[], request: PageReque
   if (end < sorted.length) page.next_page_starts_after = String(items[items.length - 1]!.id);
   if (start > 0) page.previous_page_ends_before = String(items[0]!.id);
   return page;
+}
+
+/**
+ * pageOf for a list too long to hold and sort at once: items are offered one by one, in any
+ * order, and only those that can still be on the page are kept (at most limit + 1, in a
+ * heap), so a page of a list of n items costs n log(limit) comparisons and limit items of
+ * memory. `compare` orders the list (a total order: ties broken by id); `cursorItem` is the
+ * cursor's item for a page after or before one, null when the list has none (an empty page,
+ * as pageOf gives).
+ */
+export class PageSelector<T extends { id: number }> {
+  private readonly kept: BoundedHeap<T>;
+
+  constructor(
+    private readonly compare: (a: T, b: T) => number,
+    private readonly request: PageRequest,
+    private readonly cursorItem: T | null,
+  ) {
+    // A page after the cursor (or the first) keeps the items that come first in the list's
+    // order; a page before it, those that come last: the heap's top is the one to drop.
+    const keepLast = request.direction === 'before';
+    this.kept = new BoundedHeap(request.limit + 1, keepLast ? (a, b) => compare(b, a) : compare);
+  }
+
+  offer(item: T): void {
+    const { cursorItem } = this;
+    if (this.request.direction !== 'first') {
+      if (!cursorItem) return;
+      const side = this.compare(item, cursorItem);
+      if (this.request.direction === 'after' ? side <= 0 : side >= 0) return;
+    }
+    this.kept.offer(item);
+  }
+
+  page(): Page<T> {
+    const { limit, direction } = this.request;
+    if (direction !== 'first' && !this.cursorItem) return { items: [] };
+    const kept = this.kept.items().sort(this.compare);
+    const more = kept.length > limit;
+    // Before the cursor, the page is the last `limit` of what precedes it; the cursor itself follows.
+    const items = direction === 'before' ? kept.slice(kept.length - Math.min(limit, kept.length)) : kept.slice(0, limit);
+    const page: Page<T> = { items };
+    if (items.length === 0) return page;
+    if (direction === 'before' || more) page.next_page_starts_after = String(items[items.length - 1]!.id);
+    if (direction === 'after' || (direction === 'before' && more)) page.previous_page_ends_before = String(items[0]!.id);
+    return page;
+  }
+}
+
+/** The `size` items that come first by `compare` among those offered; the heap's top is the last of them. */
+class BoundedHeap<T> {
+  private readonly heap: T[] = [];
+
+  constructor(
+    private readonly size: number,
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
+
+  offer(item: T): void {
+    const { heap, compare } = this;
+    if (heap.length < this.size) {
+      heap.push(item);
+      this.up(heap.length - 1);
+    } else if (compare(item, heap[0]!) < 0) {
+      heap[0] = item;
+      this.down(0);
+    }
+  }
+
+  items(): T[] {
+    return [...this.heap];
+  }
+
+  /** Max-heap by `compare`: a parent comes after its children. */
+  private up(at: number): void {
+    const { heap, compare } = this;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (compare(heap[at]!, heap[parent]!) <= 0) return;
+      [heap[at], heap[parent]] = [heap[parent]!, heap[at]!];
+      at = parent;
+    }
+  }
+
+  private down(at: number): void {
+    const { heap, compare } = this;
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let last = at;
+      if (left < heap.length && compare(heap[left]!, heap[last]!) > 0) last = left;
+      if (right < heap.length && compare(heap[right]!, heap[last]!) > 0) last = right;
+      if (last === at) return;
+      [heap[at], heap[last]] = [heap[last]!, heap[at]!];
+      at = last;
+    }
+  }
 }

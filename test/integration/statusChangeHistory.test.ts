@@ -162,6 +162,36 @@ describe('status change history', () => {
     await expectCursorWalk(page, eventPath(event, '/status-changes?sort=status:desc&filter=A'), [6, 2, 5, 3, 1], 2);
   });
 
+  it('pages a history stored in many batches in every order, as one list', async () => {
+    // Seven calls on 16 seats, each stored before the next is made: seven batches, more than a
+    // page reads from MongoDB at a time, so pages are picked from batches read one after another.
+    const event = await createEvent(ctx.api, chartKey);
+    const seats = [...['A', 'B'].flatMap((row) => Array.from({ length: 8 }, (_, i) => `${row}-${i + 1}`))];
+    for (let call = 0; call < 7; call++) {
+      await done(ctx.api, event, call % 2 === 0 ? 'book' : 'release', { objects: call % 3 === 2 ? [...seats].reverse() : seats });
+      await storedHistory(event, 16 * (call + 1));
+    }
+    const all = await storedHistory(event, 112);
+    const ids = all.map((item) => item.id as number);
+    expect(ids).toEqual(Array.from({ length: 112 }, (_, i) => 112 - i));
+    const page = async (path: string) => {
+      const response = await ctx.api.get(path);
+      expect(response.status, response.text).toBe(200);
+      return response.body;
+    };
+    await expectCursorWalk(page, eventPath(event, '/status-changes'), ids, 15);
+    await expectCursorWalk(page, eventPath(event, '/status-changes?sort=date:asc'), [...ids].reverse(), 15);
+    // By label, ties newest first.
+    const byLabel = [...all].sort((a, b) => (a.objectLabel < b.objectLabel ? -1 : a.objectLabel > b.objectLabel ? 1 : b.id - a.id)).map((item) => item.id as number);
+    await expectCursorWalk(page, eventPath(event, '/status-changes?sort=objectLabel'), byLabel, 10);
+    const ofB2 = all.filter((item) => item.objectLabel === 'B-2').map((item) => item.id as number);
+    expect(ofB2).toHaveLength(7);
+    await expectCursorWalk(page, eventPath(event, '/status-changes?filter=b-2&filterType=CONTAINS'), ofB2, 3);
+    await expectCursorWalk(page, eventPath(event, '/objects/B-2/status-changes'), ofB2, 3);
+    // A cursor that names no change of the list: an empty page.
+    expect((await history(ctx.api, event, 'filter=b-2&filterType=CONTAINS&start_after_id=1')).items).toEqual([]);
+  });
+
   it('records season bookings on the season and overrides on the event', async () => {
     const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
     const [first] = eventKeysOf(season);

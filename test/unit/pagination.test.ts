@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
-import { buildPage, pageOf, parsePageRequest } from '../../src/domain/pagination.js';
+import { buildPage, PageSelector, pageOf, parsePageRequest, type PageRequest } from '../../src/domain/pagination.js';
 
 const limits = { defaultLimit: 20, maxLimit: 100 };
 const items = (...ids: number[]) => ids.map((id) => ({ id }));
@@ -86,3 +86,53 @@ describe('pageOf (a list held in memory)', () => {
     expect(pageOf(list, { direction: 'after', limit: 2, cursor: 9 })).toEqual({ items: [] });
   });
 });
+
+describe('PageSelector', () => {
+  // Against pageOf on the whole list sorted: items offered in a shuffled order, a key with
+  // ties broken by id (as the history's orders), every direction, cursors in and out of the list.
+  interface Item {
+    id: number;
+    key: number;
+  }
+  const byKey = (ascending: boolean) => (a: Item, b: Item) => (a.key !== b.key ? (a.key < b.key ? -1 : 1) * (ascending ? 1 : -1) : a.id - b.id);
+  // mulberry32: a small seeded generator (the same lists every run).
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+
+  it('gives the pages and cursors pageOf gives the sorted list', () => {
+    let checked = 0;
+    // Pages with both cursors: a page in the middle of a list longer than it.
+    let both = 0;
+    for (let round = 0; round < 300; round++) {
+      const length = random(40);
+      const list: Item[] = Array.from({ length }, (_, i) => ({ id: i * 3 + 1, key: random(8) }));
+      const shuffled = [...list].sort(() => random(3) - 1);
+      const compare = byKey(random(2) === 0);
+      const sorted = [...list].sort(compare);
+      const limit = 1 + random(6);
+      const cursor = random(4) === 0 ? 2 : (list[random(Math.max(1, length))]?.id ?? 1);
+      const requests: PageRequest[] = [
+        { direction: 'first', limit },
+        { direction: 'after', limit, cursor },
+        { direction: 'before', limit, cursor },
+      ];
+      for (const request of requests) {
+        const cursorItem = list.find((item) => request.direction !== 'first' && item.id === request.cursor) ?? null;
+        const selector = new PageSelector(compare, request, cursorItem);
+        for (const item of shuffled) selector.offer(item);
+        const expected = pageOf(sorted, request);
+        expect(selector.page(), `${JSON.stringify(request)} of ${length}`).toEqual(expected);
+        checked++;
+        if (expected.next_page_starts_after && expected.previous_page_ends_before) both++;
+      }
+    }
+    expect(checked).toBe(900);
+    expect(both).toBeGreaterThan(100);
+  });
+});
+
