@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startChildServer } from '../src/embedded/childServer.js';
+import { freePort } from '../src/embedded/freePort.js';
+import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
+import { generatedDrawing } from './drawings.js';
+import { Admin } from './lib/admin.js';
+import { basicAuth } from './lib/measure.js';
+
+// `npm run bench:history [sections]`: what a page of a long status-change history costs the
+// requests beside it (docs/history.md, "Stored in batches"). The server as `npm run dev`
+// starts it; an event of a chart of `sections` sections of 40 rows of 25 seats (50 unless
+// said: 50,000 seats) booked and released whole in calls of 1,000, so its history holds two
+// changes per seat; then PAGES pages of 10, newest first, one after another, while one client
+// sends /health after /health: the longest /health wait is how long the event loop was held
+// (every booking of the process waits as long). One JSON object on stdout.
+
+const PAGES = 3;
+const sections = Number(process.argv[2] ?? 50);
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-history-'));
+const port = await freePort();
+const server = await startChildServer({
+  name: 'server (npm run dev)',
+  command: process.execPath,
+  args: [...SERVER_NODE_FLAGS, 'dist/src/dev.js'],
+  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: '1', DEV_SAMPLE: 'off' },
+  readyLine: /Ctrl\+C/,
+  url: `http://127.0.0.1:${port}`,
+  timeoutMs: 60_000,
+});
+try {
+  const admin = new Admin(server.url, /Company admin key\s+(\S+)/.exec(server.output())![1]!);
+  const workspace = { authorization: basicAuth(/Default workspace secret key\s+(\S+)/.exec(server.output())![1]!), 'content-type': 'application/json' };
+  const chartKey = await admin.uploadChart(generatedDrawing({ sections, rowsPerSection: 40, seatsPerRow: 25 }));
+  const event = await admin.createEvent(chartKey);
+  const ask = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}${path}`, { method, headers: workspace, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    return text;
+  };
+  const report = JSON.parse(await ask('GET', `/reports/events/${event.key}/byStatus`)) as Record<string, { label: string }[]>;
+  const labels = Object.values(report).flatMap((objects) => objects.map((o) => o.label));
+  for (const action of ['book', 'release']) {
+    for (let i = 0; i < labels.length; i += 1000) await ask('POST', `/events/${event.key}/actions/${action}`, { objects: labels.slice(i, i + 1000) });
+  }
+  const changes = labels.length * 2;
+  const historyPath = `/events/${event.key}/status-changes?limit=10`;
+  // Until the drain has stored every change (the newest page starts at the last one).
+  const newest = async () => (JSON.parse(await ask('GET', historyPath)) as { items: { id: number }[] }).items[0]?.id;
+  for (let waited = 0; (await newest()) !== changes; waited += 200) {
+    if (waited > 120_000) throw new Error('the history was not stored within 2 minutes');
+    await sleep(200);
+  }
+  let stop = false;
+  let longestHealthMs = 0;
+  const beside = (async () => {
+    while (!stop) {
+      const began = performance.now();
+      await ask('GET', '/health');
+      longestHealthMs = Math.max(longestHealthMs, performance.now() - began);
+    }
+  })();
+  const pageMs: number[] = [];
+  for (let i = 0; i < PAGES; i++) {
+    const began = performance.now();
+    await ask('GET', historyPath);
+    pageMs.push(Math.round(performance.now() - began));
+  }
+  stop = true;
+  await beside;
+  console.log(JSON.stringify({ changes, pageMs, longestHealthMs: Math.round(longestHealthMs) }, null, 2));
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
