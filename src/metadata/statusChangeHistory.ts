@@ -88,7 +88,8 @@ export class StatusChangeHistory {
     const compare = compareChanges(order);
     const cursor = request.direction === 'first' ? null : await this.change(eventId, request.cursor);
     const selector = new PageSelector(compare, request, cursor && listed(cursor) ? cursor : null);
-    if (request.direction !== 'first' && !cursor) return selector.page();
+    // A cursor that names no change of the list: an empty page, without reading the rest.
+    if (request.direction !== 'first' && !(cursor && listed(cursor))) return selector.page();
     const batches = this.collection
       .find(options.label === undefined ? { eventId } : { eventId, labels: options.label }, { projection: { first: 1, entries: 1 } })
       .batchSize(PAGE_READ_BATCHES);
