@@ -73,6 +73,8 @@ const selections = new WeakMap<EventDoc, { top: EventDoc | null; selection: Even
  * Per chart layout, the selection of every event without rules of its own: built by the
  * first such event, shared by the rest, so an event's first best-available request does not
  * walk its 50,000 objects (tens of milliseconds for code that runs once per event, never warm).
+ * An event whose only rule is its channels shares it too, with a channel array of its own
+ * filled from its channels' lists.
  */
 const plainSelections = new WeakMap<SeatingLayout, EventSelection>();
 
@@ -86,15 +88,30 @@ export function eventSelection(event: EventDoc, layout: SeatingLayout, top: Even
   const channelSource = top && top !== event && top._id !== event._id ? top : event;
   const forSaleSources = channelSource !== event && top?.season?.role === 'top' && top.season.forSalePropagated ? [event, top] : [event];
   const forSale = forSaleSources.filter((source) => source.forSaleConfig);
-  const plain =
-    event.categories.length === 0 && !overridesCategories(event) && channelSource.channels.length === 0 && forSale.length === 0 && event.tableBookingConfig.mode === 'INHERIT';
-  let selection = plain ? plainSelections.get(layout) : undefined;
-  if (!selection) {
-    selection = buildSelection(event, layout, channelSource.channels, forSale);
-    if (plain) plainSelections.set(layout, selection);
+  const { channels } = channelSource;
+  const chartDefaults = event.categories.length === 0 && !overridesCategories(event) && forSale.length === 0 && event.tableBookingConfig.mode === 'INHERIT';
+  let selection: EventSelection;
+  if (chartDefaults) {
+    let plain = plainSelections.get(layout);
+    if (!plain) plainSelections.set(layout, (plain = buildSelection(event, layout, [], [])));
+    selection = channels.length === 0 ? plain : { ...plain, channels: channels.map((c) => c.key), channel: channelArray(layout, channels) };
+  } else {
+    selection = buildSelection(event, layout, channels, forSale);
   }
   selections.set(event, { top, selection });
   return selection;
+}
+
+/** Position -> index in `channels` of the channel listing it (the last, if several do), -1 outside every channel: from the lists, not a walk over every object. */
+function channelArray(layout: SeatingLayout, channels: Channel[]): Int32Array {
+  const channel = new Int32Array(layout.index.objects.length).fill(-1);
+  channels.forEach((listing, i) => {
+    for (const label of listing.objects) {
+      const object = layout.index.byLabel.get(label);
+      if (object) channel[object.position] = i;
+    }
+  });
+  return channel;
 }
 
 /** Walks every object once: its category, channel, whether it may be chosen and what is off sale. */
@@ -109,14 +126,12 @@ function buildSelection(event: EventDoc, layout: SeatingLayout, channels: Channe
     if (at === undefined) categoryIndex.set(own, (at = categoryAt.get(categoryId(own.key)) ?? -1));
     return at;
   };
-  const channelAt = new Map<string, number>();
-  channels.forEach((channel, i) => channel.objects.forEach((label) => channelAt.set(label, i)));
-  // Labels are looked up only when the event has something keyed by them: for 50,000 seats
-  // that is most of this function's time.
+  // An object's category override is looked up by its label only when the event has
+  // overrides: for 50,000 seats the lookups are most of this function's time.
   const overrides = overridesCategories(event);
   const count = index.objects.length;
   const category = new Int32Array(count);
-  const channel = new Int32Array(count).fill(-1);
+  const channel = channelArray(layout, channels);
   const choosable = new Uint8Array(count);
   const notForSale = new Int32Array(count);
   const openWhenFree = new Uint8Array(count);
@@ -127,7 +142,6 @@ function buildSelection(event: EventDoc, layout: SeatingLayout, channels: Channe
     for (const source of forSale) notForSale[p] = Math.max(notForSale[p]!, notForSalePlaces(source, index, object));
     const own = overrides ? categoryOf(event, index, object) : object.category;
     category[p] = own ? indexOfCategory(own) : -1;
-    if (channelAt.size > 0) channel[p] = channelAt.get(object.label) ?? -1;
     // Seats only in rows (the layout's), tables only when booked as a whole.
     const row = layout.rowOf[p]!;
     const ok = object.objectType === 'seat' ? row >= 0 : object.objectType !== 'table' || bookedAsAWhole(event, object);

@@ -53,9 +53,18 @@ describe('eventSelection', () => {
     expect(notForSale.openWhenFree[at('A-2')]).toBe(0);
     expect(notForSale.notForSale[at('GA')]).toBe(4);
     expect(Array.from(notForSale.openInRowWhenFree)).toEqual([3, 3]);
-    const channelled = eventSelection(event({ channels: [{ id: 'c1', key: 'c1', name: 'One', color: '#000000', index: 1, objects: ['B-1'], areaPlaces: {} }] }), layout);
+    const channel = (key: string, objects: string[]) => ({ id: key, key, name: key, color: '#000000', index: 1, objects, areaPlaces: {} });
+    const channelled = eventSelection(event({ channels: [channel('c1', ['B-1', 'GA', 'NO-SUCH-SEAT']), channel('c2', ['A-3'])] }), layout);
     expect(channelled).not.toBe(shared);
-    expect(channelled.channel[at('B-1')]).toBe(0);
+    expect(channelled.channels).toEqual(['c1', 'c2']);
+    expect([at('B-1'), at('GA'), at('A-3'), at('A-1')].map((p) => channelled.channel[p])).toEqual([0, 0, 1, -1]);
+    // Channels are its only rule: the rest is the chart's, shared.
+    expect(channelled.choosable).toBe(shared.choosable);
+    expect(channelled.openWhenFree).toBe(shared.openWhenFree);
+    // With another rule beside them, the channels are the same in a selection of its own.
+    const both = eventSelection(event({ channels: [channel('c1', ['B-1'])], forSaleConfig: { forSale: false, objects: ['B-1'], areaPlaces: {}, categories: [] } }), layout);
+    expect(both.choosable).not.toBe(shared.choosable);
+    expect([both.channel[at('B-1')], both.channel[at('A-1')], both.openWhenFree[at('B-1')]]).toEqual([0, -1, 0]);
     const bySeat = eventSelection(event({ tableBookingConfig: { mode: 'ALL_BY_SEAT' } }), layout);
     expect(bySeat).not.toBe(shared);
     expect(bySeat.choosable[at('T1')]).toBe(0);
