@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startChildServer } from '../src/embedded/childServer.js';
-import { freePort } from '../src/embedded/freePort.js';
-import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
 import { generatedDrawing } from './drawings.js';
 import { Admin } from './lib/admin.js';
 import { basicAuth } from './lib/measure.js';
+import { printedKey, startDevServer } from './lib/devServer.js';
 
 // `npm run bench:history [sections]`: what a page of a long status-change history costs the
 // requests beside it (docs/history.md, "Stored in batches"). The server as `npm run dev`
@@ -19,20 +14,10 @@ import { basicAuth } from './lib/measure.js';
 
 const PAGES = 3;
 const sections = Number(process.argv[2] ?? 50);
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-history-'));
-const port = await freePort();
-const server = await startChildServer({
-  name: 'server (npm run dev)',
-  command: process.execPath,
-  args: [...SERVER_NODE_FLAGS, 'dist/src/dev.js'],
-  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: '1', DEV_SAMPLE: 'off' },
-  readyLine: /Ctrl\+C/,
-  url: `http://127.0.0.1:${port}`,
-  timeoutMs: 60_000,
-});
+const server = await startDevServer('history');
 try {
-  const admin = new Admin(server.url, /Company admin key\s+(\S+)/.exec(server.output())![1]!);
-  const workspace = { authorization: basicAuth(/Default workspace secret key\s+(\S+)/.exec(server.output())![1]!), 'content-type': 'application/json' };
+  const admin = new Admin(server.url, printedKey(server, 'Company admin key'));
+  const workspace = { authorization: basicAuth(printedKey(server, 'Default workspace secret key')), 'content-type': 'application/json' };
   const chartKey = await admin.uploadChart(generatedDrawing({ sections, rowsPerSection: 40, seatsPerRow: 25 }));
   const event = await admin.createEvent(chartKey);
   const ask = async (method: string, path: string, body?: unknown) => {
@@ -74,5 +59,4 @@ try {
   console.log(JSON.stringify({ changes, pageMs, longestHealthMs: Math.round(longestHealthMs) }, null, 2));
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }

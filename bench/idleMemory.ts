@@ -1,11 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startChildServer } from '../src/embedded/childServer.js';
-import { freePort } from '../src/embedded/freePort.js';
-import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
 import { cpuSecondsOf, processMemory } from './lib/processes.js';
+import { startDevServer } from './lib/devServer.js';
 
 // `npm run bench:idle`: the memory of a server that has started and waits for requests
 // (docs/benchmarks.md, "Idle memory"): the server on its embedded defaults, as `npm run dev`
@@ -14,17 +9,7 @@ import { cpuSecondsOf, processMemory } from './lib/processes.js';
 // background jobs running, and the CPU it used in between: what the background jobs cost
 // while nothing is asked (the drain's and the hold expiry's turns). One JSON object on stdout.
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-idle-'));
-const port = await freePort();
-const server = await startChildServer({
-  name: 'server (npm run dev)',
-  command: process.execPath,
-  args: [...SERVER_NODE_FLAGS, 'dist/src/dev.js'],
-  env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_URL: '', MONGODB_URL: '', WORKERS: '1', DEV_SAMPLE: 'off' },
-  readyLine: /Ctrl\+C/,
-  url: `http://127.0.0.1:${port}`,
-  timeoutMs: 60_000,
-});
+const server = await startDevServer('idle');
 try {
   await sleep(5_000);
   const after5s = processMemory(server.pid);
@@ -37,5 +22,4 @@ try {
   console.log(JSON.stringify({ rssMbAfter5s: mb(after5s.rssBytes), rssMbAfter15s: mb(after15s.rssBytes), peakRssMb: mb(after15s.peakRssBytes), idleCpuMsPerSecond }, null, 2));
 } finally {
   await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
