@@ -87,9 +87,10 @@ export class StatusChangeHistory {
     const listed = (change: StatusChangeRecord) => (options.label === undefined || change.label === options.label) && (!needle || change.label.toLowerCase().includes(needle));
     const compare = compareChanges(order);
     const cursor = request.direction === 'first' ? null : await this.change(eventId, request.cursor);
-    const selector = new PageSelector(compare, request, cursor && listed(cursor) ? cursor : null);
+    const cursorItem = cursor && listed(cursor) ? cursor : null;
+    const selector = new PageSelector(compare, request, cursorItem);
     // A cursor that names no change of the list: an empty page, without reading the rest.
-    if (request.direction !== 'first' && !(cursor && listed(cursor))) return selector.page();
+    if (request.direction !== 'first' && !cursorItem) return selector.page();
     const batches = this.collection
       .find(options.label === undefined ? { eventId } : { eventId, labels: options.label }, { projection: { first: 1, entries: 1 } })
       .batchSize(PAGE_READ_BATCHES);

@@ -47,7 +47,7 @@ export async function groupedJson<T>(
       const group = groups.get(name) ?? open(name);
       group.pending.push(json);
       if (group.pending.length === SLICE_SIZE) {
-        (group.part ??= out.apart()).write(joined(group.pending, group.written > 0));
+        (group.part ??= out.apart()).write(joinedText(group.pending, (json) => json(), ',', group.written > 0));
         group.written += group.pending.length;
         group.pending = [];
       }
@@ -70,9 +70,9 @@ export async function groupedJson<T>(
   return out.finish();
 }
 
-/** The texts of `makers` joined by commas, after a comma when `after` (more items came before). */
-function joined(makers: (() => string)[], after: boolean): string {
-  return (after ? ',' : '') + makers.map((json) => json()).join(',');
+/** The texts of `items` joined by `separator`, after a separator when `after` (items came before them). */
+function joinedText<T>(items: readonly T[], text: (item: T) => string, separator: string, after: boolean): string {
+  return (after ? separator : '') + items.map(text).join(separator);
 }
 
 /** `open`, then every object's text (`text(object)`) joined by `separator`, then `close`, gzipped. */
@@ -91,7 +91,7 @@ export async function listBody<T>(objects: readonly T[], text: (object: T) => st
 async function writeJoined<T>(out: GzipStream, items: readonly T[], text: (item: T) => string, separator: string, pause: Pause, after = false): Promise<void> {
   for (let start = 0; start < items.length; start += SLICE_SIZE) {
     const began = performance.now();
-    out.write(Buffer.from((start > 0 || after ? separator : '') + items.slice(start, start + SLICE_SIZE).map(text).join(separator)));
+    out.write(Buffer.from(joinedText(items.slice(start, start + SLICE_SIZE), text, separator, start > 0 || after)));
     if (start + SLICE_SIZE < items.length) {
       await pause(performance.now() - began);
       await out.drained();
