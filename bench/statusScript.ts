@@ -1,5 +1,6 @@
 import { planChange } from '../src/domain/statusChangeRequest.js';
 import type { StatusReply } from '../src/inventory/scripts.js';
+import type { EventRef } from '../src/inventory/eventKeys.js';
 import { applyPlainChange, applyStatusChanges, plainOutcome } from '../src/inventory/statusChanges.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
@@ -43,6 +44,8 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
   // season a round, its events named as the others' (the season has no records of its own).
   type Kind = 'general' | 'direct' | 'hold' | 'bookHeld' | 'release' | 'seasonEvent';
   const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500, release: 250, seasonEvent: 750 };
+  const records = new Map<number, EventRef>();
+  const recordOf = <T extends EventRef>(_id: number, make: () => T): T => (records.get(_id) ?? records.set(_id, make()).get(_id)) as T;
   const statusRound = async (round: number, kind: Kind) => {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
@@ -54,7 +57,8 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
     await inFlight(CALLS, async (i) => {
       const objects = seatsOf(seats, i);
       const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
-      const target = season ? { ...event, _id: _id + 1, tag: top.tag, season: { role: 'event' as const, topId } } : { ...event, _id, tag: String(_id) };
+      // One record per event, as the server's catalog keeps it (the calls keep per-event state by it).
+      const target = recordOf(season ? _id + 1 : _id, () => (season ? { ...event, _id: _id + 1, tag: top.tag, season: { role: 'event' as const, topId } } : { ...event, _id, tag: String(_id) }));
       if (kind === 'general') {
         const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });
         return applyStatusChanges(calls, [{ event: target, change }], Date.now(), false, { type: 'API_CALL', ip: '127.0.0.1' }, owner);

@@ -10,7 +10,7 @@
 --          the seasons' keys (count of stored records, overrides); last, the request's record
 --          key (includes/requestRecord.lua)
 -- ARGV     now (ms epoch: holds whose token expired by then count as free), the request,
---          the deadline, how long a record is kept, whether the call was sent before
+--          the deadline, how long the record hash is kept ('' for as it is), whether the call was sent before
 --          (includes/requestRecord.lua); the request is JSON, as src/inventory/statusChanges.ts
 --          builds it, or empty for a plain call, whose change follows as positional
 --          arguments (includes/plainRequest.lua reads them into the same table):

@@ -111,7 +111,14 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
       seen[label] = true
     end
   end
-  if redis.call('EXISTS', KEYS[EVENT_KEY_SALE_CONFIG]) == 1 then return nil, true end
+  -- The sale config and the extra data asked at once: most events have neither, and then one
+  -- EXISTS answers 0 for both (docs/performance.md, "One EXISTS for two hashes").
+  local saleConfigKey, extraDataKey = KEYS[EVENT_KEY_SALE_CONFIG], KEYS[EVENT_KEY_EXTRA_DATA]
+  local hasExtraData = false
+  if redis.call('EXISTS', saleConfigKey, extraDataKey) > 0 then
+    if redis.call('EXISTS', saleConfigKey) == 1 then return nil, true end
+    hasExtraData = true
+  end
   -- A release is not checked against the season (seatRules.lua): only its make-up matters.
   if season and not (plainSeasonUnit(season) and (op == 'release' or freeInSeason(season, labels, first, last))) then return nil end
   local objectsKey = KEYS[EVENT_KEY_OBJECTS]
@@ -154,7 +161,7 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   -- (the change does not keep it), the history noted as history.lua notes it.
   callChunked('HSET', objectsKey, sets)
   callChunked('HDEL', objectsKey, deletes)
-  deleteFields(KEYS[EVENT_KEY_EXTRA_DATA], { unpack(labels, first, last) })
+  if hasExtraData then callChunked('HDEL', extraDataKey, { unpack(labels, first, last) }) end
   if entry then writeTokenEntry(KEYS[EVENT_KEY_HOLD_TOKENS], 1, token, entry) end
   if season then
     for i = first, last do countInSeason(season, labels[i], stored[i - first + 1] ~= false, values[i] ~= false) end

@@ -8,7 +8,8 @@
 -- from Redis's own clock, the one exception to "time comes in as an argument": it must be
 -- the clock of the machine that would apply the change.
 -- Needs: KEYS[#KEYS] the record key; ARGV (statusContract.lua): the deadline (ms, Redis
--- clock), how long the record is kept (ms), 1 when this call was sent before (call ids are
+-- clock), how long the record hash is kept from this call on (ms; '' to leave its expiry as
+-- it is), 1 when this call was sent before (call ids are
 -- new for every request, so only a repeat can find a record: a first send does not look),
 -- the call's id.
 --#include statusContract.lua
@@ -31,10 +32,13 @@ local function pastDeadline()
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[ARG_DEADLINE])
 end
 
--- Keeps a successful reply for repeats of the request, and returns it.
+-- Keeps a successful reply for repeats of the request, and returns it. The hash's expiry is
+-- set by the calls the server sends a time to keep with: those of its window until one of
+-- them was applied (src/inventory/atMostOnce.ts, RecordHash); the others leave it as it is.
 local function remember(reply)
   local key = recordKey()
   redis.call('HSET', key, ARGV[ARG_RECORD_ID], cjson.encode(reply))
-  redis.call('PEXPIRE', key, ARGV[ARG_KEEP_MS])
+  local keep = ARGV[ARG_KEEP_MS]
+  if keep ~= '' then redis.call('PEXPIRE', key, keep) end
   return reply
 end

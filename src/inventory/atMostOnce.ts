@@ -38,6 +38,26 @@ const RECORD_SLACK_MS = 5_000;
  * (about 1,700 replies at 17,000 bookings a second), as Redis frees an expired hash at once.
  */
 const RECORD_WINDOW_MS = 100;
+/**
+ * How long a record hash is kept from the call that sets its expiry: the first of its window
+ * applied sets it, and the window's last call may be made a window later and repeated until
+ * its timeout, so each of them is kept RECORD_SLACK_MS past its own.
+ */
+const keepMsOf = (timeoutMs: number) => timeoutMs + RECORD_SLACK_MS + RECORD_WINDOW_MS;
+
+/**
+ * One process's record hash of an event's replies in one window (requestRecordsKey). Its
+ * expiry is set once, not on every call (a PEXPIRE per booking was a tenth of Redis's
+ * commands): calls carry a time to keep until one that carried it was applied on the current
+ * connection, and then none do. A new connection (Redis may have restarted and lost the hash)
+ * starts over.
+ */
+interface RecordHash {
+  window: number;
+  key: string;
+  /** The connection's epoch in which an applied call set the hash's expiry, or -1. */
+  expiringSince: number;
+}
 
 const CONNECTION_CLOSED = /^Connection is closed/;
 
@@ -179,14 +199,16 @@ class StatusCall implements SentCall, StatusReceiver {
   /** The connection's epoch it was last sent in: an answer from an older one no longer counts. */
   private epoch = -1;
   private sent = false;
+  /** The last send carried a time to keep the record hash (RecordHash). */
+  private setsExpiry = false;
 
   constructor(
     private readonly calls: AtMostOnceCalls,
     private readonly keys: readonly string[],
     /** Keys between the event's and the record key (Scripts.sendStatus). */
     private readonly moreKeys: readonly string[],
-    /** The record key: the event's part (AtMostOnceCalls.recordKeyOf), then the call's id. */
-    private readonly recordKey: string,
+    /** The record hash (AtMostOnceCalls.recordHashOf); the call's id is its field. */
+    private readonly record: RecordHash,
     private readonly recordId: string,
     private readonly now: number,
     private readonly request: StatusRequest,
@@ -211,7 +233,10 @@ class StatusCall implements SentCall, StatusReceiver {
     this.epoch = calls.epoch;
     calls.unanswered++;
     calls.sentCalls.add(this);
-    calls.scripts.sendStatus(this.keys, this.moreKeys, this.recordKey, this.recordId, this.now, this.request, this.deadline, calls.options.timeoutMs + RECORD_SLACK_MS, again, this);
+    const record = this.record;
+    this.setsExpiry = record.expiringSince !== calls.epoch;
+    const keepMs = this.setsExpiry ? keepMsOf(calls.options.timeoutMs) : '';
+    calls.scripts.sendStatus(this.keys, this.moreKeys, record.key, this.recordId, this.now, this.request, this.deadline, keepMs, again, this);
   }
 
   // An answer is always to the last send: ioredis answers a command once, and the commands
@@ -221,6 +246,8 @@ class StatusCall implements SentCall, StatusReceiver {
     this.answered();
     if (!this.calls.sentCalls.settle(this)) return;
     const status = reply as StatusReply;
+    // Applied with a time to keep: the hash expires, and the window's next calls need not say so.
+    if (this.setsExpiry && (status === APPLIED || status[0] === 1) && this.epoch === this.calls.epoch) this.record.expiringSince = this.epoch;
     if (status !== APPLIED && status[0] === -1) this.outcome.reject(unavailable(`it answered after the request's deadline`, false));
     else this.outcome.resolve(status);
   }
@@ -267,8 +294,8 @@ export class AtMostOnceCalls {
   /** Unique across processes and restarts: a random prefix per process, then a counter. */
   private readonly idPrefix = randomBytes(9).toString('base64url');
   private idCounter = 0;
-  /** recordKeyOf's last answer, by event record. */
-  private readonly recordKeys = new WeakMap<EventRef, { window: number; key: string }>();
+  /** recordHashOf's last answer, by event record. */
+  private readonly recordHashes = new WeakMap<EventRef, RecordHash>();
 
   constructor(
     readonly scripts: Scripts,
@@ -308,20 +335,20 @@ export class AtMostOnceCalls {
     const giveUpAt = performance.now() + timeoutMs;
     const redisNow = this.clock.now();
     const deadline = Math.floor(redisNow + timeoutMs - Math.min(MAX_MARGIN_MS, timeoutMs / 4));
-    const recordKey = this.recordKeyOf(event, Math.floor(redisNow / RECORD_WINDOW_MS));
-    new StatusCall(this, keys, moreKeys, recordKey, (++this.idCounter).toString(36), now, request, deadline, giveUpAt, outcome).send();
+    const record = this.recordHashOf(event, Math.floor(redisNow / RECORD_WINDOW_MS));
+    new StatusCall(this, keys, moreKeys, record, (++this.idCounter).toString(36), now, request, deadline, giveUpAt, outcome).send();
   }
 
   /**
    * The hash this process keeps the event's replies of `window` in (requestRecordsKey): made
    * once per event and window, not per call.
    */
-  private recordKeyOf(event: EventRef, window: number): string {
-    const kept = this.recordKeys.get(event);
-    if (kept !== undefined && kept.window === window) return kept.key;
-    const key = requestRecordsKey(event, this.idPrefix, window);
-    this.recordKeys.set(event, { window, key });
-    return key;
+  private recordHashOf(event: EventRef, window: number): RecordHash {
+    const kept = this.recordHashes.get(event);
+    if (kept !== undefined && kept.window === window) return kept;
+    const record: RecordHash = { window, key: requestRecordsKey(event, this.idPrefix, window), expiringSince: -1 };
+    this.recordHashes.set(event, record);
+    return record;
   }
 
   /** True once the connection is up; false if `giveUpAt` comes first. */

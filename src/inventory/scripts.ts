@@ -196,7 +196,7 @@ export class Scripts {
     now: number,
     request: StatusRequest,
     deadline: number,
-    keepMs: number,
+    keepMs: number | '',
     sentBefore: boolean,
     receiver: StatusReceiver,
   ): void {
@@ -206,7 +206,7 @@ export class Scripts {
   }
 
   /** sendStatus as a promise, the record key last of `keys` (tests call the function this way). */
-  changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number, sentBefore: boolean, recordId = 'call'): Promise<StatusReply> {
+  changeObjectStatus(keys: string[], now: number, request: string, deadline: number, keepMs: number | '', sentBefore: boolean, recordId = 'call'): Promise<StatusReply> {
     const recordKey = keys[keys.length - 1]!;
     return new Promise((answer, fail) =>
       this.sendStatus(keys.slice(0, -1), NO_MORE_KEYS, recordKey, recordId, now, request, deadline, keepMs, sentBefore, { answer: answer as (reply: unknown) => void, fail }),

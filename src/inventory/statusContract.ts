@@ -26,7 +26,10 @@ export const STATUS_ARGS = [
   'request',
   /** The request's deadline (ms epoch, Redis's clock): later, nothing is done. */
   'deadline',
-  /** How long (ms) the record of a successful call is kept. */
+  /**
+   * How long (ms) the record hash is kept from this call on, if it succeeds; '' when a call of
+   * this process on the same hash succeeded with a time to keep already (src/inventory/atMostOnce.ts, RecordHash).
+   */
   'keepMs',
   /** 1 when the same call was sent before (a repeat after a lost connection), else 0. */
   'sentBefore',

@@ -421,7 +421,7 @@ describe('change-object-status.lua runs as a Redis function', () => {
 
 describe('change-object-status.lua applies a request at most once (includes/requestRecord.lua)', () => {
   /** The raw script call for booking `places` of GA1, with a given record key, call id and deadline. */
-  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number, sentBefore = false, recordId = 'call-1') => {
+  const bookPlaces = (event: EventRef, recordKey: string, places: number, deadline: number, sentBefore = false, recordId = 'call-1', keepMs: number | '' = 5_000) => {
     const keys = eventKeys(event);
     const now = Date.now();
     const request = {
@@ -429,7 +429,7 @@ describe('change-object-status.lua applies a request at most once (includes/requ
       changes: [{ e: 1, op: 'book', status: 'booked', keep: false, ignoreChannels: false, objects: [{ l: 'GA1', q: places, c: 100 }] }],
     };
     const allKeys = [keys.objects, keys.extraData, keys.holdTokens, keys.saleConfig, keys.gaHoldExpiry, keys.gaHolds, keys.history, recordKey];
-    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, 5_000, sentBefore, recordId);
+    return scripts.changeObjectStatus(allKeys, now, JSON.stringify(request), deadline, keepMs, sentBefore, recordId);
   };
 
   it('the same call sent twice books once and answers the second time as the first', async () => {
@@ -480,6 +480,59 @@ describe('change-object-status.lua applies a request at most once (includes/requ
     expect(await bookPlaces(event, recordKey, 3, Number(seconds) * 1000 - 1_000)).toEqual([-1]);
     expect(await recordOf(event, 'GA1')).toBeNull();
     expect(await redis.exists(recordKey)).toBe(0);
+  });
+
+  it("a call sent with no time to keep leaves the record hash's expiry as it is", async () => {
+    const event = newEvent();
+    const recordKey = requestRecordsKey(event, 'process-1', 6);
+    await bookPlaces(event, recordKey, 1, Date.now() + 10_000, false, 'call-1', 60_000);
+    expect(await redis.pttl(recordKey)).toBeGreaterThan(50_000);
+    expect(await bookPlaces(event, recordKey, 1, Date.now() + 10_000, false, 'call-2', '')).toBe(APPLIED);
+    // Not set again, neither shorter nor away: the reply is kept in the hash all the same.
+    expect(await redis.pttl(recordKey)).toBeGreaterThan(50_000);
+    expect(await redis.hkeys(recordKey)).toEqual(['call-1', 'call-2']);
+  });
+
+  it('the server sets a record hash expiry with its first applied call, and again on a new connection (AtMostOnceCalls)', async () => {
+    // A connection of its own, to be cut, and a clock that stays in one window of record hashes.
+    const prefix = `recordExpiry-${process.pid}-${Date.now()}:`;
+    const own = new Redis(inject('redisUrl'), { keyPrefix: prefix });
+    const ownClock = new RedisClock(own);
+    const fixed = Date.now();
+    const frozen = Object.assign(Object.create(ownClock) as RedisClock, { now: () => fixed });
+    const ownCalls = new AtMostOnceCalls(new Scripts(own), own, frozen, { timeoutMs: 5_000, maxOutstanding: 100 });
+    const unprefixed = new Redis(inject('redisUrl'));
+    try {
+      const event = newEvent();
+      const book = (labels: string[]) => applyStatusChanges(ownCalls, [{ event, change: planChange(event, index, 'book', 'booked', labels, {}) }], Date.now(), false, { type: 'API_CALL', ip: '192.0.2.1' }, OWNER);
+      // The process's part of the key is its own: the hashes are found by the event's part.
+      const hashes = async () => (await unprefixed.keys(`${prefix}${requestRecordsKey(event, '*', Math.floor(fixed / 100))}`)).map((key) => key.slice(prefix.length));
+      await book(['A-1']);
+      const [hash] = await hashes();
+      expect(hash).toBeDefined();
+      // Its first applied call set the expiry: the window's time to keep.
+      const ttl = await own.pttl(hash!);
+      expect(ttl).toBeGreaterThan(9_000);
+      expect(ttl).toBeLessThanOrEqual(10_100);
+      // The next calls leave it: a longer one set meanwhile stays.
+      await own.pexpire(hash!, 600_000);
+      await book(['A-2']);
+      await book(['A-3']);
+      expect(await own.pttl(hash!)).toBeGreaterThan(590_000);
+      expect(await own.hlen(hash!)).toBe(3);
+      // A new connection may find Redis without the hash (a restart): the next call sets it again.
+      await own.del(hash!);
+      const id = Number(await own.client('ID'));
+      await redis.client('KILL', 'ID', String(id));
+      await book(['A-4']);
+      expect(await hashes()).toEqual([hash]);
+      expect(await own.hkeys(hash!)).toHaveLength(1);
+      expect(await own.pttl(hash!)).toBeGreaterThan(9_000);
+    } finally {
+      ownClock.stop();
+      await own.quit();
+      await unprefixed.quit();
+    }
   });
 
   it('a failed call leaves no record: a repeat checks again', async () => {
