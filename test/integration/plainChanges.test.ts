@@ -91,6 +91,23 @@ async function runTwins(plain: TestEvent, general: TestEvent, steps: Step[]): Pr
 /** What a call left: records, extra data, hold tokens' entries, history (text, usage mark and number). */
 const state = (event: EventRef) => eventInventory(redis, event);
 
+describe('what a plain change asks Redis', () => {
+  it('one EXISTS for the sale config and the extra data; a second, and the extra data dropped, only when one exists', async () => {
+    const event = newEvent();
+    const keys = eventKeys(event);
+    const existsAndDrops = async (label: string) => {
+      const before = way.position();
+      expect(await direct(event, 'book', 'booked', [label], Date.now())).not.toHaveProperty('refused');
+      await way.settled();
+      return way.commandsSince(before).filter(([command, key]) => command === 'exists' ? key !== undefined && key.startsWith(keys.saleConfig) : command === 'hdel' && key === keys.extraData);
+    };
+    expect(await existsAndDrops('A-1')).toEqual([['exists', keys.saleConfig, keys.extraData]]);
+    await redis.hset(keys.extraData, 'A-2', '{"a":1}', 'A-9', '{"b":2}');
+    expect(await existsAndDrops('A-2')).toEqual([['exists', keys.saleConfig, keys.extraData], ['exists', keys.saleConfig], ['hdel', keys.extraData, 'A-2']]);
+    expect(await redis.hgetall(keys.extraData)).toEqual({ 'A-9': '{"b":2}' });
+  });
+});
+
 describe('plain changes (lua/includes/plainChanges.lua) write what the general way writes', () => {
   it('books, releases, order ids, resale, extra data, refusals and holds: the same records, history and answers', async () => {
     const plain = newEvent();

@@ -70,6 +70,8 @@ export interface PlainWayWatch {
    * general way with HGET).
    */
   tookPlainWay(event: EventRef, from: number): boolean;
+  /** The commands MONITOR saw since its line `from`, lower-cased, with the key prefix taken off their arguments. */
+  commandsSince(from: number): string[][];
 }
 
 /** Which way the status function took, from `monitor`'s lines, for calls made through `redis` (its key prefix `prefix`). */
@@ -88,6 +90,8 @@ export function plainWayWatch(monitor: RedisMonitor, redis: Redis, prefix: strin
       const reads = (command: string) => monitor.commands.slice(from).some((args) => args[0]?.toLowerCase() === command && args[1] === objects);
       return reads('hmget') && !reads('hget');
     },
+    commandsSince: (from) =>
+      monitor.commands.slice(from).map(([command, ...args]) => [command!.toLowerCase(), ...args.map((arg) => (arg.startsWith(prefix) ? arg.slice(prefix.length) : arg))]),
   };
 }
 
