@@ -49,8 +49,8 @@ const keepMsOf = (timeoutMs: number) => timeoutMs + RECORD_SLACK_MS + RECORD_WIN
  * One process's record hash of an event's replies in one window (requestRecordsKey). Its
  * expiry is set once, not on every call (a PEXPIRE per booking was a tenth of Redis's
  * commands): calls carry a time to keep until one that carried it was applied on the current
- * connection, and then none do. A new connection (Redis may have restarted and lost the hash)
- * starts over.
+ * connection, and then none do. A new connection or a lost call (Redis may have restarted, or
+ * a cluster node failed over, and lost the hash) starts over.
  */
 interface RecordHash {
   window: number;
@@ -269,6 +269,9 @@ class StatusCall implements SentCall, StatusReceiver {
    * call again (same record key) answers with the first run's outcome.
    */
   lost(): void {
+    // Where the connection failed, the hash may be gone (a restart, a failover that lost the
+    // last writes): the window's calls say how long to keep it again until one is applied.
+    this.record.expiringSince = -1;
     this.send();
   }
 
