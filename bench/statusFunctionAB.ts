@@ -1,20 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import { buildObjectIndex } from '../src/domain/objectIndex.js';
-import { usedBucketsFor } from '../src/domain/usedBuckets.js';
-import { startRedisServer } from '../src/embedded/redisServer.js';
 import type * as AtMostOnceModule from '../src/inventory/atMostOnce.js';
 import type * as RedisClockModule from '../src/inventory/redisClock.js';
 import type * as ScriptsModule from '../src/inventory/scripts.js';
 import type * as StatusChangesModule from '../src/inventory/statusChanges.js';
 import type * as StatusChangeRequestModule from '../src/domain/statusChangeRequest.js';
-import { generatedDrawing } from './drawings.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
-import { inFlight } from './lib/statusFunctionBench.js';
+import { cpuSecondsOf } from './lib/processes.js';
+import { eventRecords, inFlight, withStatusFunctionBench, type StatusFunctionBench } from './lib/statusFunctionBench.js';
 
 // `npm run bench:ab -- DIR [calls] [rounds]`: the status function of another checkout (DIR,
 // built: its dist/ and lua/) against this one's, on one private Redis that keeps an
@@ -55,7 +50,7 @@ async function checkout(root: string): Promise<Checkout> {
   };
 }
 
-type BenchEvent = { _id: number; tag: string; usedBuckets: number; tableBookingConfig: { mode: 'INHERIT' } };
+type BenchEvent = StatusFunctionBench['event'];
 
 interface Side {
   name: string;
@@ -63,91 +58,85 @@ interface Side {
   redis: Redis;
   clock: RedisClockModule.RedisClock;
   calls: AtMostOnceModule.AtMostOnceCalls;
-  /** One record per event, as the server's catalog keeps it (the calls keep per-event state by it). */
-  events: Map<number, BenchEvent>;
+  recordOf: (id: number, make: () => BenchEvent) => BenchEvent;
   fcallUs: Record<Kind, number[]>;
   redisCpuUs: Record<Kind, number[]>;
   commandsPerCall: Record<Kind, Record<string, number>>;
 }
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'bench-ab-'));
-const server = await startRedisServer({ dir, appendOnly: true });
-const admin = new Redis(server.url);
-const sides: Side[] = [];
-try {
-  const pid = Number(/process_id:(\d+)/.exec(await admin.info('server'))![1]);
-  /** The Redis process's CPU time so far (µs; the kernel counts it in ticks of 10 ms). */
-  const redisCpuUs = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  };
-  const index = buildObjectIndex(generatedDrawing({ sections: 10, rowsPerSection: 50, seatsPerRow: 200 }));
-  const seats = index.objects.filter((o) => o.objectType === 'seat').map((o) => o.label);
-  const usedBuckets = usedBucketsFor(index.objects.length);
-  for (const [name, root] of [
-    ['other', resolve(otherDir)],
-    ['this', projectRoot],
-  ] as const) {
-    const code = await checkout(root);
-    const redis = new Redis(server.url);
-    const clock = new code.RedisClock(redis);
-    const calls = new code.AtMostOnceCalls(new code.Scripts(redis, redis, join(root, 'lua')), redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
-    const perKind = <T>(make: () => T) => ({ book: make(), release: make() });
-    sides.push({ name, code, redis, clock, calls, events: new Map(), fcallUs: perKind(() => []), redisCpuUs: perKind(() => []), commandsPerCall: perKind(() => ({})) });
-  }
+const hundredths = (value: number) => Math.round(value * 100) / 100;
 
-  let nextEvent = 0;
-  /** One round of a side: CALLS bookings of two free seats on an event of its own, then their releases. */
-  const round = async (side: Side) => {
-    const _id = ++nextEvent;
-    const event = side.events.get(_id) ?? side.events.set(_id, { _id, tag: String(_id), usedBuckets, tableBookingConfig: { mode: 'INHERIT' } }).get(_id)!;
-    for (const kind of KINDS) {
-      await admin.config('RESETSTAT');
-      const cpuBefore = redisCpuUs();
-      await inFlight(CALLS, (i) => {
-        const pair = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
-        const change = side.code.planChange(event, index, kind, kind === 'book' ? 'booked' : 'free', pair, {});
-        return new Promise((resolve, reject) => side.code.applyPlainChange(side.calls, { event, change }, Date.now(), '127.0.0.1', { _id: 1, companyId: 1 }, { resolve, reject }));
-      });
-      side.redisCpuUs[kind].push((redisCpuUs() - cpuBefore) / CALLS);
-      const stats = await commandStats(admin);
-      const fcall = stats.get('fcall')!;
-      side.fcallUs[kind].push(fcall.usec / fcall.calls);
-      side.commandsPerCall[kind] = Object.fromEntries(
-        [...stats].filter(([command]) => command !== 'config').map(([command, { calls }]) => [command, Math.round((calls / CALLS) * 100) / 100]),
-      );
+// The private Redis (with its append-only file), the 100,000-seat chart and the event as the
+// server makes it, from the status function benches' setup; its own calls are not used.
+await withStatusFunctionBench(
+  'ab',
+  async ({ url, redis: admin, index, seats, event: template, owner }) => {
+    const redisPid = Number(/process_id:(\d+)/.exec(await admin.info('server'))![1]);
+    /** The Redis process's CPU µs so far (the kernel counts it in ticks of 10 ms). */
+    const redisCpuUs = () => cpuSecondsOf(redisPid) * 1e6;
+    const sides: Side[] = [];
+    try {
+      for (const [name, root] of [
+        ['other', resolve(otherDir)],
+        ['this', projectRoot],
+      ] as const) {
+        const code = await checkout(root);
+        const redis = new Redis(url);
+        const clock = new code.RedisClock(redis);
+        const calls = new code.AtMostOnceCalls(new code.Scripts(redis, redis, join(root, 'lua')), redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
+        const perKind = <T>(make: () => T) => ({ book: make(), release: make() });
+        sides.push({ name, code, redis, clock, calls, recordOf: eventRecords<BenchEvent>(), fcallUs: perKind(() => []), redisCpuUs: perKind(() => []), commandsPerCall: perKind(() => ({})) });
+      }
+
+      let nextEvent = 0;
+      /** One round of a side: CALLS bookings of two free seats on an event of its own, then their releases. */
+      const round = async (side: Side) => {
+        const _id = ++nextEvent;
+        const event = side.recordOf(_id, () => ({ ...template, _id, tag: String(_id) }));
+        for (const kind of KINDS) {
+          await admin.config('RESETSTAT');
+          const cpuBefore = redisCpuUs();
+          await inFlight(CALLS, (i) => {
+            const pair = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
+            const change = side.code.planChange(event, index, kind, kind === 'book' ? 'booked' : 'free', pair, {});
+            return new Promise((resolve, reject) => side.code.applyPlainChange(side.calls, { event, change }, Date.now(), '127.0.0.1', owner, { resolve, reject }));
+          });
+          side.redisCpuUs[kind].push((redisCpuUs() - cpuBefore) / CALLS);
+          const stats = await commandStats(admin);
+          const fcall = stats.get('fcall')!;
+          side.fcallUs[kind].push(fcall.usec / fcall.calls);
+          side.commandsPerCall[kind] = Object.fromEntries([...stats].filter(([command]) => command !== 'config').map(([command, { calls }]) => [command, hundredths(calls / CALLS)]));
+        }
+      };
+
+      for (const side of sides) await round(side); // loads each function and warms both sides
+      for (const side of sides) for (const kind of KINDS) side.fcallUs[kind].length = side.redisCpuUs[kind].length = 0;
+      for (let r = 0; r < ROUNDS; r++) for (const side of r % 2 === 0 ? sides : [...sides].reverse()) await round(side);
+
+      const [other, self] = sides as [Side, Side];
+      const ratios = (mine: number[], theirs: number[]) => mine.map((value, i) => hundredths(value / theirs[i]!));
+      // A round's ratio compares two runs a few seconds apart: its median is what a change is judged by.
+      const figures = (kind: Kind) => {
+        const fcallRatios = ratios(self.fcallUs[kind], other.fcallUs[kind]);
+        const redisCpuRatios = ratios(self.redisCpuUs[kind], other.redisCpuUs[kind]);
+        return {
+          fcallUs: { other: hundredths(median(other.fcallUs[kind])), this: hundredths(median(self.fcallUs[kind])) },
+          fcallRatio: hundredths(median(fcallRatios)),
+          fcallRatioByRound: fcallRatios,
+          redisCpuUs: { other: hundredths(median(other.redisCpuUs[kind])), this: hundredths(median(self.redisCpuUs[kind])) },
+          redisCpuRatio: hundredths(median(redisCpuRatios)),
+          redisCpuRatioByRound: redisCpuRatios,
+          commandsPerCall: { other: other.commandsPerCall[kind], this: self.commandsPerCall[kind] },
+        };
+      };
+      console.log(JSON.stringify({ other: resolve(otherDir), calls: CALLS, rounds: ROUNDS, book: figures('book'), release: figures('release') }));
+    } finally {
+      for (const side of sides) {
+        side.clock.stop();
+        side.redis.disconnect();
+      }
     }
-  };
-
-  for (const side of sides) await round(side); // loads each function and warms both sides
-  for (const side of sides) for (const kind of KINDS) side.fcallUs[kind].length = side.redisCpuUs[kind].length = 0;
-  for (let r = 0; r < ROUNDS; r++) for (const side of r % 2 === 0 ? sides : [...sides].reverse()) await round(side);
-
-  const [other, self] = sides as [Side, Side];
-  const round1 = (value: number) => Math.round(value * 100) / 100;
-  const ratios = (mine: number[], theirs: number[]) => mine.map((value, i) => round1(value / theirs[i]!));
-  // A round's ratio compares two runs a few seconds apart: its median is what a change is judged by.
-  const figures = (kind: Kind) => {
-    const fcallRatios = ratios(self.fcallUs[kind], other.fcallUs[kind]);
-    const redisCpuRatios = ratios(self.redisCpuUs[kind], other.redisCpuUs[kind]);
-    return {
-      fcallUs: { other: round1(median(other.fcallUs[kind])), this: round1(median(self.fcallUs[kind])) },
-      fcallRatio: round1(median(fcallRatios)),
-      fcallRatioByRound: fcallRatios,
-      redisCpuUs: { other: round1(median(other.redisCpuUs[kind])), this: round1(median(self.redisCpuUs[kind])) },
-      redisCpuRatio: round1(median(redisCpuRatios)),
-      redisCpuRatioByRound: redisCpuRatios,
-      commandsPerCall: { other: other.commandsPerCall[kind], this: self.commandsPerCall[kind] },
-    };
-  };
-  console.log(JSON.stringify({ other: resolve(otherDir), calls: CALLS, rounds: ROUNDS, book: figures('book'), release: figures('release') }));
-} finally {
-  for (const side of sides) {
-    side.clock.stop();
-    side.redis.disconnect();
-  }
-  admin.disconnect();
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
+  },
+  { appendOnly: true },
+);

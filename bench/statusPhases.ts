@@ -4,7 +4,7 @@ import { applyPlainChange } from '../src/inventory/statusChanges.js';
 import { FUNCTION as REFERENCE_FUNCTION, LUA as REFERENCE_LUA } from './reference/bookFunction.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
-import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
+import { eventRecords, inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
 
 // `npm run bench:phases`: where Redis's time goes in the status function's call for a plain
 // 2-seat booking (book2's call, src/inventory/plainRequest.ts). The function's library is
@@ -67,13 +67,12 @@ await withStatusFunctionBench('phases', async ({ redis, calls, index, seats, eve
   };
   const twoSeats = (i: number): [string, string] => [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
   const eventOf = (i: number, firstEvent: number) => firstEvent + Math.floor((2 * i) / seats.length);
-  /** Each event's record, one object per event as the server's catalog keeps it (the calls keep per-event state by it). */
-  const records = new Map<number, typeof event>();
-  const recordOf = (_id: number) => records.get(_id) ?? records.set(_id, { ...event, _id, tag: String(_id) }).get(_id)!;
+  const recordOf = eventRecords<typeof event>();
   /** A plain 2-seat booking (the direct way's call), each on free seats. */
   const booking = (i: number, firstEvent: number) => {
+    const _id = eventOf(i, firstEvent);
     const change = planChange(event, index, 'book', 'booked', twoSeats(i), {});
-    return new Promise((resolve, reject) => applyPlainChange(calls, { event: recordOf(eventOf(i, firstEvent)), change }, Date.now(), '127.0.0.1', owner, { resolve, reject }));
+    return new Promise((resolve, reject) => applyPlainChange(calls, { event: recordOf(_id, () => ({ ...event, _id, tag: String(_id) })), change }, Date.now(), '127.0.0.1', owner, { resolve, reject }));
   };
 
   await round(booking); // loads the function and warms both sides

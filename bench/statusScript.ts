@@ -4,7 +4,7 @@ import type { EventRef } from '../src/inventory/eventKeys.js';
 import { applyPlainChange, applyStatusChanges, plainOutcome } from '../src/inventory/statusChanges.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
-import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
+import { eventRecords, inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
 
 // `npm run bench:script`: what Redis spends per call of the status script (a Redis function,
 // FCALL) for a 2-seat booking (or `seats` per booking, the third argument; INFO commandstats), with nothing else on that Redis, beside a plain script that
@@ -44,8 +44,7 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
   // season a round, its events named as the others' (the season has no records of its own).
   type Kind = 'general' | 'direct' | 'hold' | 'bookHeld' | 'release' | 'seasonEvent';
   const EVENT_OFFSET: Record<Kind, number> = { general: 0, direct: 250, hold: 500, bookHeld: 500, release: 250, seasonEvent: 750 };
-  const records = new Map<number, EventRef>();
-  const recordOf = <T extends EventRef>(_id: number, make: () => T): T => (records.get(_id) ?? records.set(_id, make()).get(_id)) as T;
+  const recordOf = eventRecords<EventRef>();
   const statusRound = async (round: number, kind: Kind) => {
     await redis.config('RESETSTAT');
     const cpuBefore = process.cpuUsage();
@@ -57,7 +56,6 @@ await withStatusFunctionBench('script', async ({ redis, calls, index, seats, eve
     await inFlight(CALLS, async (i) => {
       const objects = seatsOf(seats, i);
       const _id = 1 + round * 1000 + EVENT_OFFSET[kind] + Math.floor((SEATS * i) / seats.length);
-      // One record per event, as the server's catalog keeps it (the calls keep per-event state by it).
       const target = recordOf(season ? _id + 1 : _id, () => (season ? { ...event, _id: _id + 1, tag: top.tag, season: { role: 'event' as const, topId } } : { ...event, _id, tag: String(_id) }));
       if (kind === 'general') {
         const change = planChange(event, index, 'book', 'booked', objects, { orderId: `o-${i}` });

@@ -15,6 +15,8 @@ import { generatedDrawing } from '../drawings.js';
 // seats with an event as the server creates it (used-object buckets sized to the chart).
 
 export interface StatusFunctionBench {
+  /** The private redis-server's address, for more connections. */
+  url: string;
   redis: Redis;
   scripts: Scripts;
   calls: AtMostOnceCalls;
@@ -24,10 +26,13 @@ export interface StatusFunctionBench {
   owner: { _id: number; companyId: number };
 }
 
-/** Runs `bench` on a private redis-server, stopped and removed after. */
-export async function withStatusFunctionBench(name: string, bench: (parts: StatusFunctionBench) => Promise<void>): Promise<void> {
+/**
+ * Runs `bench` on a private redis-server, stopped and removed after; with `appendOnly`, one
+ * that keeps an append-only file as the on-sale bench's does (its writes cost that too).
+ */
+export async function withStatusFunctionBench(name: string, bench: (parts: StatusFunctionBench) => Promise<void>, options: { appendOnly?: boolean } = {}): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
-  const server = await startRedisServer({ dir, appendOnly: false });
+  const server = await startRedisServer({ dir, appendOnly: options.appendOnly ?? false });
   const redis = new Redis(server.url);
   const clock = new RedisClock(redis);
   try {
@@ -36,7 +41,7 @@ export async function withStatusFunctionBench(name: string, bench: (parts: Statu
     const index = buildObjectIndex(generatedDrawing({ sections: 10, rowsPerSection: 50, seatsPerRow: 200 }));
     const seats = index.objects.filter((o) => o.objectType === 'seat').map((o) => o.label);
     const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };
-    await bench({ redis, scripts, calls, index, seats, event, owner: { _id: 1, companyId: 1 } });
+    await bench({ url: server.url, redis, scripts, calls, index, seats, event, owner: { _id: 1, companyId: 1 } });
   } finally {
     clock.stop();
     redis.disconnect();
@@ -53,4 +58,18 @@ export async function inFlight(count: number, call: (i: number) => Promise<unkno
       for (let i = next++; i < count; i = next++) await call(i);
     }),
   );
+}
+
+/**
+ * One record per event id, made by `make` the first time: the server's catalog keeps one
+ * object per event, and the calls keep per-event state by it (the record hash of
+ * src/inventory/atMostOnce.ts), which a new object per call would hide.
+ */
+export function eventRecords<T extends object>(): (id: number, make: () => T) => T {
+  const records = new Map<number, T>();
+  return (id, make) => {
+    let record = records.get(id);
+    if (record === undefined) records.set(id, (record = make()));
+    return record;
+  };
 }
