@@ -27,6 +27,7 @@ import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
+import { warmUp } from './scenarios/warmUp.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
@@ -34,7 +35,7 @@ import { AGAINST_BOOK2, alternatingRound, describeSpread, roundOrder, summarizeA
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR]`
+//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --no-warm-up]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -101,6 +102,9 @@ const serverDir = option('--server-dir');
 // when it decides, as runs before session 28 did (bench/lib/settle.ts; docs/benchmarks.md,
 // "Settling between scenarios"): to compare with those runs, or to measure what settling changes.
 const settles = !args.includes('--no-settle');
+// `--no-warm-up`: the timed scenarios from cold, as runs before session 33 did
+// (bench/scenarios/warmUp.ts; docs/benchmarks.md, "Warm-up").
+const warmUpSeconds = args.includes('--no-warm-up') ? 0 : Math.min(2, durationSeconds);
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
 
@@ -431,6 +435,10 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
     if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
     if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
+    if (warmUpSeconds > 0) {
+      await warmUp(ctx, warmUpSeconds);
+      console.log(`warmed up: ${warmUpSeconds} s of book2's requests each on the ceiling, the reference and the server, untimed`);
+    }
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
@@ -509,6 +517,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     serverNodeFlags,
     // Whether each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts).
     settled: settles,
+    // Seconds of untimed book2 requests each process took before the timed scenarios (bench/scenarios/warmUp.ts).
+    warmUpSeconds,
     machine: machine(),
     scenarios,
     ...sections,
