@@ -9,7 +9,7 @@ import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
 import { Admin } from './lib/admin.js';
 import { allocationMeter } from './lib/allocation.js';
-import { cpuMeter, cpuSecondsOf, processMemory } from './lib/processes.js';
+import { cpuMeter, cpuSecondsOf, mongoPidsOf, processMemory } from './lib/processes.js';
 import { serverHeap } from './lib/serverGauges.js';
 import type { CommandStats } from './lib/commandStats.js';
 import { drainFigures, drainGauges, pendingStreamsOf } from './lib/drain.js';
@@ -27,7 +27,7 @@ import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
-import { warmUp } from './scenarios/warmUp.js';
+import { WARMED, warmUp } from './scenarios/warmUp.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
@@ -102,8 +102,9 @@ const serverDir = option('--server-dir');
 // when it decides, as runs before session 28 did (bench/lib/settle.ts; docs/benchmarks.md,
 // "Settling between scenarios"): to compare with those runs, or to measure what settling changes.
 const settles = !args.includes('--no-settle');
-// `--no-warm-up`: the timed scenarios from cold, as runs before session 33 did
-// (bench/scenarios/warmUp.ts; docs/benchmarks.md, "Warm-up").
+// `--no-warm-up`: the scenarios compared with the references timed from cold, as runs before
+// session 33 did; otherwise each first runs this long untimed (bench/scenarios/warmUp.ts;
+// docs/benchmarks.md, "Warm-up").
 const warmUpSeconds = args.includes('--no-warm-up') ? 0 : Math.min(2, durationSeconds);
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
@@ -390,6 +391,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const reference = redisUrl ? await startReference(redisUrl) : undefined;
   const jobs = jobsApart ? await startJobs(server) : undefined;
   const redisPids = await state.processIds();
+  // The server's in-memory MongoDB shares the machine: its CPU is reported beside the others'.
+  const mongoPids = mongoPidsOf(server.pid);
   /**
    * A timed scenario's start, in the run and in the rounds: settled first (bench/lib/settle.ts),
    * then its CPU meter and the Redis forks made while it runs (`redisForksDuring`). A reference
@@ -398,7 +401,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const startScenario = async (name: string) => {
     if (settles) await settle(pendingStreamsOf(server.url), state);
     const forksBefore = await state.forks();
-    const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids) : cpuMeter(server.pid, redisPids, jobs?.pid);
+    const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids, undefined, mongoPids) : cpuMeter(server.pid, redisPids, jobs?.pid, mongoPids);
     return { cpu, forksDuring: async () => (await state.forks()) - forksBefore };
   };
   const scenarios: Record<string, Figures> = {};
@@ -435,13 +438,10 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
     if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
     if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
-    if (warmUpSeconds > 0) {
-      await warmUp(ctx, warmUpSeconds);
-      console.log(`warmed up: ${warmUpSeconds} s of book2's requests each on the ceiling, the reference and the server, untimed`);
-    }
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
+      if (warmUpSeconds > 0 && WARMED.has(name)) await warmUp(name, scenario, ctx, warmUpSeconds);
       const { cpu, forksDuring } = await startScenario(name);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
@@ -517,7 +517,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     serverNodeFlags,
     // Whether each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts).
     settled: settles,
-    // Seconds of untimed book2 requests each process took before the timed scenarios (bench/scenarios/warmUp.ts).
+    // Seconds each scenario compared with the references ran untimed before its timed run (bench/scenarios/warmUp.ts).
     warmUpSeconds,
     machine: machine(),
     scenarios,

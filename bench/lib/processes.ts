@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 
 // What the processes of a run use, from /proc (Linux): where a scenario's CPU went (the
-// server, redis-server and the load generator, i.e. this process, where autocannon runs),
+// server, redis-server, the load generator, i.e. this process, where autocannon runs, and the
+// in-memory MongoDB the server started, if any),
 // as percent of one core over the scenario's wall time, and the server's memory. On a
-// 2-core machine the three share 200 %, which is what limits the figures.
+// 2-core machine they share 200 %, which is what limits the figures.
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -47,6 +48,8 @@ export interface CpuShares {
   generatorCpuPct: number;
   /** The background jobs' own process (`--jobs-apart`: the history drain, hold expiry), when the run has one. */
   jobsCpuPct?: number;
+  /** The in-memory MongoDB wire server of `npm run dev`, when the server started one (mongoPidsOf). */
+  mongoCpuPct?: number;
 }
 
 /**
@@ -55,26 +58,37 @@ export interface CpuShares {
  * server's). Read from /proc/<pid>/task/<pid>/children.
  */
 export function serverPids(pid: number): number[] {
+  return [pid, ...childrenNamed(pid, 'node')];
+}
+
+/**
+ * The in-memory MongoDB wire server the server started (`npm run dev` without MONGODB_URL):
+ * its process is a child of the server's, named jongodb. None when MongoDB is elsewhere.
+ */
+export const mongoPidsOf = (serverPid: number): number[] => childrenNamed(serverPid, 'jongodb');
+
+/** A process's children whose command name is `name`, from /proc/<pid>/task/<pid>/children (none where the kernel does not tell). */
+function childrenNamed(pid: number, name: string): number[] {
   let children: number[] = [];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
-    // Not readable on this kernel: the one process.
+    // Not readable on this kernel.
   }
-  const isNode = (child: number) => {
+  const named = (child: number) => {
     try {
-      return readFileSync(`/proc/${child}/comm`, 'utf8').trim() === 'node';
+      return readFileSync(`/proc/${child}/comm`, 'utf8').trim() === name;
     } catch {
       return false;
     }
   };
-  return [pid, ...children.filter(isNode)];
+  return children.filter(named);
 }
 
 const cpuSecondsOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
 
 /** Starts measuring; the returned function gives each process's share since then (the server's processes together, and the redis-servers'). */
-export function cpuMeter(serverPid: number, redisPids: number[], jobsPid?: number): () => CpuShares {
+export function cpuMeter(serverPid: number, redisPids: number[], jobsPid?: number, mongoPids: number[] = []): () => CpuShares {
   const started = performance.now();
   const serverProcesses = serverPids(serverPid);
   const server = cpuSecondsOfAll(serverProcesses);
@@ -82,6 +96,7 @@ export function cpuMeter(serverPid: number, redisPids: number[], jobsPid?: numbe
   const serverMain = mainThreads();
   const redis = cpuSecondsOfAll(redisPids);
   const jobs = jobsPid === undefined ? 0 : cpuSecondsOf(jobsPid);
+  const mongo = cpuSecondsOfAll(mongoPids);
   const own = ownCpuSeconds();
   const machine = machineBusySeconds();
   return () => {
@@ -96,6 +111,7 @@ export function cpuMeter(serverPid: number, redisPids: number[], jobsPid?: numbe
       redisCpuPct: pct(cpuSecondsOfAll(redisPids) - redis),
       generatorCpuPct: pct(ownCpuSeconds() - own),
       ...(jobsPid === undefined ? {} : { jobsCpuPct: pct(cpuSecondsOf(jobsPid) - jobs) }),
+      ...(mongoPids.length === 0 ? {} : { mongoCpuPct: pct(cpuSecondsOfAll(mongoPids) - mongo) }),
     };
   };
 }

@@ -67,6 +67,7 @@ function addCpuPerRequest(figures: Figures): void {
   figures.redisUsPerRequest = perRequest(figures.redisCpuPct);
   figures.generatorUsPerRequest = perRequest(figures.generatorCpuPct);
   if (figures.jobsCpuPct !== undefined) figures.jobsUsPerRequest = perRequest(figures.jobsCpuPct);
+  if (figures.mongoCpuPct !== undefined) figures.mongoUsPerRequest = perRequest(figures.mongoCpuPct);
 }
 
 const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];

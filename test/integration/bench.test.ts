@@ -57,6 +57,9 @@ describe('npm run bench -- --smoke', () => {
       for (const figures of [book2, holdThenBook, releaseChurn]) expect(figures.non2xx).toBe(0);
       for (const figures of [book2, holdThenBook, hotSeats]) expect([figures.doubleBookings, figures.lostBookings]).toEqual([0, 0]);
       expect(book2.seatsBooked).toBeGreaterThan(0);
+      // The server's in-memory MongoDB is found and measured beside it (bench/lib/processes.ts, mongoPidsOf).
+      expect(book2.mongoCpuPct).toBeGreaterThanOrEqual(0);
+      expect(book2.mongoUsPerRequest).toBeGreaterThanOrEqual(0);
       expect(hotSeats).toMatchObject({ successes: 100, refused400: 900, otherAnswers: 0, seatsBookedInState: 100, strayBookings: 0 });
       expect(gaSellOut).toMatchObject({ placesSold: gaSellOut.capacity, placesBookedInState: gaSellOut.capacity, oversold: 0, lostPlaces: 0 });
       expect(releaseChurn.strayBookings).toBe(0);
