@@ -36,6 +36,28 @@ async function bookAndRelease(api: Api, event: string, orderId?: string): Promis
 }
 
 /**
+ * Books and releases the 32 seats in rounds until the hub has closed its subscribers down to
+ * `left`, and returns as soon as it has: `bookings` ends with the round in flight, and
+ * `state.rounds` counts the rounds. A subscriber the hub closed gets its close frame only if
+ * its client reads up to it within uWS's closing timeout (0 to 4 s; docs/status-stream.md,
+ * "Slow readers"), and a round can take longer than that on a loaded machine: a stalled
+ * client reads again at once, not after the round.
+ */
+async function bookUntilClosedDownTo(ctx: EventPerTest, event: string, left: number) {
+  const hub = ctx.server.app.parts.statusStream;
+  const state = { rounds: 0 };
+  const started = Date.now();
+  const bookings = (async () => {
+    while (hub.subscriberCount > left && Date.now() - started < 20_000) {
+      await bookAndRelease(ctx.api, event, 'x'.repeat(200));
+      state.rounds++;
+    }
+  })();
+  await eventually(async () => hub.subscriberCount <= left, 20_000, 5);
+  return { state, bookings };
+}
+
+/**
  * A reader, and a subscriber that stopped reading and is held back; `round` books and releases
  * the 32 seats (64 changes), `state.rounds` counts them, and `heldAt` is the last seq before it was held back.
  */
@@ -489,23 +511,12 @@ describe('status stream: slow subscribers', () => {
     await stalled.until((m) => m.type === 'snapshot');
     // Stop reading from the socket: the server's buffer for it fills up.
     socketOf(stalled).pause();
-    let rounds = 0;
     // The server closes it (its subscriber count drops to the reader alone); the client
-    // sees the close once it reads again. It reads again as soon as the hub has closed it,
-    // not after the round in flight: the close frame waits behind what the socket holds,
-    // and uWS drops the socket, frame and all (1006), if the client has not read it within
-    // its closing timeout (0 to 4 s: docs/status-stream.md, "Slow readers").
-    const hub = ctx.server.app.parts.statusStream;
-    const started = Date.now();
-    const bookings = (async () => {
-      while (hub.subscriberCount > 1 && Date.now() - started < 20_000) {
-        await bookAndRelease(ctx.api, event, 'x'.repeat(200));
-        rounds++;
-      }
-    })();
-    await eventually(async () => hub.subscriberCount <= 1, 20_000, 5);
+    // sees the close once it reads again.
+    const { state, bookings } = await bookUntilClosedDownTo(ctx, event, 1);
     socketOf(stalled).resume();
     await bookings;
+    const { rounds } = state;
     expect((await stalled.closed).code).toBe(4008);
     expect(rounds).toBeGreaterThan(0);
     await reader.until((m) => m.seq === rounds * 64, 10_000);
@@ -600,15 +611,11 @@ describe('status stream: slow subscribers of one process together', () => {
       await s.until((m) => m.type === 'snapshot');
       socketOf(s).pause();
     }
-    const hub = ctx.server.app.parts.statusStream;
-    let rounds = 0;
-    const started = Date.now();
-    while (hub.subscriberCount > 2 && Date.now() - started < 20_000) {
-      await bookAndRelease(ctx.api, event, 'x'.repeat(200));
-      rounds++;
-    }
-    expect(hub.subscriberCount).toBeLessThanOrEqual(2);
+    const { state, bookings } = await bookUntilClosedDownTo(ctx, event, 2);
+    expect(ctx.server.app.parts.statusStream.subscriberCount).toBeLessThanOrEqual(2);
     for (const s of stalled) socketOf(s).resume();
+    await bookings;
+    const { rounds } = state;
     // At least one of the two was closed for the process's limit (neither reached its own).
     const codes = await Promise.all(stalled.map((s) => Promise.race([s.closed.then((c) => c.code), new Promise<number>((r) => setTimeout(() => r(0), 3_000))])));
     expect(codes).toContain(4008);
