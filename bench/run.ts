@@ -401,7 +401,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const startScenario = async (name: string) => {
     if (settles) await settle(pendingStreamsOf(server.url), state);
     const forksBefore = await state.forks();
-    const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids, undefined, mongoPids) : cpuMeter(server.pid, redisPids, jobs?.pid, mongoPids);
+    const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids, { mongoPids }) : cpuMeter(server.pid, redisPids, { jobsPid: jobs?.pid, mongoPids });
     return { cpu, forksDuring: async () => (await state.forks()) - forksBefore };
   };
   const scenarios: Record<string, Figures> = {};

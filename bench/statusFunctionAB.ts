@@ -9,7 +9,7 @@ import type * as StatusChangeRequestModule from '../src/domain/statusChangeReque
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
 import { cpuSecondsOf } from './lib/processes.js';
-import { eventRecords, inFlight, withStatusFunctionBench, type StatusFunctionBench } from './lib/statusFunctionBench.js';
+import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
 
 // `npm run bench:ab -- DIR [calls] [rounds]`: the status function of another checkout (DIR,
 // built: its dist/ and lua/) against this one's, on one private Redis that keeps an
@@ -50,15 +50,12 @@ async function checkout(root: string): Promise<Checkout> {
   };
 }
 
-type BenchEvent = StatusFunctionBench['event'];
-
 interface Side {
   name: string;
   code: Checkout;
   redis: Redis;
   clock: RedisClockModule.RedisClock;
   calls: AtMostOnceModule.AtMostOnceCalls;
-  recordOf: (id: number, make: () => BenchEvent) => BenchEvent;
   fcallUs: Record<Kind, number[]>;
   redisCpuUs: Record<Kind, number[]>;
   commandsPerCall: Record<Kind, Record<string, number>>;
@@ -86,14 +83,17 @@ await withStatusFunctionBench(
         const clock = new code.RedisClock(redis);
         const calls = new code.AtMostOnceCalls(new code.Scripts(redis, redis, join(root, 'lua')), redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
         const perKind = <T>(make: () => T) => ({ book: make(), release: make() });
-        sides.push({ name, code, redis, clock, calls, recordOf: eventRecords<BenchEvent>(), fcallUs: perKind(() => []), redisCpuUs: perKind(() => []), commandsPerCall: perKind(() => ({})) });
+        sides.push({ name, code, redis, clock, calls, fcallUs: perKind(() => []), redisCpuUs: perKind(() => []), commandsPerCall: perKind(() => ({})) });
       }
 
       let nextEvent = 0;
-      /** One round of a side: CALLS bookings of two free seats on an event of its own, then their releases. */
+      /**
+       * One round of a side: CALLS bookings of two free seats on an event of its own, then their
+       * releases, all with the one record of that event (the calls keep per-event state by it).
+       */
       const round = async (side: Side) => {
         const _id = ++nextEvent;
-        const event = side.recordOf(_id, () => ({ ...template, _id, tag: String(_id) }));
+        const event = { ...template, _id, tag: String(_id) };
         for (const kind of KINDS) {
           await admin.config('RESETSTAT');
           const cpuBefore = redisCpuUs();

@@ -88,7 +88,7 @@ function childrenNamed(pid: number, name: string): number[] {
 const cpuSecondsOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
 
 /** Starts measuring; the returned function gives each process's share since then (the server's processes together, and the redis-servers'). */
-export function cpuMeter(serverPid: number, redisPids: number[], jobsPid?: number, mongoPids: number[] = []): () => CpuShares {
+export function cpuMeter(serverPid: number, redisPids: number[], { jobsPid, mongoPids = [] }: { jobsPid?: number; mongoPids?: number[] } = {}): () => CpuShares {
   const started = performance.now();
   const serverProcesses = serverPids(serverPid);
   const server = cpuSecondsOfAll(serverProcesses);

@@ -70,7 +70,8 @@ function addCpuPerRequest(figures: Figures): void {
   if (figures.mongoCpuPct !== undefined) figures.mongoUsPerRequest = perRequest(figures.mongoCpuPct);
 }
 
-const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];
+/** A scenario's correctness checks: each must be 0 (printed beside its figures). */
+export const CHECKS = ['doubleBookings', 'lostBookings', 'oversold', 'lostPlaces', 'strayBookings', 'seasonAndEventBookings'];
 
 export function printTable(report: BenchReport): void {
   console.log('\nscenario          rps     p50 ms  p99 ms  non2xx  errors  ratio  CPU µs/request: server (main thread) redis generator  checks');

@@ -43,7 +43,7 @@ describe('npm run bench -- --smoke', () => {
       expect(report.machine).toMatchObject({ cores: expect.any(Number), memoryBytes: expect.any(Number), node: process.version });
       expect(report.machine.redis).toMatch(/^\d+\.\d+/);
       expect(report.commit).toMatch(/^[0-9a-f]{40}$|^unknown$/);
-      // Each process took untimed bookings before the timed scenarios, all applied once (bench/scenarios/warmUp.ts).
+      // Each scenario compared with the references first ran untimed, its checks at 0 (bench/scenarios/warmUp.ts).
       expect(report.warmUpSeconds).toBe(1);
       expect(Object.keys(report.scenarios)).toEqual(SCENARIOS);
       for (const name of SCENARIOS) {
