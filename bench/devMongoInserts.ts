@@ -8,6 +8,9 @@ import { cpuSecondsOf } from './lib/processes.js';
 // that process's CPU per document as the collection grows (docs/performance.md, "The
 // development MongoDB's inserts grow with what it holds (session 33)"). Production uses
 // MongoDB itself (MONGODB_URL); this is the stand-in the bench's whole runs share the machine with.
+// The growth is the square of the documents held: each write is checked against the unique
+// `_id` index by comparing every document with all before it (docs/benchmarks.md, "The
+// development MongoDB"), which is why the bench empties the history between scenarios.
 // Usage: node dist/bench/devMongoInserts.js [steps] [documents per step] [entry bytes]
 
 const steps = Number(process.argv[2] ?? 8);

@@ -10,6 +10,7 @@ import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type Genera
 import { Admin } from './lib/admin.js';
 import { allocationMeter } from './lib/allocation.js';
 import { cpuMeter, cpuSecondsOf, mongoPidsOf, processMemory } from './lib/processes.js';
+import { devHistoryOf } from './lib/devHistory.js';
 import { serverHeap } from './lib/serverGauges.js';
 import type { CommandStats } from './lib/commandStats.js';
 import { drainFigures, drainGauges, pendingStreamsOf } from './lib/drain.js';
@@ -35,7 +36,7 @@ import { AGAINST_BOOK2, alternatingRound, describeSpread, roundOrder, summarizeA
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --no-warm-up]`
+//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -102,6 +103,10 @@ const serverDir = option('--server-dir');
 // when it decides, as runs before session 28 did (bench/lib/settle.ts; docs/benchmarks.md,
 // "Settling between scenarios"): to compare with those runs, or to measure what settling changes.
 const settles = !args.includes('--no-settle');
+// `--keep-history`: settling leaves the history the development MongoDB stored in place, as runs
+// before session 34 did, rather than emptying it (bench/lib/devHistory.ts; docs/benchmarks.md,
+// "The development MongoDB").
+const clearsHistory = settles && !args.includes('--keep-history');
 // `--no-warm-up`: the scenarios compared with the references timed from cold, as runs before
 // session 33 did; otherwise each first runs this long untimed (bench/scenarios/warmUp.ts;
 // docs/benchmarks.md, "Warm-up").
@@ -391,18 +396,22 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
   const reference = redisUrl ? await startReference(redisUrl) : undefined;
   const jobs = jobsApart ? await startJobs(server) : undefined;
   const redisPids = await state.processIds();
-  // The server's in-memory MongoDB shares the machine: its CPU is reported beside the others'.
+  // The server's in-memory MongoDB shares the machine: its CPU is reported beside the others',
+  // and its stored history is emptied as the scenarios settle (bench/lib/devHistory.ts).
   const mongoPids = mongoPidsOf(server.pid);
+  const history = clearsHistory ? await devHistoryOf(server.output()) : undefined;
   /**
    * A timed scenario's start, in the run and in the rounds: settled first (bench/lib/settle.ts),
-   * then its CPU meter and the Redis forks made while it runs (`redisForksDuring`). A reference
+   * then its CPU meter and the Redis forks made while it runs (`redisForksDuring`), with the
+   * history batches settling cleared before it (`historyBatchesClearedBefore`). A reference
    * scenario's "server" is the reference process; the server's has the jobs process beside it, if any.
    */
   const startScenario = async (name: string) => {
-    if (settles) await settle(pendingStreamsOf(server.url), state);
+    const settled = settles ? await settle(pendingStreamsOf(server.url), state, history) : undefined;
     const forksBefore = await state.forks();
     const cpu = REFERENCE_SCENARIOS.has(name) ? cpuMeter(reference!.pid, redisPids, { mongoPids }) : cpuMeter(server.pid, redisPids, { jobsPid: jobs?.pid, mongoPids });
-    return { cpu, forksDuring: async () => (await state.forks()) - forksBefore };
+    const cleared = history ? { historyBatchesClearedBefore: settled!.historyBatchesCleared } : {};
+    return { cpu, forksDuring: async () => (await state.forks()) - forksBefore, cleared };
   };
   const scenarios: Record<string, Figures> = {};
   const sections: Record<string, unknown> = {};
@@ -419,6 +428,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     const ctx: BenchContext = {
       scale,
       settings,
+      secondsPerScenario: warmUpSeconds + settings.durationSeconds * (1 + alternate),
       serverUrl: server.url,
       ceilingUrl: ceilingServer.url,
       referenceUrl: reference?.url,
@@ -442,7 +452,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
       if (warmUpSeconds > 0 && WARMED.has(name)) await warmUp(name, scenario, ctx, warmUpSeconds);
-      const { cpu, forksDuring } = await startScenario(name);
+      const { cpu, forksDuring, cleared } = await startScenario(name);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
       const started = Date.now();
@@ -464,14 +474,14 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
       const memoryFigures = { serverRssMbAfter: mb(rssBytes), serverPeakRssMbSoFar: mb(peakRssBytes), serverHeapTotalMbAfter: mb(heap.heapTotalBytes), serverExternalMbAfter: mb(heap.externalBytes) };
       const commands = commandCosts(commandsBefore, await state.commandStats(), figures.requests);
-      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring: await forksDuring() };
+      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring: await forksDuring(), ...cleared };
       console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.
       const slice = async (name: RoundScenario) => {
-        const { cpu, forksDuring } = await startScenario(name);
-        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu(), redisForksDuring: await forksDuring() };
+        const { cpu, forksDuring, cleared } = await startScenario(name);
+        const figures = { ...(await SCENARIOS[name]!(ctx)), ...cpu(), redisForksDuring: await forksDuring(), ...cleared };
         addRatios({ [name]: figures });
         return figures;
       };
@@ -497,6 +507,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     sections.redis = { usedMemoryBytes: await state.usedMemory() };
   } finally {
     await state.close();
+    await history?.close();
     await ceilingServer.stop();
     await reference?.stop();
     await jobs?.stop();
@@ -517,6 +528,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     serverNodeFlags,
     // Whether each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts).
     settled: settles,
+    // Whether settling emptied the development MongoDB's stored history (bench/lib/devHistory.ts).
+    historyCleared: history !== undefined,
     // Seconds each scenario compared with the references ran untimed before its timed run (bench/scenarios/warmUp.ts).
     warmUpSeconds,
     machine: machine(),

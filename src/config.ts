@@ -115,7 +115,10 @@ function redisTarget(env: Env): RedisTarget {
   return { clusterNodes, username: optional('REDIS_CLUSTER_USERNAME'), password: optional('REDIS_CLUSTER_PASSWORD') };
 }
 
-/** The database named in the URL path, else "seatsio". */
+/** The database when neither MONGODB_DB nor the URL's path names one. */
+export const DEFAULT_MONGODB_DB = 'seatsio';
+
+/** The database named in the URL path, else DEFAULT_MONGODB_DB. */
 function databaseName(env: Env, mongodbUrl: string): string {
   const explicit = env.MONGODB_DB;
   if (explicit !== undefined && explicit !== '') {
@@ -123,7 +126,7 @@ function databaseName(env: Env, mongodbUrl: string): string {
     return explicit;
   }
   const path = new URL(mongodbUrl).pathname.replace(/^\//, '');
-  return path === '' ? 'seatsio' : decodeURIComponent(path);
+  return path === '' ? DEFAULT_MONGODB_DB : decodeURIComponent(path);
 }
 
 function backgroundJobs(env: Env): boolean {

@@ -31,6 +31,12 @@ export interface Scale {
 export interface BenchContext {
   scale: Scale;
   settings: LoadSettings;
+  /**
+   * Seconds each scenario judged against book2 runs in all: its warm-up, its timed run and its
+   * runs in the alternating rounds (a scenario that books fresh seats on seats made once per
+   * run sizes them by it).
+   */
+  secondsPerScenario: number;
   /** The server under test (base URL) and the no-op ceiling server. */
   serverUrl: string;
   ceilingUrl: string;

@@ -1,4 +1,5 @@
 import { MongoClient, type Db } from 'mongodb';
+import { HISTORY_COLLECTION } from './statusChangeHistory.js';
 
 export interface Metadata {
   client: MongoClient;
@@ -28,8 +29,8 @@ async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('ticketBuyers').createIndex({ workspaceId: 1, buyerId: 1 }, { unique: true });
   await db.collection('ticketBuyers').createIndex({ workspaceId: 1, _id: -1 });
   // The history's batches (src/metadata/statusChangeHistory.ts): an event's, one object's.
-  await db.collection('statusChanges').createIndex({ eventId: 1, first: -1 });
-  await db.collection('statusChanges').createIndex({ eventId: 1, labels: 1 });
+  await db.collection(HISTORY_COLLECTION).createIndex({ eventId: 1, first: -1 });
+  await db.collection(HISTORY_COLLECTION).createIndex({ eventId: 1, labels: 1 });
   // A season's units, read whenever one of them is loaded for the sales flow (Events.seasonFamily).
   await db.collection('events').createIndex({ 'season.topId': 1 });
 }

@@ -25,6 +25,9 @@ interface HistoryBatch {
   entries: string;
 }
 
+/** The collection of the stored history. */
+export const HISTORY_COLLECTION = 'statusChanges';
+
 /** Batches (up to 1,000 changes each) read from MongoDB at a time by a history page, and decoded between two turns of the event loop. */
 const PAGE_READ_BATCHES = 2;
 
@@ -32,7 +35,7 @@ export class StatusChangeHistory {
   private readonly collection: Collection<HistoryBatch>;
 
   constructor(db: Db) {
-    this.collection = db.collection<HistoryBatch>('statusChanges');
+    this.collection = db.collection<HistoryBatch>(HISTORY_COLLECTION);
   }
 
   /**

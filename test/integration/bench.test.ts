@@ -95,6 +95,11 @@ describe('npm run bench -- --smoke', () => {
       // Each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts), and
       // says whether Redis forked while it ran: none did, Redis's own rewrites being off.
       expect(report.settled).toBe(true);
+      // Settling also emptied the history the server's in-memory MongoDB stored (bench/lib/devHistory.ts):
+      // book2's batches were gone before releaseChurn, and the drain went on storing after.
+      expect(report.historyCleared).toBe(true);
+      expect(report.scenarios.releaseChurn.historyBatchesClearedBefore).toBeGreaterThan(0);
+      expect(report.scenarios.releaseChurn.historyStoredPerSecond).toBeGreaterThan(0);
       for (const [name, figures] of Object.entries(report.scenarios as Record<string, { redisForksDuring?: number }>)) expect(figures.redisForksDuring, name).toBe(0);
       expect(report.targets.map((t: { what: string }) => t.what)).toContain('Redis bytes per booked seat');
       // The lean reference (bench/reference/server.ts) booked and answered /health, and the
