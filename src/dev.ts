@@ -46,6 +46,7 @@ try {
     const mongo = await startMongoServer();
     children.push(mongo);
     env.MONGODB_URL = mongo.url;
+    // The bench finds its server's own MongoDB by this line (bench/lib/devHistory.ts).
     notes.push(`MongoDB  ${mongo.url}  (private in-memory wire server: metadata is lost on restart)`);
     if (ownRedis) {
       // Metadata starts empty, so ids restart at 1: inventory left in the private Redis by
