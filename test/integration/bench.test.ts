@@ -57,6 +57,9 @@ describe('npm run bench -- --smoke', () => {
       for (const figures of [book2, holdThenBook, releaseChurn]) expect(figures.non2xx).toBe(0);
       for (const figures of [book2, holdThenBook, hotSeats]) expect([figures.doubleBookings, figures.lostBookings]).toEqual([0, 0]);
       expect(book2.seatsBooked).toBeGreaterThan(0);
+      // p99Ms is kept to 0.01 ms from every 2xx answer's time (bench/lib/measure.ts); autocannon's own, in whole ms, beside it.
+      expect(Math.abs(book2.p99Ms - book2.p99MsWhole)).toBeLessThan(2);
+      expect(book2.p99Ms).toBeGreaterThanOrEqual(book2.p50Ms);
       // The server's in-memory MongoDB is found and measured beside it (bench/lib/processes.ts, mongoPidsOf).
       expect(book2.mongoCpuPct).toBeGreaterThanOrEqual(0);
       expect(book2.mongoUsPerRequest).toBeGreaterThanOrEqual(0);
