@@ -1,5 +1,7 @@
 import { MongoClient } from 'mongodb';
 import { startMongoServer } from '../src/embedded/mongoServer.js';
+import { HISTORY_INDEXES } from '../src/metadata/mongo.js';
+import { HISTORY_COLLECTION } from '../src/metadata/statusChangeHistory.js';
 import { cpuSecondsOf } from './lib/processes.js';
 
 // The in-memory MongoDB wire server of `npm run dev` and the bench (jongodb) as the history
@@ -20,9 +22,8 @@ const entryBytes = Number(process.argv[4] ?? 60_000);
 const mongo = await startMongoServer();
 const client = await new MongoClient(mongo.url).connect();
 try {
-  const collection = client.db('devMongoInserts').collection<{ _id: string }>('statusChanges');
-  await collection.createIndex({ eventId: 1, first: -1 });
-  await collection.createIndex({ eventId: 1, labels: 1 });
+  const collection = client.db('devMongoInserts').collection<{ _id: string }>(HISTORY_COLLECTION);
+  for (const index of HISTORY_INDEXES) await collection.createIndex(index);
   // A batch of 1,000 two-seat bookings: 2,000 labels, about 60 KB of entries.
   const labels = Array.from({ length: 2000 }, (_, i) => `A-${i}`);
   const entries = 'x'.repeat(entryBytes);

@@ -36,7 +36,7 @@ export function seasonsOf(ctx: BenchContext): Promise<BenchSeason[]> {
   if (!made.has(ctx)) {
     const events = ctx.scale.mode === 'smoke' ? 20 : EVENTS_PER_SEASON;
     // Enough pairs (2,500 an event) for every run of seasonEventBook: its warm-up, its timed run and its rounds.
-    const pairsPerSeason = events * (ctx.charts.seats10k.labels.length / 4);
+    const pairsPerSeason = events * pairsPerEvent(ctx);
     const count = Math.max(SEASONS[ctx.scale.mode], Math.ceil((SEASON_EVENT_BOOKINGS_PER_SECOND * ctx.secondsPerScenario) / pairsPerSeason));
     made.set(ctx, (async () => {
       const seasons: BenchSeason[] = [];
@@ -49,6 +49,9 @@ export function seasonsOf(ctx: BenchContext): Promise<BenchSeason[]> {
 
 /** The first half of the chart's seats are sold on the seasons, the second half in their events. */
 const halves = (labels: string[]) => [labels.slice(0, labels.length / 2), labels.slice(labels.length / 2)] as const;
+
+/** The pairs seasonEventBook books in one event: the second half of the chart, two seats at a time. */
+const pairsPerEvent = (ctx: BenchContext) => Math.floor(halves(ctx.charts.seats10k.labels)[1].length / 2);
 
 export async function seasonBook(ctx: BenchContext): Promise<Figures> {
   const seasons = (await seasonsOf(ctx)).slice(0, SEASONS[ctx.scale.mode]);
@@ -78,7 +81,7 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
   const seasons = await seasonsOf(ctx);
   const [, inEvents] = halves(ctx.charts.seats10k.labels);
   const events = seasons.flatMap((s) => s.events);
-  const pairsPerEvent = Math.floor(inEvents.length / 2);
+  const perEvent = pairsPerEvent(ctx);
   const ledger = new SeatLedger();
   // The seasons are made once per run and the scenario runs again in alternating rounds: each
   // run goes on from the pair where the last one stopped, so its bookings are of free seats
@@ -91,8 +94,8 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
       // Event after event, as book2 walks its events.
       next: () => {
         const pair = next++;
-        const event = events[Math.floor(pair / pairsPerEvent) % events.length]!;
-        const at = (pair % pairsPerEvent) * 2;
+        const event = events[Math.floor(pair / perEvent) % events.length]!;
+        const at = (pair % perEvent) * 2;
         const seats = [inEvents[at]!, inEvents[at + 1]!];
         return { path: `/events/${event.key}/actions/book`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
       },

@@ -14,6 +14,9 @@ export async function connectMongo(url: string, dbName: string): Promise<Metadat
   return { client, db };
 }
 
+/** The history's batches (src/metadata/statusChangeHistory.ts): an event's, one object's. */
+export const HISTORY_INDEXES = [{ eventId: 1, first: -1 }, { eventId: 1, labels: 1 }] as const;
+
 /** Indexes are declared here, in one place, and created at start-up. */
 async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('companies').createIndex({ adminKey: 1 }, { unique: true });
@@ -28,9 +31,7 @@ async function ensureIndexes(db: Db): Promise<void> {
   // A workspace's ticket buyer ids: each once (src/metadata/ticketBuyers.ts), listed newest first.
   await db.collection('ticketBuyers').createIndex({ workspaceId: 1, buyerId: 1 }, { unique: true });
   await db.collection('ticketBuyers').createIndex({ workspaceId: 1, _id: -1 });
-  // The history's batches (src/metadata/statusChangeHistory.ts): an event's, one object's.
-  await db.collection(HISTORY_COLLECTION).createIndex({ eventId: 1, first: -1 });
-  await db.collection(HISTORY_COLLECTION).createIndex({ eventId: 1, labels: 1 });
+  for (const index of HISTORY_INDEXES) await db.collection(HISTORY_COLLECTION).createIndex(index);
   // A season's units, read whenever one of them is loaded for the sales flow (Events.seasonFamily).
   await db.collection('events').createIndex({ 'season.topId': 1 });
 }
