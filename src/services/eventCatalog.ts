@@ -17,9 +17,16 @@ import type { SeasonStore } from '../inventory/seasonStore.js';
 // publishing a chart calls `chartChanged`; both drop the entry here and tell every other
 // process through the invalidation bus.
 
+/**
+ * What the catalog keeps of an event's chart: the fields that change only with its published
+ * version (a publish drops them, `chartChanged`). Its name, tags and other fields are read
+ * from the chart record where they are needed, not from here.
+ */
+export type CatalogChart = Pick<ChartDoc, '_id' | 'key' | 'published'>;
+
 export interface LoadedEvent {
   event: EventDoc;
-  chart: ChartDoc;
+  chart: CatalogChart;
   index: ObjectIndex;
   keys: EventKeys;
   /** For a unit of a season: what its status changes are checked against (SeasonService drops it on any change to the season). */
@@ -30,6 +37,8 @@ const EVENT_TOPIC = 'event';
 const CHART_TOPIC = 'chart';
 /** Events kept in memory; each is small, the indexes are shared per chart version (ObjectIndexes). */
 const MAX_EVENTS = 50_000;
+/** Charts kept in memory for their events' loads (a few fields each). */
+const MAX_CHARTS = 10_000;
 
 const entryKey = (workspaceId: number, key: string) => `${workspaceId}\u0000${key}`;
 
@@ -44,6 +53,12 @@ export class EventCatalog {
   private lastPeeked = { workspaceId: -1, key: '', id: '' };
   /** chart id -> cache entries of its events, so a chart change drops them at once. */
   private readonly byChart = new Map<number, Set<string>>();
+  /**
+   * Charts by id, shared by the loads of their events: an event's first load reads its event
+   * record alone, not the chart's too, once another event of the chart was loaded (a season's
+   * events, a tour's dates on one venue). Dropped with the chart's events on a publish.
+   */
+  private readonly charts = new Lru<number, Promise<CatalogChart | null>>(MAX_CHARTS);
 
   constructor(
     private readonly repos: Repositories,
@@ -119,7 +134,7 @@ export class EventCatalog {
   private async load(workspaceId: number, key: string): Promise<LoadedEvent | null> {
     const event = await this.repos.events.findByKey(workspaceId, key);
     if (!event) return null;
-    const chart = await this.repos.charts.findById(event.chartId);
+    const chart = await this.chartOf(event.chartId);
     if (!chart) return null;
     const topId = topIdOf(event);
     let season: SeasonScope | undefined;
@@ -131,13 +146,28 @@ export class EventCatalog {
     return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event), season };
   }
 
+  /** The chart's record as the catalog keeps it; read once, and again after a publish dropped it. */
+  private chartOf(chartId: number): Promise<CatalogChart | null> {
+    let entry = this.charts.get(chartId);
+    if (!entry) {
+      const read = (entry = this.repos.charts.findById(chartId).then((doc) => doc && { _id: doc._id, key: doc.key, published: doc.published }));
+      this.charts.set(chartId, read);
+      // A chart not found (or not read) is asked for again next time.
+      const forget = () => this.charts.get(chartId) === read && this.charts.delete(chartId);
+      read.then((doc) => doc === null && forget(), forget);
+    }
+    return entry;
+  }
+
   private dropChart(chartId: number): void {
     for (const id of this.byChart.get(chartId) ?? []) this.loaded.delete(id);
     this.byChart.delete(chartId);
+    this.charts.delete(chartId);
   }
 
   private clear(): void {
     this.loaded.clear();
     this.byChart.clear();
+    this.charts.clear();
   }
 }

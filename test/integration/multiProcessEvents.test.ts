@@ -81,6 +81,27 @@ describe('events changed on one server, sold on another', () => {
     await untilOnB(categoryOnB, 200);
   });
 
+  it('loads an event it has not seen with the chart version published since another event of the chart was loaded', async () => {
+    // Each server keeps the chart's record for its events' loads (src/services/eventCatalog.ts);
+    // a publish must drop it there, on A at once and on B through the bus.
+    const chart = await uploadDrawing(onA, rowsWithoutSections);
+    const first = await createEvent(onA, chart.key);
+    const second = await createEvent(onA, chart.key);
+    const third = await createEvent(onA, chart.key);
+    const categoryOn = async (api: Api, event: string) => (await api.get(`/events/${event}/objects?label=A-1`)).body['A-1'].categoryLabel as string | undefined;
+    expect(await categoryOn(onA, first)).not.toBe('Premium');
+    expect(await categoryOn(onB, first)).not.toBe('Premium');
+    expect((await onA.post(`/charts/${chart.key}/categories/9`, { label: 'Premium' })).status).toBe(204);
+    expect((await onA.post(`/charts/${chart.key}/version/draft/actions/publish`)).status).toBe(204);
+    expect(await categoryOn(onA, second)).toBe('Premium');
+    await untilOnB(async () => {
+      // B may load it before the bus brings the publish; the message drops it with the
+      // chart's record, and the next load reads both again.
+      const label = await categoryOn(onB, third);
+      return { status: label === 'Premium' ? 200 : 409, text: String(label) };
+    }, 200);
+  });
+
   it('sees a deleted event as gone', async () => {
     const chart = await uploadDrawing(onA, rowsWithoutSections);
     const event = await createEvent(onA, chart.key);
