@@ -338,7 +338,7 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   return targets;
 }
 
-/** bestAvailable4 beside book2 of the same run, and how its p99 grows as the event sells. */
+/** bestAvailable4 beside book2 of the same run, and how its p99 grows as its events sell. */
 function printBestAvailable(report: BenchReport): void {
   const best = report.scenarios.bestAvailable4;
   if (!best) return;
