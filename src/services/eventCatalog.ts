@@ -132,18 +132,25 @@ export class EventCatalog {
   }
 
   private async load(workspaceId: number, key: string): Promise<LoadedEvent | null> {
-    const event = await this.repos.events.findByKey(workspaceId, key);
-    if (!event) return null;
-    const chart = await this.chartOf(event.chartId);
-    if (!chart) return null;
-    const topId = topIdOf(event);
-    let season: SeasonScope | undefined;
-    if (topId !== undefined) {
-      // The version first: a make-up change after it makes the script refuse this scope.
-      const version = await this.seasonStore.current(event);
-      season = scopeOf(event, familyOf(await this.repos.events.seasonFamily(topId)), version);
+    for (;;) {
+      const event = await this.repos.events.findByKey(workspaceId, key);
+      if (!event) return null;
+      const chartRead = this.chartOf(event.chartId);
+      const chart = await chartRead;
+      if (!chart) return null;
+      const topId = topIdOf(event);
+      let season: SeasonScope | undefined;
+      if (topId !== undefined) {
+        // The version first: a make-up change after it makes the script refuse this scope.
+        const version = await this.seasonStore.current(event);
+        season = scopeOf(event, familyOf(await this.repos.events.seasonFamily(topId)), version);
+      }
+      const loaded = { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event), season };
+      // A publish while this load waited dropped the chart's record and its events, before this
+      // one was among them (`get` lists it once the load is over, with nothing to wait for in
+      // between): loaded with the old version, it would be kept until its next change.
+      if (this.charts.get(event.chartId) === chartRead) return loaded;
     }
-    return { event, chart, index: await this.indexes.of(chart.key, chart.published), keys: eventKeys(event), season };
   }
 
   /** The chart's record as the catalog keeps it; read once, and again after a publish dropped it. */
