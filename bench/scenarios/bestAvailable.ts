@@ -20,14 +20,14 @@ import type { BenchContext } from './context.js';
 // from Redis) stays in the figures.
 //
 // bestAvailable4Cold runs first, on an event of its own: the process's first best-available
-// requests (a fifth as many), whose code V8 has not compiled yet. book2 runs 15 seconds and
-// bestAvailable4 about 2, so without it the one-off compilation would weigh on
-// bestAvailable4's figures seven times as much as on book2's, with which they are compared
+// requests (a fifth as many as one event of bestAvailable4), whose code V8 has not compiled
+// yet. book2 runs 15 seconds and bestAvailable4 about 6, so without it the one-off compilation
+// would weigh on bestAvailable4's figures more than on book2's, with which they are compared
 // (docs/benchmarks.md, "Order"); the cold figures stay in the report.
 
 const SEATS_PER_REQUEST = 4;
 const SOLD_FRACTION = 0.8;
-/** bestAvailable4Cold's requests against bestAvailable4's. */
+/** bestAvailable4Cold's requests against one event of bestAvailable4's. */
 const COLD_SHARE = 0.2;
 /** 50 sections of 40 rows of 25: 50,000 seats (the smoke run: 2,000). */
 const CHART = { full: { sections: 50, rowsPerSection: 40, seatsPerRow: 25 }, smoke: { sections: 4, rowsPerSection: 20, seatsPerRow: 25 } };

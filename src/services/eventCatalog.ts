@@ -155,15 +155,14 @@ export class EventCatalog {
 
   /** The chart's record as the catalog keeps it; read once, and again after a publish dropped it. */
   private chartOf(chartId: number): Promise<CatalogChart | null> {
-    let entry = this.charts.get(chartId);
-    if (!entry) {
-      const read = (entry = this.repos.charts.findById(chartId).then((doc) => doc && { _id: doc._id, key: doc.key, published: doc.published }));
-      this.charts.set(chartId, read);
-      // A chart not found (or not read) is asked for again next time.
-      const forget = () => this.charts.get(chartId) === read && this.charts.delete(chartId);
-      read.then((doc) => doc === null && forget(), forget);
-    }
-    return entry;
+    const kept = this.charts.get(chartId);
+    if (kept) return kept;
+    const read = this.repos.charts.findById(chartId).then((doc) => doc && { _id: doc._id, key: doc.key, published: doc.published });
+    this.charts.set(chartId, read);
+    // A chart not found (or not read) is asked for again next time.
+    const forget = () => this.charts.get(chartId) === read && this.charts.delete(chartId);
+    read.then((doc) => doc === null && forget(), forget);
+    return read;
   }
 
   private dropChart(chartId: number): void {
