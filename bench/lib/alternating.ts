@@ -143,3 +143,111 @@ export function summarizeAlternating(rounds: AlternatingRound[]): AlternatingSum
 }
 
 export const describeSpread = (spread: Spread) => `${spread.median} (${spread.min}–${spread.max})`;
+
+/** A figure measured before and after a change, each as its rounds' spread, and how many times it went down. */
+export interface Improvement {
+  before: Spread;
+  after: Spread;
+  /** before's median over after's: above 1 when the figure went down. */
+  factor: number;
+  /**
+   * For a scenario judged against book2: its factor over book2's for the same figure (server
+   * or Redis). At least 1 is what "improve by book2's factor or more" asks.
+   */
+  ofBook2Factor?: number;
+  /** The 5th and 95th percentiles of ofBook2Factor over the rounds drawn again (resampledFactors): the spread it has. */
+  ofBook2Interval?: [number, number];
+}
+
+/** Each figure of a round that a before/after compares, as a multiple of the round's reference. */
+function toReferenceFigures(round: AlternatingRound): Record<string, number> {
+  const r = round.reference;
+  const figures: Record<string, number> = {
+    'book2 server': round.serverToReference,
+    'book2 Redis': round.redisToReference,
+    'book2 p99': round.p99ToReference,
+  };
+  for (const [name, { side }] of Object.entries(round.toBook2)) {
+    figures[`${name} server`] = ratio(side.serverUsPerRequest, r.serverUsPerRequest);
+    figures[`${name} Redis`] = ratio(side.redisUsPerRequest, r.redisUsPerRequest);
+  }
+  return figures;
+}
+
+type Figured = Map<string, number[]>;
+
+const figuresOf = (rounds: AlternatingRound[]): Figured => {
+  const all: Figured = new Map();
+  for (const round of rounds) {
+    for (const [name, value] of Object.entries(toReferenceFigures(round))) all.set(name, [...(all.get(name) ?? []), value]);
+  }
+  return all;
+};
+
+/** Each figure both sides have: its factor, and each scenario's factor over book2's (p99 has none). */
+function factorsOf(before: Figured, after: Figured): Map<string, { factor: number; ofBook2Factor?: number }> {
+  const factors = new Map<string, { factor: number; ofBook2Factor?: number }>();
+  for (const [name, values] of before) {
+    const now = after.get(name);
+    if (now) factors.set(name, { factor: spreadOf(values).median / spreadOf(now).median });
+  }
+  for (const [name, f] of factors) {
+    const [scenario, figure] = name.split(' ');
+    const book2 = factors.get(`book2 ${figure}`);
+    if (scenario !== 'book2' && figure !== 'p99' && book2) f.ofBook2Factor = f.factor / book2.factor;
+  }
+  return factors;
+}
+
+/** Rounds drawn again with replacement, as many as there are (a fixed seed: the same files give the same intervals). */
+function resampled(rounds: AlternatingRound[], random: () => number): AlternatingRound[] {
+  return rounds.map(() => rounds[Math.floor(random() * rounds.length)]!);
+}
+
+/** A small seeded generator (mulberry32): enough to draw rounds, and repeatable. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const RESAMPLES = 1000;
+
+/**
+ * "Improve by the same factor as book2" (the priority-lane issue's aim for holdThenBook,
+ * releaseChurn and seasonEventBook) judged by the rounds of runs of two versions, one before
+ * and one after (`--server-dir`, docs/benchmarks.md, "An earlier version by today's bench"):
+ * every figure as a multiple of its own round's reference, so the machine's drift between runs
+ * divides out; the medians over all rounds of each side; the factor by which each went down;
+ * and each scenario's factor over book2's, with the interval it moves in when the rounds of
+ * each side are drawn again (a bootstrap: what the spread of the rounds allows it to be).
+ * Figures that only one side has are left out.
+ */
+export function improvementFactors(before: AlternatingRound[], after: AlternatingRound[]): Record<string, Improvement> {
+  const was = figuresOf(before);
+  const is = figuresOf(after);
+  const random = seeded(32);
+  const drawn = new Map<string, number[]>();
+  for (let i = 0; i < RESAMPLES; i++) {
+    for (const [name, f] of factorsOf(figuresOf(resampled(before, random)), figuresOf(resampled(after, random)))) {
+      if (f.ofBook2Factor !== undefined) drawn.set(name, [...(drawn.get(name) ?? []), f.ofBook2Factor]);
+    }
+  }
+  const result: Record<string, Improvement> = {};
+  for (const [name, f] of factorsOf(was, is)) {
+    const improvement: Improvement = { before: spreadOf(was.get(name)!), after: spreadOf(is.get(name)!), factor: Math.round(f.factor * 100) / 100 };
+    if (f.ofBook2Factor !== undefined) {
+      improvement.ofBook2Factor = Math.round(f.ofBook2Factor * 100) / 100;
+      const sorted = (drawn.get(name) ?? []).sort((a, b) => a - b);
+      const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 100) / 100;
+      if (sorted.length > 0) improvement.ofBook2Interval = [at(0.05), at(0.95)];
+    }
+    result[name] = improvement;
+  }
+  return result;
+}

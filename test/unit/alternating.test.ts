@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alternatingRound, roundOrder, spreadOf, summarizeAlternating, type RoundScenario } from '../../bench/lib/alternating.js';
+import { alternatingRound, improvementFactors, roundOrder, spreadOf, summarizeAlternating, type RoundScenario } from '../../bench/lib/alternating.js';
 import type { Figures } from '../../bench/lib/measure.js';
 
 // The bench's alternating rounds (bench/lib/alternating.ts): each round's ratios, and their median and spread.
@@ -54,5 +54,39 @@ describe('alternating rounds', () => {
     // A side whose requests were refused measured refusals, not bookings: the summary says how many.
     expect(r.toBook2.seasonEventBook!.side.non2xx).toBe(3);
     expect(summarizeAlternating([r]).non2xx).toBe(3);
+  });
+
+  it('says by what factor each figure went down between two versions, each scenario against book2, with the spread the rounds allow', () => {
+    const withChurn: RoundScenario[] = ['referenceBook2', 'book2', 'releaseChurn'];
+    const round = (reference: number, book2: number, churn: number, redis: number) =>
+      alternatingRound(withChurn, { referenceBook2: figures(reference, 10, 10), book2: figures(book2, redis, 20), releaseChurn: figures(churn, redis, 20) });
+    // The machine twice as fast in the second round of each side: figures to the reference do not move.
+    const before = [round(10, 30, 30, 20), round(5, 15, 15, 20)];
+    const after = [round(10, 15, 20, 10), round(5, 7.5, 10, 10), round(10, 15, 20, 10)];
+    // holdThenBook only after: nothing to compare it with.
+    after.push(alternatingRound(['referenceBook2', 'book2', 'holdThenBook'], { referenceBook2: figures(10, 10, 10), book2: figures(15, 10, 20), holdThenBook: figures(18, 15, 20) }));
+    const factors = improvementFactors(before, after);
+    expect(Object.keys(factors).sort()).toEqual(['book2 Redis', 'book2 p99', 'book2 server', 'releaseChurn Redis', 'releaseChurn server']);
+    expect(factors['book2 server']).toMatchObject({ before: { median: 3 }, after: { median: 1.5 }, factor: 2 });
+    expect(factors['book2 server']!.ofBook2Factor).toBeUndefined();
+    expect(factors['book2 p99']).toMatchObject({ factor: 1 });
+    expect(factors['book2 p99']!.ofBook2Factor).toBeUndefined();
+    // 3 -> 2 against book2's 3 -> 1.5: three quarters of book2's factor, whichever rounds are drawn.
+    expect(factors['releaseChurn server']).toMatchObject({ factor: 1.5, ofBook2Factor: 0.75, ofBook2Interval: [0.75, 0.75] });
+    expect(factors['releaseChurn Redis']).toMatchObject({ factor: 2, ofBook2Factor: 1, ofBook2Interval: [1, 1] });
+  });
+
+  it('widens the interval of a factor against book2 with the spread of the rounds, around the factor of all of them', () => {
+    const withChurn: RoundScenario[] = ['referenceBook2', 'book2', 'releaseChurn'];
+    const round = (book2: number, churn: number) => alternatingRound(withChurn, { referenceBook2: figures(10, 10, 10), book2: figures(book2, 10, 20), releaseChurn: figures(churn, 10, 20) });
+    const before = [round(30, 30), round(33, 27), round(27, 33), round(31, 29), round(29, 31)];
+    const after = [round(15, 15), round(16, 14), round(14, 16), round(15.5, 14.5), round(14.5, 15.5)];
+    const { ofBook2Factor, ofBook2Interval } = improvementFactors(before, after)['releaseChurn server']!;
+    expect(ofBook2Factor).toBe(1);
+    const [low, high] = ofBook2Interval!;
+    expect(low).toBeLessThan(1);
+    expect(high).toBeGreaterThan(1);
+    // The same files give the same interval: the draws are seeded.
+    expect(improvementFactors(before, after)['releaseChurn server']!.ofBook2Interval).toEqual([low, high]);
   });
 });
