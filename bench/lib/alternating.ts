@@ -1,4 +1,5 @@
 import type { Figures } from './measure.js';
+import { seededRandom } from './seededRandom.js';
 
 // `--alternate N` (bench/run.ts): the lean reference, book2 and the scenarios judged against
 // book2 that the run ran (holdThenBook, releaseChurn, seasonEventBook) measured in N rounds,
@@ -204,18 +205,6 @@ function resampled(rounds: AlternatingRound[], random: () => number): Alternatin
   return rounds.map(() => rounds[Math.floor(random() * rounds.length)]!);
 }
 
-/** A small seeded generator (mulberry32): enough to draw rounds, and repeatable. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const RESAMPLES = 1000;
 
 /**
@@ -231,7 +220,7 @@ const RESAMPLES = 1000;
 export function improvementFactors(before: AlternatingRound[], after: AlternatingRound[]): Record<string, Improvement> {
   const was = figuresOf(before);
   const is = figuresOf(after);
-  const random = seeded(32);
+  const random = seededRandom(32);
   const drawn = new Map<string, number[]>();
   for (let i = 0; i < RESAMPLES; i++) {
     for (const [name, f] of factorsOf(figuresOf(resampled(before, random)), figuresOf(resampled(after, random)))) {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { call, createCompanyClients, isBackgroundKey, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
 import { holdToken, newEvent } from '../support/events.js';
+import { seededRandom } from '../../bench/lib/seededRandom.js';
 
 // Thousands of random and malformed requests to every route of the API description:
 // random JSON of every shape, broken JSON, bytes that are not UTF-8, odd content types
@@ -14,16 +15,9 @@ import { holdToken, newEvent } from '../support/events.js';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 2_500);
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed. */
+/** A seeded generator (mulberry32), so a failing run can be replayed. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   return { next, int, pick, chance: (p: number) => next() < p };

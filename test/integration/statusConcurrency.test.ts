@@ -9,6 +9,7 @@ import { generatedDrawing, rowLabel, rowsWithoutSections } from '../fixtures/dra
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, holdMemberOf, holdToken, objectInfo, objectInfos, type Info } from '../support/events.js';
 import { useServerWithCompany, type Response } from '../support/harness.js';
+import { seededRandom } from '../../bench/lib/seededRandom.js';
 
 // The priority lane under real concurrent HTTP requests (no mocks): every request is
 // applied whole or not at all, each seat goes to exactly one request, and an area never
@@ -33,21 +34,9 @@ beforeAll(async () => {
 const labelsOf = (shape: { rows: number; seats: number }) =>
   Array.from({ length: shape.rows * shape.seats }, (_, i) => `${rowLabel(Math.floor(i / shape.seats))}-${(i % shape.seats) + 1}`);
 
-/** A small seeded PRNG, so a failing run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Two distinct labels per request. */
+/** Two distinct labels per request, drawn by a seeded generator, so a failing run can be repeated. */
 function pairs(labels: string[], count: number, seed: number): [string, string][] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const first = Math.floor(next() * labels.length);
     let second = Math.floor(next() * (labels.length - 1));
@@ -138,7 +127,7 @@ describe('concurrent status changes', () => {
 
   it('300 concurrent GA bookings of 1-5 places: never beyond capacity, numBooked = the sum of the successful quantities', async () => {
     const event = await createEvent(ctx.api, gaChart);
-    const next = random(3);
+    const next = seededRandom(3);
     const quantities = Array.from({ length: 300 }, () => 1 + Math.floor(next() * 5));
     const responses = await Promise.all(
       quantities.map((quantity, i) =>
@@ -164,7 +153,7 @@ describe('concurrent status changes', () => {
 
   it('300 concurrent GA holds and bookings together never exceed capacity', async () => {
     const event = await createEvent(ctx.api, gaChart);
-    const next = random(4);
+    const next = seededRandom(4);
     const tokens = await Promise.all(Array.from({ length: 150 }, () => holdToken(ctx.api)));
     const requests = Array.from({ length: 300 }, (_, i) => ({ quantity: 1 + Math.floor(next() * 5), token: i % 2 === 0 ? tokens[i / 2] : undefined }));
     const responses = await Promise.all(

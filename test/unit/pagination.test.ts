@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/domain/errors.js';
 import { buildPage, PageSelector, pageOf, parsePageRequest, type PageRequest } from '../../src/domain/pagination.js';
+import { seededRandom } from '../../bench/lib/seededRandom.js';
 
 const limits = { defaultLimit: 20, maxLimit: 100 };
 const items = (...ids: number[]) => ids.map((id) => ({ id }));
@@ -95,14 +96,9 @@ describe('PageSelector', () => {
     key: number;
   }
   const byKey = (ascending: boolean) => (a: Item, b: Item) => (a.key !== b.key ? (a.key < b.key ? -1 : 1) * (ascending ? 1 : -1) : a.id - b.id);
-  // mulberry32: a small seeded generator (the same lists every run).
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
+  // A seeded generator (the same lists every run).
+  const next = seededRandom(7);
+  const random = (n: number) => Math.floor(next() * n);
 
   it('gives the pages and cursors pageOf gives the sorted list', () => {
     let checked = 0;
