@@ -38,6 +38,32 @@ function machineBusySeconds(): number {
   return (ticks.reduce((a, b) => a + b, 0) - idle) / TICKS_PER_SECOND;
 }
 
+/**
+ * A counter of the kernel's TCP statistics (the `TcpExt:` lines of /proc/net/netstat: a line
+ * of names, then a line of values), or undefined when the text has none by that name.
+ */
+export function tcpExtCounter(netstat: string, name: string): number | undefined {
+  const lines = netstat.split('\n').filter((line) => line.startsWith('TcpExt:'));
+  const names = lines[0]?.trim().split(/\s+/);
+  const values = lines[1]?.trim().split(/\s+/);
+  const at = names?.indexOf(name) ?? -1;
+  return at > 0 && values?.[at] !== undefined ? Number(values[at]) : undefined;
+}
+
+/**
+ * The machine's TCP retransmission timeouts so far (all sockets, all processes). On loopback a
+ * segment is lost only when the kernel drops it, as under TCP memory pressure, and each one
+ * costs its connection 200 ms or more (docs/status-stream.md, "What limits the 5,000-subscriber
+ * run here"). 0 where /proc/net/netstat cannot be read.
+ */
+function tcpTimeoutsSoFar(): number {
+  try {
+    return tcpExtCounter(readFileSync('/proc/net/netstat', 'utf8'), 'TCPTimeouts') ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 export interface CpuShares {
   /** The whole machine, all processes: at most 100 × cores. */
   machineCpuPct: number;
@@ -50,6 +76,8 @@ export interface CpuShares {
   jobsCpuPct?: number;
   /** The in-memory MongoDB wire server of `npm run dev`, when the server started one (mongoPidsOf). */
   mongoCpuPct?: number;
+  /** The machine's TCP retransmission timeouts during the scenario (tcpTimeoutsSoFar): above 0, its latencies hold 200 ms waits the server did not cause. */
+  tcpTimeouts: number;
 }
 
 /**
@@ -99,6 +127,7 @@ export function cpuMeter(serverPid: number, redisPids: number[], { jobsPid, mong
   const mongo = cpuSecondsOfAll(mongoPids);
   const own = ownCpuSeconds();
   const machine = machineBusySeconds();
+  const timeouts = tcpTimeoutsSoFar();
   return () => {
     const seconds = (performance.now() - started) / 1000;
     // To a tenth of a percent: /proc counts in 10 ms ticks, a thousandth of a 10-s scenario,
@@ -112,6 +141,7 @@ export function cpuMeter(serverPid: number, redisPids: number[], { jobsPid, mong
       generatorCpuPct: pct(ownCpuSeconds() - own),
       ...(jobsPid === undefined ? {} : { jobsCpuPct: pct(cpuSecondsOf(jobsPid) - jobs) }),
       ...(mongoPids.length === 0 ? {} : { mongoCpuPct: pct(cpuSecondsOfAll(mongoPids) - mongo) }),
+      tcpTimeouts: tcpTimeoutsSoFar() - timeouts,
     };
   };
 }
