@@ -156,7 +156,7 @@ export interface Improvement {
    * or Redis). At least 1 is what "improve by book2's factor or more" asks.
    */
   ofBook2Factor?: number;
-  /** The 5th and 95th percentiles of ofBook2Factor over the rounds drawn again (resampledFactors): the spread it has. */
+  /** The 5th and 95th percentiles of ofBook2Factor over the rounds of each side drawn again (improvementFactors): the spread it has. */
   ofBook2Interval?: [number, number];
 }
 
