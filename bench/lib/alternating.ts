@@ -180,7 +180,11 @@ type Figured = Map<string, number[]>;
 const figuresOf = (rounds: AlternatingRound[]): Figured => {
   const all: Figured = new Map();
   for (const round of rounds) {
-    for (const [name, value] of Object.entries(toReferenceFigures(round))) all.set(name, [...(all.get(name) ?? []), value]);
+    for (const [name, value] of Object.entries(toReferenceFigures(round))) {
+      const values = all.get(name);
+      if (values) values.push(value);
+      else all.set(name, [value]);
+    }
   }
   return all;
 };
@@ -224,7 +228,10 @@ export function improvementFactors(before: AlternatingRound[], after: Alternatin
   const drawn = new Map<string, number[]>();
   for (let i = 0; i < RESAMPLES; i++) {
     for (const [name, f] of factorsOf(figuresOf(resampled(before, random)), figuresOf(resampled(after, random)))) {
-      if (f.ofBook2Factor !== undefined) drawn.set(name, [...(drawn.get(name) ?? []), f.ofBook2Factor]);
+      if (f.ofBook2Factor === undefined) continue;
+      const values = drawn.get(name);
+      if (values) values.push(f.ofBook2Factor);
+      else drawn.set(name, [f.ofBook2Factor]);
     }
   }
   const result: Record<string, Improvement> = {};
