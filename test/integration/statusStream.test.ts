@@ -417,6 +417,35 @@ describe('status stream: events of a season', () => {
     expect(changes(resumed)).toEqual(changes(s1));
   });
 
+  it("numbers every object of a call on a unit of a season, though the call's objects share one feed entry", async () => {
+    const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
+    const [e1, e2] = eventKeysOf(season) as [string, string];
+    const s = await watch(e1);
+    const start = (await s.until((m) => m.type === 'snapshot')).seq;
+    await done(ctx.api, e1, 'book', { objects: ['D-1', 'D-2', 'D-3'] });
+    const first = await s.until((m) => m.changes?.some((c) => c.objectLabel === 'D-3') ?? false);
+    expect(first.seq).toBe(start + 3);
+    // Another event's two changes take two numbers of the feed, which this event does not see.
+    await done(ctx.api, e2, 'book', { objects: ['D-4', 'D-5'] });
+    await done(ctx.api, e1, 'release', { objects: ['D-2'] });
+    const last = await s.until((m) => m.changes?.some((c) => c.objectLabel === 'D-2' && c.status === 'free') ?? false);
+    expect(last.seq).toBe(start + 6);
+    const changes = (sub: Subscription) => sub.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
+    expect(changes(s)).toEqual([
+      ['D-1', 'booked'],
+      ['D-2', 'booked'],
+      ['D-3', 'booked'],
+      ['D-2', 'free'],
+    ]);
+    // A snapshot taken now is numbered past every change, and a subscriber resuming from the
+    // first call's last number gets the release alone.
+    const fresh = await watch(e1);
+    expect((await fresh.until((m) => m.type === 'snapshot')).seq).toBe(start + 6);
+    const resumed = await watch(e1, { since: start + 3 });
+    await resumed.until((m) => m.seq >= start + 6);
+    expect(changes(resumed)).toEqual([['D-2', 'free']]);
+  });
+
   it("an event that overrides a seat shows its own status, not the season's, until it uses the season's again", async () => {
     const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 2 });
     const [e1] = eventKeysOf(season) as [string];
