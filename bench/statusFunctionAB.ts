@@ -15,7 +15,8 @@ import { inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js'
 // built: its dist/ and lua/) against this one's, on one private Redis that keeps an
 // append-only file as the bench's does, in alternating rounds (the order swapped every round).
 // Each round books `calls` pairs of free seats the direct way (book2's call), then releases
-// them (half of releaseChurn's calls), as each checkout's own server code sends them. Per
+// them (half of releaseChurn's calls), then books `calls` pairs in an event of a season
+// (seasonEventBook's call), as each checkout's own server code sends them. Per
 // side and kind: FCALL's µs per call (INFO commandstats) and the Redis process's CPU µs per
 // call (/proc, in 10 ms ticks), the medians of the rounds and each round's ratio of this
 // checkout to DIR; and the Redis commands per call. A whole run of `npm run bench` spreads by
@@ -27,7 +28,7 @@ const [otherDir, callsArg, roundsArg] = process.argv.slice(2);
 if (!otherDir) throw new Error('usage: node dist/bench/statusFunctionAB.js DIR [calls] [rounds] (DIR: another checkout, built)');
 const CALLS = Number(callsArg ?? 5_000);
 const ROUNDS = Number(roundsArg ?? 10);
-const KINDS = ['book', 'release'] as const;
+const KINDS = ['book', 'release', 'seasonEvent'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** The modules of a checkout the calls are made with. */
@@ -82,25 +83,34 @@ await withStatusFunctionBench(
         const redis = new Redis(url);
         const clock = new code.RedisClock(redis);
         const calls = new code.AtMostOnceCalls(new code.Scripts(redis, redis, join(root, 'lua')), redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
-        const perKind = <T>(make: () => T) => ({ book: make(), release: make() });
+        const perKind = <T>(make: () => T) => ({ book: make(), release: make(), seasonEvent: make() });
         sides.push({ name, code, redis, clock, calls, fcallUs: perKind(() => []), redisCpuUs: perKind(() => []), commandsPerCall: perKind(() => ({})) });
       }
 
       let nextEvent = 0;
       /**
        * One round of a side: CALLS bookings of two free seats on an event of its own, then their
-       * releases, all with the one record of that event (the calls keep per-event state by it).
+       * releases, all with the one record of that event (the calls keep per-event state by it);
+       * then CALLS bookings in an event of a season of its own (the season has no records, so
+       * every booking goes the direct way).
        */
       const round = async (side: Side) => {
         const _id = ++nextEvent;
         const event = { ...template, _id, tag: String(_id) };
+        const topId = ++nextEvent;
+        const top = { ...template, _id: topId, tag: String(topId), season: { role: 'top' as const, forSalePropagated: true } };
+        const inSeason = { ...template, _id: ++nextEvent, tag: top.tag, season: { role: 'event' as const, topId } };
+        const season = { role: 'event' as const, top, sum: [top], groups: [], propagated: true, version: '0' };
         for (const kind of KINDS) {
           await admin.config('RESETSTAT');
           const cpuBefore = redisCpuUs();
           await inFlight(CALLS, (i) => {
             const pair = [seats[(2 * i) % seats.length]!, seats[(2 * i + 1) % seats.length]!];
-            const change = side.code.planChange(event, index, kind, kind === 'book' ? 'booked' : 'free', pair, {});
-            return new Promise((resolve, reject) => side.code.applyPlainChange(side.calls, { event, change }, Date.now(), '127.0.0.1', owner, { resolve, reject }));
+            const planned =
+              kind === 'seasonEvent'
+                ? { event: inSeason, change: side.code.planChange(inSeason, index, 'book', 'booked', pair, {}), season }
+                : { event, change: side.code.planChange(event, index, kind, kind === 'book' ? 'booked' : 'free', pair, {}) };
+            return new Promise((resolve, reject) => side.code.applyPlainChange(side.calls, planned, Date.now(), '127.0.0.1', owner, { resolve, reject }));
           });
           side.redisCpuUs[kind].push((redisCpuUs() - cpuBefore) / CALLS);
           const stats = await commandStats(admin);
@@ -130,7 +140,7 @@ await withStatusFunctionBench(
           commandsPerCall: { other: other.commandsPerCall[kind], this: self.commandsPerCall[kind] },
         };
       };
-      console.log(JSON.stringify({ other: resolve(otherDir), calls: CALLS, rounds: ROUNDS, book: figures('book'), release: figures('release') }));
+      console.log(JSON.stringify({ other: resolve(otherDir), calls: CALLS, rounds: ROUNDS, book: figures('book'), release: figures('release'), seasonEvent: figures('seasonEvent') }));
     } finally {
       for (const side of sides) {
         side.clock.stop();
