@@ -14,11 +14,11 @@ interface KindFigures {
 }
 
 describe('bench:ab', () => {
-  it('books and releases on both sides in alternating rounds and reports each call the same way', async () => {
+  it('books, releases and books in an event of a season on both sides in alternating rounds and reports each call the same way', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['dist/bench/statusFunctionAB.js', '.', '200', '2'], { timeout: 120_000 });
-    const figures = JSON.parse(stdout.trim()) as { rounds: number; book: KindFigures; release: KindFigures };
+    const figures = JSON.parse(stdout.trim()) as { rounds: number; book: KindFigures; release: KindFigures; seasonEvent: KindFigures };
     expect(figures.rounds).toBe(2);
-    for (const kind of [figures.book, figures.release]) {
+    for (const kind of [figures.book, figures.release, figures.seasonEvent]) {
       expect(kind.fcallRatioByRound).toHaveLength(2);
       expect(kind.redisCpuRatioByRound).toHaveLength(2);
       expect(kind.fcallUs.this).toBeGreaterThan(0);
@@ -31,5 +31,9 @@ describe('bench:ab', () => {
     // A booking writes its seats and the record; a release deletes its seats' records.
     expect(figures.book.commandsPerCall.this.hset).toBe(2);
     expect(figures.release.commandsPerCall.this.hdel).toBe(1);
+    // A booking in an event of a season counts each seat in the season and adds it to the
+    // season's feed besides the event's history: every call was applied, the direct way.
+    expect(figures.seasonEvent.commandsPerCall.this.hincrby).toBe(2);
+    expect(figures.seasonEvent.commandsPerCall.this.xadd).toBe(3);
   }, 150_000);
 });
