@@ -1,5 +1,6 @@
 import { eventCategories } from '../domain/eventObjectRules.js';
 import { objectStanding } from '../domain/eventObjectInfo.js';
+import { labelPositions } from '../domain/labelPositions.js';
 import type { ChartObject } from '../domain/objectIndex.js';
 import type { AreaState } from '../domain/objectStates.js';
 import {
@@ -103,12 +104,12 @@ export class EventReportService {
     if (read.records) {
       // The seats, tables and booths with a record (GA areas are among the touched ones).
       const { labels, values, statusOf } = read.records;
-      const { byLabel } = read.loaded.index;
+      const positions = labelPositions(read.loaded.index);
       await inSlices(
         labels,
         (label, i) => {
-          const object = byLabel.get(label);
-          const position = object ? seatAt[object.position]! : -1;
+          const object = positions.get(label);
+          const position = object >= 0 ? seatAt[object]! : -1;
           if (position >= 0) tally.addSeat(position, statusOf(values[i]!));
         },
         this.lane.pause,
