@@ -259,21 +259,31 @@ export function tallyLayout(index: Pick<ObjectIndex, 'objects'>, objects: ChartO
   const combination = new Int32Array(objects.length);
   const places = new Int32Array(objects.length);
   const notForSale = new Int32Array(objects.length);
+  // Objects that share their traits (section, type, chart category) and keep their chart's
+  // category with no channel share a combination: found by the traits, not by a text made
+  // per object (that was most of an event's first summary on 100,000 seats).
+  const byTraits = new Map<ChartObject['traits'], number>();
   objects.forEach((object, i) => {
     const category = rules.category(object);
-    const values = [
-      object.section?.label ?? NO_SECTION,
-      object.objectType,
-      category ? String(category.key) : NO_CATEGORY,
-      category?.label ?? NO_CATEGORY,
-      rules.channel(object.label) ?? NO_CHANNEL,
-      object.section?.zone ?? NO_ZONE,
-    ];
-    const key = values.join('\u001f');
-    let id = ids.get(key);
+    const channel = rules.channel(object.label);
+    const plain = category === object.category && channel === null;
+    let id = plain ? byTraits.get(object.traits) : undefined;
     if (id === undefined) {
-      ids.set(key, (id = combinations.length));
-      combinations.push(values);
+      const values = [
+        object.section?.label ?? NO_SECTION,
+        object.objectType,
+        category ? String(category.key) : NO_CATEGORY,
+        category?.label ?? NO_CATEGORY,
+        channel ?? NO_CHANNEL,
+        object.section?.zone ?? NO_ZONE,
+      ];
+      const key = values.join('\u001f');
+      id = ids.get(key);
+      if (id === undefined) {
+        ids.set(key, (id = combinations.length));
+        combinations.push(values);
+      }
+      if (plain) byTraits.set(object.traits, id);
     }
     positionOf[object.position] = i;
     if (object.objectType !== 'generalAdmission') seatAt[object.position] = i;

@@ -82,6 +82,32 @@ describe('tallies and summaries', () => {
     expect(tally.entries()).toHaveLength(5);
   });
 
+  it("gives each object the combination of its own values, its event's category and channel too", () => {
+    const channel = (key: string, objects: string[]) => ({ id: key, key, name: key, color: '#000', index: 0, objects, areaPlaces: {} });
+    // A-1 gets another category than its row's seats; A-2 and B-2 are in channels; the rest share their traits' combination.
+    const settings: Settings = { ...plain, objectCategories: { 'A-1': 10 }, channels: [channel('first', ['A-2', 'B-2']), channel('second', ['B-3'])] };
+    const rules = indexedRules(settings, sample);
+    const layout = tallyLayout(sample, sample.objects, rules);
+    layout.objects.forEach((object, i) => {
+      const category = rules.category(object);
+      expect(layout.combinations[layout.combination[i]!], object.label).toEqual([
+        object.section?.label ?? 'NO_SECTION',
+        object.objectType,
+        category ? String(category.key) : 'NO_CATEGORY',
+        category?.label ?? 'NO_CATEGORY',
+        rules.channel(object.label) ?? 'NO_CHANNEL',
+        object.section?.zone ?? 'NO_ZONE',
+      ]);
+    });
+    const idOf = (label: string) => layout.combination[layout.positionOf[sample.byLabel.get(label)!.position]!]!;
+    expect(idOf('A-1')).not.toBe(idOf('A-3'));
+    expect(idOf('A-2')).toBe(idOf('B-2'));
+    expect(idOf('B-3')).not.toBe(idOf('B-2'));
+    expect(idOf('A-3')).toBe(idOf('A-4'));
+    // Every combination is made once.
+    expect(new Set(layout.combinations.map((values) => values.join('|'))).size).toBe(layout.combinations.length);
+  });
+
   it('addSeat counts a seat by its status as add does by its standing', () => {
     const settings: Settings = { ...plain, forSaleConfig: { forSale: false, objects: ['A-1', 'A-2'], categories: [], areaPlaces: {} } };
     const rules = indexedRules(settings, sample);
