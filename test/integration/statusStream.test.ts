@@ -369,6 +369,8 @@ describe('status stream: events of a season', () => {
     const response = await ctx.api.post(path, body);
     expect(response.status, response.text).toBe(status);
   };
+  /** The [label, status] of every change a subscriber was sent, in order. */
+  const changes = (s: Subscription) => s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
 
   it("shows the season's and its partial season's bookings, holds, releases and expiries, not the other events', in one strictly increasing seq", async () => {
     const season = await createSeason(ctx.api, chartKey, { numberOfEvents: 3 });
@@ -391,7 +393,6 @@ describe('status stream: events of a season', () => {
     await done(ctx.api, e1, 'book', { objects: ['A-1'] });
     await expireIn(ctx.api, token, 0);
     await s1.until((m) => m.changes?.some((c) => c.objectLabel === 'A-3' && c.status === 'free') ?? false, 15_000);
-    const changes = (s: Subscription) => s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
     expect(changes(s1)).toEqual([
       ['A-3', 'reservedByToken'],
       ['A-1', 'free'],
@@ -430,7 +431,6 @@ describe('status stream: events of a season', () => {
     await done(ctx.api, e1, 'release', { objects: ['D-2'] });
     const last = await s.until((m) => m.changes?.some((c) => c.objectLabel === 'D-2' && c.status === 'free') ?? false);
     expect(last.seq).toBe(start + 6);
-    const changes = (sub: Subscription) => sub.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
     expect(changes(s)).toEqual([
       ['D-1', 'booked'],
       ['D-2', 'booked'],
@@ -463,10 +463,9 @@ describe('status stream: events of a season', () => {
     await post(`/events/${e1}/actions/use-season-status`, { objects: ['B-1'] });
     // The last change this event shows, in whichever message it comes (the override's and this may come together or apart).
     await s.until((m) => m.changes?.some((c) => c.objectLabel === 'B-1' && c.status === 'booked') ?? false);
-    const changes = s.messages.filter((m) => m.type === 'changes').flatMap((m) => m.changes!.map((c) => [c.objectLabel, c.status]));
     // The override frees B-1 here; the season's release and booking of it show nothing; using
     // the season's status again shows it booked.
-    expect(changes).toEqual([
+    expect(changes(s)).toEqual([
       ['B-3', 'reservedByToken'],
       ['B-3', 'free'],
       ['B-1', 'free'],
