@@ -108,8 +108,8 @@ export class EventReportService {
       await inSlices(
         labels,
         (label, i) => {
-          const object = positions.get(label);
-          const position = object >= 0 ? seatAt[object]! : -1;
+          const inChart = positions.get(label);
+          const position = inChart >= 0 ? seatAt[inChart]! : -1;
           if (position >= 0) tally.addSeat(position, statusOf(values[i]!));
         },
         this.lane.pause,
