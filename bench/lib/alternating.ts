@@ -177,15 +177,16 @@ function toReferenceFigures(round: AlternatingRound): Record<string, number> {
 
 type Figured = Map<string, number[]>;
 
+/** Adds `value` to the values gathered under `name`. */
+function gather(all: Figured, name: string, value: number): void {
+  const values = all.get(name);
+  if (values) values.push(value);
+  else all.set(name, [value]);
+}
+
 const figuresOf = (rounds: AlternatingRound[]): Figured => {
   const all: Figured = new Map();
-  for (const round of rounds) {
-    for (const [name, value] of Object.entries(toReferenceFigures(round))) {
-      const values = all.get(name);
-      if (values) values.push(value);
-      else all.set(name, [value]);
-    }
-  }
+  for (const round of rounds) for (const [name, value] of Object.entries(toReferenceFigures(round))) gather(all, name, value);
   return all;
 };
 
@@ -225,13 +226,10 @@ export function improvementFactors(before: AlternatingRound[], after: Alternatin
   const was = figuresOf(before);
   const is = figuresOf(after);
   const random = seededRandom(32);
-  const drawn = new Map<string, number[]>();
+  const drawn: Figured = new Map();
   for (let i = 0; i < RESAMPLES; i++) {
     for (const [name, f] of factorsOf(figuresOf(resampled(before, random)), figuresOf(resampled(after, random)))) {
-      if (f.ofBook2Factor === undefined) continue;
-      const values = drawn.get(name);
-      if (values) values.push(f.ofBook2Factor);
-      else drawn.set(name, [f.ofBook2Factor]);
+      if (f.ofBook2Factor !== undefined) gather(drawn, name, f.ofBook2Factor);
     }
   }
   const result: Record<string, Improvement> = {};

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { CLOSE_TOO_SLOW } from '../../src/services/statusStreamHub.js';
 
 // The status stream bench's subscribers (bench/scenarios/statusStream.ts), in a process of
 // their own so the load generator's timing is not theirs. Started with fork(); told by IPC
@@ -39,7 +40,7 @@ const sockets: WebSocket[] = [];
 const seen: Map<string, number>[] = [];
 const view = new Map<string, string>();
 let closedEarly = 0;
-/** Of those, closed by the server for falling too far behind (4008, docs/status-stream.md). */
+/** Of those, closed by the server for falling too far behind (CLOSE_TOO_SLOW, docs/status-stream.md). */
 let closedTooSlow = 0;
 
 const now = () => performance.timeOrigin + performance.now();
@@ -89,7 +90,7 @@ function open(start: Start, index: number): Promise<void> {
     });
     socket.on('close', (code: number, reason: Buffer) => {
       closedEarly++;
-      if (code === 4008) closedTooSlow++;
+      if (code === CLOSE_TOO_SLOW) closedTooSlow++;
       // Closed before its first message: the run fails, saying how, rather than waiting for it.
       if (subscriber.messages === 0) {
         const opened = openedAt === undefined ? 'never opened' : `opened after ${Math.round(openedAt - created)} ms`;
