@@ -31,8 +31,8 @@ import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { WARMED, warmUp } from './scenarios/warmUp.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
-import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth } from './scenarios/reference.js';
-import { AGAINST_BOOK2, alternatingRound, describeSpread, roundOrder, summarizeAlternating, type AgainstBook2, type AlternatingRound, type AlternatingSummary, type RoundScenario, type Spread } from './lib/alternating.js';
+import { AGAINST_OWN_REFERENCE, AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth, referenceReleaseChurn, referenceSeasonEventBook } from './scenarios/reference.js';
+import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundOrder, summarizeAlternating, type WithOwnReference, type AgainstBook2, type AlternatingRound, type AlternatingSummary, type RoundScenario, type Spread } from './lib/alternating.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
@@ -128,8 +128,11 @@ const SCENARIOS: Record<string, Scenario> = {
   referenceHealth,
   book2: bookTwo,
   health: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/health` }),
+  // The reference's own floors right before the server's scenarios judged against them too.
+  referenceReleaseChurn,
   releaseChurn,
   holdThenBook,
+  referenceSeasonEventBook,
   seasonEventBook,
   bestAvailable4Cold,
   bestAvailable4,
@@ -201,9 +204,9 @@ function startJobs(server: ChildServer): Promise<ChildServer> {
 
 /** Scenarios that run whatever --only says: the ones the others are divided by. */
 const ALWAYS = new Set(['ceiling', 'referenceBook2', 'referenceHealth']);
-const REFERENCE_SCENARIOS = new Set(['referenceBook2', 'referenceHealth']);
-/** Scenarios `--only` runs with another it names: bestAvailable4's cold run before it. */
-const RUNS_WITH: Record<string, string> = { bestAvailable4Cold: 'bestAvailable4' };
+const REFERENCE_SCENARIOS = new Set(['referenceBook2', 'referenceHealth', ...Object.values(OWN_REFERENCES)]);
+/** Scenarios `--only` runs with another it names: bestAvailable4's cold run before it, the reference's own floor before releaseChurn and seasonEventBook. */
+const RUNS_WITH: Record<string, string> = { bestAvailable4Cold: 'bestAvailable4', ...Object.fromEntries(Object.entries(OWN_REFERENCES).map(([name, floor]) => [floor, name])) };
 
 /** The lean reference on the server's Redis (one Redis only: on a cluster run there is none). */
 function startReference(redisUrl: string): Promise<ChildServer> {
@@ -281,6 +284,15 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
       targets.push({ what: `${name} server CPU / book2, median of ${n} alternating rounds`, value: r.server.median, limit: `≤ ${start.server}`, met: r.server.median <= start.server });
       targets.push({ what: `${name} Redis CPU / book2, median of ${n} alternating rounds`, value: r.redis.median, limit: `≤ ${start.redis}`, met: r.redis.median <= start.redis });
     }
+    // releaseChurn and seasonEventBook against the reference's own floor of each, by book2's
+    // bounds to its reference: each path as far from its own floor as book2 may be from its
+    // (the fixed ratios to book2 above ask a release to cost less than a booking, which the
+    // reference's own churn does not: docs/performance.md, "Each path against its own floor").
+    for (const [name, own] of Object.entries(alternating.ownReference ?? {})) {
+      const floor = OWN_REFERENCES[name as WithOwnReference];
+      targets.push({ what: `${name} server CPU / ${floor}, median of ${n} alternating rounds`, value: own.ours.server.median, limit: '≤ 1.6', met: own.ours.server.median <= 1.6 });
+      targets.push({ what: `${name} Redis CPU / ${floor}, median of ${n} alternating rounds`, value: own.ours.redis.median, limit: '≤ 2', met: own.ours.redis.median <= 2 });
+    }
     // The ratios compare requests that succeed: a refused booking costs something else.
     targets.push({ what: `answers other than 2xx in ${n} alternating rounds`, value: alternating.non2xx, limit: '= 0', met: alternating.non2xx === 0 });
   }
@@ -355,15 +367,19 @@ function printBestAvailable(report: BenchReport): void {
 /** The scenarios measured against the lean reference, as multiples of it. */
 function printAgainstReference(report: BenchReport): void {
   const s = report.scenarios;
-  const rows = Object.entries(AGAINST_REFERENCE).filter(([name, reference]) => s[name] && s[reference]);
+  const rows = [
+    ...Object.entries(AGAINST_REFERENCE).map(([name, reference]) => [name, reference, 'ToReference'] as const),
+    ...Object.entries(AGAINST_OWN_REFERENCE).map(([name, reference]) => [name, reference, 'ToOwnReference'] as const),
+  ].filter(([name, reference]) => s[name] && s[reference]);
   if (rows.length === 0) return;
   console.log('\nagainst the lean reference of this run (ours / reference): rps, p99, server CPU µs/request, Redis CPU µs/request');
-  for (const [name, reference] of rows) {
+  for (const [name, reference, suffix] of rows) {
     const f = s[name]!;
     const r = s[reference]!;
+    const label = suffix === 'ToReference' ? name : `${name} / ${reference}`;
     console.log(
-      `  ${name.padEnd(16)} ${f.rpsToReference ?? '-'} (${f.rps} / ${r.rps}), ${f.p99ToReference ?? '-'} (${f.p99Ms} / ${r.p99Ms} ms), ` +
-        `${f.serverUsToReference ?? '-'} (${f.serverUsPerRequest ?? '-'} / ${r.serverUsPerRequest ?? '-'}), ${f.redisUsToReference ?? '-'} (${f.redisUsPerRequest ?? '-'} / ${r.redisUsPerRequest ?? '-'})`,
+      `  ${label.padEnd(16)} ${f[`rps${suffix}`] ?? '-'} (${f.rps} / ${r.rps}), ${f[`p99${suffix}`] ?? '-'} (${f.p99Ms} / ${r.p99Ms} ms), ` +
+        `${f[`serverUs${suffix}`] ?? '-'} (${f.serverUsPerRequest ?? '-'} / ${r.serverUsPerRequest ?? '-'}), ${f[`redisUs${suffix}`] ?? '-'} (${f.redisUsPerRequest ?? '-'} / ${r.redisUsPerRequest ?? '-'})`,
     );
   }
 }
@@ -376,6 +392,13 @@ function printAlternating(summary: AlternatingSummary | undefined): void {
       `Redis CPU ${describeSpread(summary.redisToReference)}, p99 ${describeSpread(summary.p99ToReference)}; ` +
       Object.entries(summary.toBook2)
         .map(([name, r]) => `${name} / book2 server CPU ${describeSpread(r.server)}, Redis CPU ${describeSpread(r.redis)}; `)
+        .join('') +
+      Object.entries(summary.ownReference ?? {})
+        .map(
+          ([name, o]) =>
+            `${OWN_REFERENCES[name as WithOwnReference]} / referenceBook2 server CPU ${describeSpread(o.server)}, Redis CPU ${describeSpread(o.redis)}; ` +
+            `${name} / ${OWN_REFERENCES[name as WithOwnReference]} server CPU ${describeSpread(o.ours.server)}, Redis CPU ${describeSpread(o.ours.redis)}; `,
+        )
         .join('') +
       `double, lost or stray bookings ${summary.wrongBookings}, answers other than 2xx ${summary.non2xx}`,
   );
@@ -487,7 +510,13 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       };
       const rounds: AlternatingRound[] = [];
       // The reference, book2, and those judged against book2 that this run ran (their set-up is done).
-      const inRounds: RoundScenario[] = ['referenceBook2', 'book2', ...(Object.keys(AGAINST_BOOK2) as AgainstBook2[]).filter((name) => scenarios[name])];
+      // With releaseChurn and seasonEventBook, the reference's own floor of each right before it.
+      const inRounds: RoundScenario[] = ['referenceBook2', 'book2'];
+      for (const name of (Object.keys(AGAINST_BOOK2) as AgainstBook2[]).filter((n) => scenarios[n])) {
+        const floor = OWN_REFERENCES[name as WithOwnReference];
+        if (floor && scenarios[floor]) inRounds.push(floor);
+        inRounds.push(name);
+      }
       for (let round = 0; round < alternate; round++) {
         const order = roundOrder(inRounds, round);
         const figures: Partial<Record<RoundScenario, Figures>> = {};
@@ -495,7 +524,11 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
         const last = alternatingRound(order, figures);
         rounds.push(last);
         const forked = order.filter((name) => (figures[name]!.redisForksDuring ?? 0) > 0);
-        const others = Object.entries(last.toBook2).map(([name, r]) => `; ${name} / book2 server ${r.server}, Redis ${r.redis}${r.side.non2xx > 0 ? ` (${r.side.non2xx} non-2xx)` : ''}`).join('');
+        const others =
+          Object.entries(last.toBook2).map(([name, r]) => `; ${name} / book2 server ${r.server}, Redis ${r.redis}${r.side.non2xx > 0 ? ` (${r.side.non2xx} non-2xx)` : ''}`).join('') +
+          Object.entries(last.ownReference)
+            .map(([name, o]) => `; ${OWN_REFERENCES[name as WithOwnReference]} / referenceBook2 server ${o.server}, Redis ${o.redis}; ${name} / it server ${o.ours.server}, Redis ${o.ours.redis}${o.side.non2xx > 0 ? ` (${o.side.non2xx} non-2xx at the reference)` : ''}`)
+            .join('');
         console.log(
           `alternating round ${round + 1} (${order.join(', ')}): book2 / reference server ${last.serverToReference} (${last.book2.serverUsPerRequest} / ${last.reference.serverUsPerRequest} µs), ` +
             `Redis ${last.redisToReference}, p99 ${last.p99ToReference}${others}${forked.length > 0 ? `; Redis forked (an AOF rewrite) during ${forked.join(', ')}` : ''}`,

@@ -1,7 +1,7 @@
 import { planChange } from '../src/domain/statusChangeRequest.js';
 import { statusLibrary } from '../src/inventory/scripts.js';
 import { applyPlainChange } from '../src/inventory/statusChanges.js';
-import { FUNCTION as REFERENCE_FUNCTION, LUA as REFERENCE_LUA } from './reference/bookFunction.js';
+import { BOOK_FUNCTION as REFERENCE_FUNCTION, LUA as REFERENCE_LUA } from './reference/functions.js';
 import { commandStats } from './lib/commandStats.js';
 import { median } from './lib/median.js';
 import { eventRecords, inFlight, withStatusFunctionBench } from './lib/statusFunctionBench.js';
@@ -13,7 +13,7 @@ import { eventRecords, inFlight, withStatusFunctionBench } from './lib/statusFun
 // µs per call, INFO commandstats), and `inner` the part of it spent in the commands the
 // function called (what commandstats counts for each of them). What is neither is Lua and the
 // cost of each redis.call() itself. An empty function with as many arguments is the floor, and
-// the lean reference's function (bench/reference/bookFunction.ts) booking the same seats the yardstick.
+// the lean reference's function (bench/reference/functions.ts) booking the same seats the yardstick.
 // Rounds alternate the phases, as the machine's speed moves between minutes
 // (docs/performance.md, "Where Redis's time goes in a booking's call"). One JSON line.
 
@@ -88,7 +88,7 @@ await withStatusFunctionBench('phases', async ({ redis, calls, index, seats, eve
   await redis.call('FUNCTION', 'LOAD', 'REPLACE', `#!lua name=bench_empty\nredis.register_function('bench_empty', function() return 1 end)\n`);
   const floor: CallTimes[] = [];
   for (let r = 0; r < ROUNDS; r++) floor.push(await round(() => redis.fcall('bench_empty', 8, ...keysAndArguments)));
-  // The lean reference's function (bench/reference/bookFunction.ts), booking the same seats.
+  // The lean reference's function (bench/reference/functions.ts), booking the same seats.
   await redis.call('FUNCTION', 'LOAD', 'REPLACE', REFERENCE_LUA);
   const reference: CallTimes[] = [];
   for (let r = 0; r < ROUNDS; r++) {

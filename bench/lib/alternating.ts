@@ -21,7 +21,14 @@ export const AGAINST_BOOK2 = {
   seasonEventBook: { server: 1.02, redis: 1.87 },
 } as const;
 export type AgainstBook2 = keyof typeof AGAINST_BOOK2;
-export type RoundScenario = 'referenceBook2' | 'book2' | AgainstBook2;
+/**
+ * The scenarios judged against book2 that the lean reference also runs a floor of its own
+ * for (bench/scenarios/reference.ts): its release churn and its booking in an event of a
+ * season, right before them in a round.
+ */
+export const OWN_REFERENCES = { releaseChurn: 'referenceReleaseChurn', seasonEventBook: 'referenceSeasonEventBook' } as const;
+export type WithOwnReference = keyof typeof OWN_REFERENCES;
+export type RoundScenario = 'referenceBook2' | 'book2' | AgainstBook2 | (typeof OWN_REFERENCES)[WithOwnReference];
 
 /** The order of round `index` (from 0) of `scenarios` (the reference and book2 first, or any ways compared): as given, reversed every other round. */
 export const roundOrder = <T>(scenarios: readonly T[], index: number): T[] => (index % 2 === 0 ? [...scenarios] : [...scenarios].reverse());
@@ -58,6 +65,20 @@ export interface AlternatingRound {
   p99ToReference: number;
   /** Each scenario of the round judged against book2. */
   toBook2: Partial<Record<AgainstBook2, ToBook2>>;
+  /**
+   * For releaseChurn and seasonEventBook where the round ran the reference's own of each: that
+   * floor as multiples of the reference's booking (`server`, `redis`: what the path costs
+   * against a booking at the floor), and ours as multiples of it (`ours`), to set beside
+   * book2's to the reference.
+   */
+  ownReference: Partial<Record<WithOwnReference, OwnReference>>;
+}
+
+export interface OwnReference {
+  side: RoundSide;
+  server: number;
+  redis: number;
+  ours: { server: number; redis: number };
 }
 
 /** The rounds' ratios: median, lowest and highest of each. */
@@ -67,6 +88,8 @@ export interface AlternatingSummary {
   redisToReference: Spread;
   p99ToReference: Spread;
   toBook2: Partial<Record<AgainstBook2, { server: Spread; redis: Spread }>>;
+  /** The rounds' ownReference of each scenario that had one. */
+  ownReference: Partial<Record<WithOwnReference, { server: Spread; redis: Spread; ours: { server: Spread; redis: Spread } }>>;
   /** double, lost and stray bookings over all rounds' scenarios (must be 0). */
   wrongBookings: number;
   /** Answers other than 2xx over all rounds' scenarios: every request of a round is meant to succeed (must be 0). */
@@ -106,7 +129,7 @@ export function alternatingRound(order: RoundScenario[], figures: Partial<Record
     const s = checked(f);
     toBook2[name] = { side: s, server: ratio(s.serverUsPerRequest, b.serverUsPerRequest), redis: ratio(s.redisUsPerRequest, b.redisUsPerRequest) };
   }
-  return {
+  const round: AlternatingRound = {
     order,
     reference: r,
     book2: b,
@@ -114,7 +137,21 @@ export function alternatingRound(order: RoundScenario[], figures: Partial<Record
     redisToReference: ratio(b.redisUsPerRequest, r.redisUsPerRequest),
     p99ToReference: ratio(b.p99Ms, r.p99Ms),
     toBook2,
+    ownReference: {},
   };
+  for (const [name, referenceName] of Object.entries(OWN_REFERENCES) as [WithOwnReference, RoundScenario][]) {
+    const ours = toBook2[name];
+    const floor = figures[referenceName];
+    if (!ours || !floor) continue;
+    const c = side(floor);
+    round.ownReference[name] = {
+      side: c,
+      server: ratio(c.serverUsPerRequest, r.serverUsPerRequest),
+      redis: ratio(c.redisUsPerRequest, r.redisUsPerRequest),
+      ours: { server: ratio(ours.side.serverUsPerRequest, c.serverUsPerRequest), redis: ratio(ours.side.redisUsPerRequest, c.redisUsPerRequest) },
+    };
+  }
+  return round;
 }
 
 /** The median (the mean of the two middle ones for an even count), lowest and highest. */
@@ -132,14 +169,33 @@ export function summarizeAlternating(rounds: AlternatingRound[]): AlternatingSum
     const ran = rounds.map((round) => round.toBook2[name]).filter((r): r is ToBook2 => r !== undefined);
     if (ran.length > 0) toBook2[name] = { server: spreadOf(ran.map((r) => r.server)), redis: spreadOf(ran.map((r) => r.redis)) };
   }
+  const ownReference: AlternatingSummary['ownReference'] = {};
+  for (const name of Object.keys(OWN_REFERENCES) as WithOwnReference[]) {
+    const ran = rounds.map((round) => round.ownReference[name]).filter((o): o is OwnReference => o !== undefined);
+    if (ran.length === 0) continue;
+    ownReference[name] = {
+      server: spreadOf(ran.map((o) => o.server)),
+      redis: spreadOf(ran.map((o) => o.redis)),
+      ours: { server: spreadOf(ran.map((o) => o.ours.server)), redis: spreadOf(ran.map((o) => o.ours.redis)) },
+    };
+  }
   return {
     rounds,
     serverToReference: spread((r) => r.serverToReference),
     redisToReference: spread((r) => r.redisToReference),
     p99ToReference: spread((r) => r.p99ToReference),
     toBook2,
+    ownReference,
     wrongBookings: rounds.reduce((sum, r) => sum + r.book2.wrongBookings + Object.values(r.toBook2).reduce((n, x) => n + x.side.wrongBookings, 0), 0),
-    non2xx: rounds.reduce((sum, r) => sum + r.reference.non2xx + r.book2.non2xx + Object.values(r.toBook2).reduce((n, x) => n + x.side.non2xx, 0), 0),
+    non2xx: rounds.reduce(
+      (sum, r) =>
+        sum +
+        r.reference.non2xx +
+        r.book2.non2xx +
+        Object.values(r.ownReference).reduce((n, o) => n + o.side.non2xx, 0) +
+        Object.values(r.toBook2).reduce((n, x) => n + x.side.non2xx, 0),
+      0,
+    ),
   };
 }
 

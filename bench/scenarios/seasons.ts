@@ -23,6 +23,9 @@ const SEASONS: Record<BenchContext['scale']['mode'], number> = { full: 6, quick:
  */
 const SEASON_EVENT_BOOKINGS_PER_SECOND = 30_000;
 
+/** How many events a season of the bench has (seasonsOf), for the reference's walk of its own too. */
+export const eventsPerSeason = (ctx: BenchContext) => (ctx.scale.mode === 'smoke' ? 20 : EVENTS_PER_SEASON);
+
 const made = new WeakMap<BenchContext, Promise<BenchSeason[]>>();
 
 /** The pairs seasonEventBook has taken so far in a run's seasons (it goes on from there). */
@@ -34,7 +37,7 @@ const walked = new WeakMap<BenchContext, number>();
  */
 export function seasonsOf(ctx: BenchContext): Promise<BenchSeason[]> {
   if (!made.has(ctx)) {
-    const events = ctx.scale.mode === 'smoke' ? 20 : EVENTS_PER_SEASON;
+    const events = eventsPerSeason(ctx);
     // Enough pairs (2,500 an event) for every run of seasonEventBook: its warm-up, its timed run and its rounds.
     const pairsPerSeason = events * pairsPerEvent(ctx);
     const count = Math.max(SEASONS[ctx.scale.mode], Math.ceil((SEASON_EVENT_BOOKINGS_PER_SECOND * ctx.secondsPerScenario) / pairsPerSeason));
@@ -77,32 +80,47 @@ export async function seasonBook(ctx: BenchContext): Promise<Figures> {
   return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };
 }
 
+/**
+ * seasonEventBook's requests: pairs of the chart's second half, event after event, from pair
+ * `first`; `pathOf` names the booking's path for an event's place in the walk, `booked` hears
+ * of each pair booked. `taken()` is the pairs taken so far, where the next run goes on.
+ */
+export function seasonEventRequests<T>(ctx: BenchContext, first: number, pathOf: (event: number) => string, data: (event: number, seats: string[]) => T, booked?: (data: T) => void) {
+  const [, inEvents] = halves(ctx.charts.seats10k.labels);
+  const perEvent = pairsPerEvent(ctx);
+  let next = first;
+  const requests = generatedRequests({
+    headers: ctx.workspaceHeaders,
+    // Event after event, as book2 walks its events.
+    next: () => {
+      const pair = next++;
+      const event = Math.floor(pair / perEvent);
+      const at = (pair % perEvent) * 2;
+      const seats = [inEvents[at]!, inEvents[at + 1]!];
+      return { path: pathOf(event), body: JSON.stringify({ objects: seats }), data: data(event, seats) };
+    },
+    onStatus: (status, made) => status < 300 && booked?.(made),
+  });
+  return { requests, taken: () => next };
+}
+
 export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
   const seasons = await seasonsOf(ctx);
-  const [, inEvents] = halves(ctx.charts.seats10k.labels);
   const events = seasons.flatMap((s) => s.events);
-  const perEvent = pairsPerEvent(ctx);
   const ledger = new SeatLedger();
   // The seasons are made once per run and the scenario runs again in alternating rounds: each
   // run goes on from the pair where the last one stopped, so its bookings are of free seats
   // as book2's (starting over would measure refusals: OBJECT_NOT_FREE for nearly every request).
-  let next = walked.get(ctx) ?? 0;
-  const figures = await measure(ctx.settings, {
-    url: ctx.serverUrl,
-    requests: generatedRequests({
-      headers: ctx.workspaceHeaders,
-      // Event after event, as book2 walks its events.
-      next: () => {
-        const pair = next++;
-        const event = events[Math.floor(pair / perEvent) % events.length]!;
-        const at = (pair % perEvent) * 2;
-        const seats = [inEvents[at]!, inEvents[at + 1]!];
-        return { path: `/events/${event.key}/actions/book`, body: JSON.stringify({ objects: seats }), data: { event, seats } };
-      },
-      onStatus: (status, { event, seats }) => status < 300 && ledger.booked(event, seats),
-    }),
-  });
-  walked.set(ctx, next);
+  const eventAt = (n: number) => events[n % events.length]!;
+  const walk = seasonEventRequests(
+    ctx,
+    walked.get(ctx) ?? 0,
+    (n) => `/events/${eventAt(n).key}/actions/book`,
+    (n, seats) => ({ event: eventAt(n), seats }),
+    ({ event, seats }) => ledger.booked(event, seats),
+  );
+  const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests: walk.requests });
+  walked.set(ctx, walk.taken());
   // No seat may be booked both on a season and in one of its events.
   let seasonAndEvent = 0;
   for (const { season, events: ofSeason } of seasons) {

@@ -13,7 +13,7 @@ import type { BenchContext } from './context.js';
 // seasons) from charging those scenarios for compiling that book2 was spared.
 
 /** The scenarios that run warm. */
-export const WARMED = new Set(['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'health', 'releaseChurn', 'holdThenBook', 'seasonEventBook']);
+export const WARMED = new Set(['ceiling', 'referenceBook2', 'referenceHealth', 'referenceReleaseChurn', 'referenceSeasonEventBook', 'book2', 'health', 'releaseChurn', 'holdThenBook', 'seasonEventBook']);
 
 /** What must be 0 after a warm-up run, as after the timed one: the scenario's checks, and no connection errors. */
 const MUST_BE_ZERO = [...CHECKS, 'errors'];

@@ -17,8 +17,10 @@ const SCENARIOS = [
   'referenceHealth',
   'book2',
   'health',
+  'referenceReleaseChurn',
   'releaseChurn',
   'holdThenBook',
+  'referenceSeasonEventBook',
   'seasonEventBook',
   'bestAvailable4Cold',
   'bestAvailable4',
@@ -111,6 +113,14 @@ describe('npm run bench -- --smoke', () => {
       // Redis share that rounds to 0 at smoke load leaves its ratio out, so those are not asserted.
       expect(report.scenarios.referenceBook2).toMatchObject({ non2xx: 0, serverUsPerRequest: expect.any(Number), redisUsPerRequest: expect.any(Number) });
       expect(report.scenarios.referenceHealth.non2xx).toBe(0);
+      // The reference's own floors: its release churn released every pair it booked, its season
+      // event booking booked fresh seats (a 400 would be a pair not free or not booked); each set
+      // against its booking, and ours against it.
+      for (const [floor, ours] of [['referenceReleaseChurn', 'releaseChurn'], ['referenceSeasonEventBook', 'seasonEventBook']]) {
+        expect(report.scenarios[floor], floor).toMatchObject({ non2xx: 0, requests: expect.any(Number), serverUsToReference: expect.any(Number) });
+        expect(report.scenarios[floor].requests, floor).toBeGreaterThan(0);
+        expect(report.scenarios[ours], ours).toMatchObject({ rpsToOwnReference: expect.any(Number), serverUsToOwnReference: expect.any(Number) });
+      }
       for (const name of ['book2', 'holdThenBook', 'releaseChurn', 'seasonEventBook', 'health']) {
         expect(report.scenarios[name], name).toMatchObject({ rpsToReference: expect.any(Number), serverUsToReference: expect.any(Number) });
       }
@@ -121,7 +131,7 @@ describe('npm run bench -- --smoke', () => {
     }
   }, 300_000);
 
-  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s; --alternate: rounds of the reference, book2, holdThenBook and seasonEventBook (the run\'s scenarios judged against book2), every request of every round answered 2xx; --server-dir: the server of another checkout', async () => {
+  it('--jobs-apart: the background jobs in a process of their own (npm run worker), their CPU per request beside the server\'s; --alternate: rounds of the reference, book2, holdThenBook, the reference\'s own floors beside releaseChurn and seasonEventBook (the run\'s scenarios judged against book2), every request of every round answered 2xx; --server-dir: the server of another checkout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
     try {
       // Another checkout: this one's built server copied into a repository of its own, whose commit the report names.
@@ -137,13 +147,13 @@ describe('npm run bench -- --smoke', () => {
       await git(other, 'commit', '-qm', 'another checkout');
       const otherCommit = (await git(other, 'rev-parse', 'HEAD')).stdout.trim();
       const output = join(dir, 'apart.json');
-      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook,seasonEventBook', '--jobs-apart', '--alternate', '2', '--server-dir', other, '--output', output], { timeout: 120_000 });
+      await promisify(execFile)(process.execPath, ['dist/bench/run.js', '--smoke', '--only', 'book2,holdThenBook,releaseChurn,seasonEventBook', '--jobs-apart', '--alternate', '2', '--server-dir', other, '--output', output], { timeout: 170_000 });
       const report = JSON.parse(readFileSync(output, 'utf8'));
       expect(existsSync(join(other, 'started-here'))).toBe(true);
       expect(report.commit).toBe(otherCommit);
       expect(report.benchCommit).toBe((await git(process.cwd(), 'rev-parse', 'HEAD')).stdout.trim());
       expect(report.settings.jobsProcesses).toBe(1);
-      expect(Object.keys(report.scenarios)).toEqual(['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'holdThenBook', 'seasonEventBook']);
+      expect(Object.keys(report.scenarios)).toEqual(['ceiling', 'referenceBook2', 'referenceHealth', 'book2', 'referenceReleaseChurn', 'releaseChurn', 'holdThenBook', 'referenceSeasonEventBook', 'seasonEventBook']);
       for (const name of ['book2', 'holdThenBook']) {
         const figures = report.scenarios[name];
         expect(figures, name).toMatchObject({ non2xx: 0, errors: 0, doubleBookings: 0, lostBookings: 0, jobsUsPerRequest: expect.any(Number) });
@@ -153,8 +163,8 @@ describe('npm run bench -- --smoke', () => {
       // Two rounds, the reference first and then last, each with every side's CPU and its ratios.
       const { alternating } = report;
       expect(alternating.rounds.map((round: { order: string[] }) => round.order)).toEqual([
-        ['referenceBook2', 'book2', 'holdThenBook', 'seasonEventBook'],
-        ['seasonEventBook', 'holdThenBook', 'book2', 'referenceBook2'],
+        ['referenceBook2', 'book2', 'holdThenBook', 'referenceReleaseChurn', 'releaseChurn', 'referenceSeasonEventBook', 'seasonEventBook'],
+        ['seasonEventBook', 'referenceSeasonEventBook', 'releaseChurn', 'referenceReleaseChurn', 'holdThenBook', 'book2', 'referenceBook2'],
       ]);
       for (const round of alternating.rounds) {
         expect(round.book2.serverUsPerRequest).toBeGreaterThan(0);
@@ -162,6 +172,13 @@ describe('npm run bench -- --smoke', () => {
         expect(round.toBook2.holdThenBook.side.serverUsPerRequest).toBeGreaterThan(0);
         expect(round.serverToReference).toBeCloseTo(round.book2.serverUsPerRequest / round.reference.serverUsPerRequest, 1);
         expect(round.toBook2.holdThenBook.server).toBeCloseTo(round.toBook2.holdThenBook.side.serverUsPerRequest / round.book2.serverUsPerRequest, 1);
+        // The reference's own floors against its booking, and ours against them.
+        for (const name of ['releaseChurn', 'seasonEventBook']) {
+          const own = round.ownReference[name];
+          expect(own.side.serverUsPerRequest, name).toBeGreaterThan(0);
+          expect(own.server, name).toBeCloseTo(own.side.serverUsPerRequest / round.reference.serverUsPerRequest, 1);
+          expect(own.ours.server, name).toBeCloseTo(round.toBook2[name].side.serverUsPerRequest / own.side.serverUsPerRequest, 1);
+        }
       }
       const ratios = alternating.rounds.map((round: { serverToReference: number }) => round.serverToReference);
       expect(alternating.serverToReference).toEqual({ median: Math.round(((ratios[0] + ratios[1]) / 2) * 100) / 100, min: Math.min(...ratios), max: Math.max(...ratios) });
@@ -175,8 +192,10 @@ describe('npm run bench -- --smoke', () => {
       expect(alternating.non2xx).toBe(0);
       expect(report.targets.map((t: { what: string }) => t.what)).toContain('book2 server CPU / reference, median of 2 alternating rounds');
       expect(report.targets.map((t: { what: string }) => t.what)).toContain('holdThenBook server CPU / book2, median of 2 alternating rounds');
+      expect(report.targets.map((t: { what: string }) => t.what)).toContain('releaseChurn server CPU / referenceReleaseChurn, median of 2 alternating rounds');
+      expect(report.targets.map((t: { what: string }) => t.what)).toContain('seasonEventBook Redis CPU / referenceSeasonEventBook, median of 2 alternating rounds');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 150_000);
+  }, 200_000);
 });

@@ -56,6 +56,45 @@ describe('alternating rounds', () => {
     expect(summarizeAlternating([r]).non2xx).toBe(3);
   });
 
+  it('with the reference\'s own floor of releaseChurn or seasonEventBook in a round, sets it against the reference\'s booking and ours against it, and counts its refused requests', () => {
+    const order: RoundScenario[] = ['referenceBook2', 'book2', 'referenceReleaseChurn', 'releaseChurn', 'referenceSeasonEventBook', 'seasonEventBook'];
+    const rounds = [
+      alternatingRound(order, {
+        referenceBook2: figures(20, 10, 10),
+        book2: figures(30, 15, 12),
+        referenceReleaseChurn: figures(20, 11, 10),
+        releaseChurn: figures(32, 16.5, 12),
+        referenceSeasonEventBook: figures(22, 13, 10),
+        seasonEventBook: figures(33, 26, 12),
+      }),
+      // No season floor in this round: only releaseChurn has its own.
+      alternatingRound(roundOrder(order.slice(0, 4), 1), {
+        referenceBook2: figures(40, 20, 10),
+        book2: figures(56, 30, 12),
+        referenceReleaseChurn: { ...figures(36, 20, 10), non2xx: 2 },
+        releaseChurn: figures(54, 34, 12),
+      }),
+    ];
+    expect(rounds[0]!.ownReference).toMatchObject({
+      releaseChurn: { server: 1, redis: 1.1, ours: { server: 1.6, redis: 1.5 } },
+      seasonEventBook: { server: 1.1, redis: 1.3, ours: { server: 1.5, redis: 2 } },
+    });
+    expect(rounds[1]!.ownReference).toMatchObject({ releaseChurn: { server: 0.9, redis: 1, ours: { server: 1.5, redis: 1.7 } } });
+    expect(rounds[1]!.ownReference.seasonEventBook).toBeUndefined();
+    const summary = summarizeAlternating(rounds);
+    expect(summary.ownReference.releaseChurn).toEqual({
+      server: { median: 0.95, min: 0.9, max: 1 },
+      redis: { median: 1.05, min: 1, max: 1.1 },
+      ours: { server: { median: 1.55, min: 1.5, max: 1.6 }, redis: { median: 1.6, min: 1.5, max: 1.7 } },
+    });
+    expect(summary.ownReference.seasonEventBook).toMatchObject({ server: { median: 1.1 }, ours: { redis: { median: 2 } } });
+    expect(summary.non2xx).toBe(2);
+    // Without the reference's floors, a round has none.
+    const plain = alternatingRound(['referenceBook2', 'book2', 'releaseChurn'], { referenceBook2: figures(20, 10, 10), book2: figures(30, 15, 12), releaseChurn: figures(32, 16.5, 12) });
+    expect(plain.ownReference).toEqual({});
+    expect(summarizeAlternating([plain]).ownReference).toEqual({});
+  });
+
   it('says by what factor each figure went down between two versions, each scenario against book2, with the spread the rounds allow', () => {
     const withChurn: RoundScenario[] = ['referenceBook2', 'book2', 'releaseChurn'];
     const round = (reference: number, book2: number, churn: number, redis: number) =>
