@@ -116,7 +116,7 @@ describe('npm run bench -- --smoke', () => {
       // The reference's own floors: its release churn released every pair it booked, its season
       // event booking booked fresh seats (a 400 would be a pair not free or not booked); each set
       // against its booking, and ours against it.
-      for (const [floor, ours] of [['referenceReleaseChurn', 'releaseChurn'], ['referenceSeasonEventBook', 'seasonEventBook']]) {
+      for (const [floor, ours] of [['referenceReleaseChurn', 'releaseChurn'], ['referenceSeasonEventBook', 'seasonEventBook']] as const) {
         expect(report.scenarios[floor], floor).toMatchObject({ non2xx: 0, requests: expect.any(Number), serverUsToReference: expect.any(Number) });
         expect(report.scenarios[floor].requests, floor).toBeGreaterThan(0);
         expect(report.scenarios[ours], ours).toMatchObject({ rpsToOwnReference: expect.any(Number), serverUsToOwnReference: expect.any(Number) });

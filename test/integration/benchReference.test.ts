@@ -17,7 +17,7 @@ let client: Redis;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'seatsio-reference-'));
-  redis = await startRedisServer({ dir });
+  redis = await startRedisServer({ dir, appendOnly: false });
   client = new Redis(redis.url);
   await client.call('FUNCTION', 'LOAD', 'REPLACE', LUA);
 });
