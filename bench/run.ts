@@ -31,7 +31,7 @@ import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { WARMED, warmUp } from './scenarios/warmUp.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
-import { AGAINST_OWN_REFERENCE, AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth, referenceReleaseChurn, referenceSeasonEventBook } from './scenarios/reference.js';
+import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth, referenceReleaseChurn, referenceSeasonEventBook } from './scenarios/reference.js';
 import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundOrder, summarizeAlternating, type WithOwnReference, type AgainstBook2, type AlternatingRound, type AlternatingSummary, type RoundScenario, type Spread } from './lib/alternating.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
@@ -288,7 +288,7 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     // bounds to its reference: each path as far from its own floor as book2 may be from its
     // (the fixed ratios to book2 above ask a release to cost less than a booking, which the
     // reference's own churn does not: docs/performance.md, "Each path against its own floor").
-    for (const [name, own] of Object.entries(alternating.ownReference ?? {})) {
+    for (const [name, own] of Object.entries(alternating.ownReference)) {
       const floor = OWN_REFERENCES[name as WithOwnReference];
       targets.push({ what: `${name} server CPU / ${floor}, median of ${n} alternating rounds`, value: own.ours.server.median, limit: '≤ 1.6', met: own.ours.server.median <= 1.6 });
       targets.push({ what: `${name} Redis CPU / ${floor}, median of ${n} alternating rounds`, value: own.ours.redis.median, limit: '≤ 2', met: own.ours.redis.median <= 2 });
@@ -369,7 +369,7 @@ function printAgainstReference(report: BenchReport): void {
   const s = report.scenarios;
   const rows = [
     ...Object.entries(AGAINST_REFERENCE).map(([name, reference]) => [name, reference, 'ToReference'] as const),
-    ...Object.entries(AGAINST_OWN_REFERENCE).map(([name, reference]) => [name, reference, 'ToOwnReference'] as const),
+    ...Object.entries(OWN_REFERENCES).map(([name, reference]) => [name, reference, 'ToOwnReference'] as const),
   ].filter(([name, reference]) => s[name] && s[reference]);
   if (rows.length === 0) return;
   console.log('\nagainst the lean reference of this run (ours / reference): rps, p99, server CPU µs/request, Redis CPU µs/request');
@@ -393,7 +393,7 @@ function printAlternating(summary: AlternatingSummary | undefined): void {
       Object.entries(summary.toBook2)
         .map(([name, r]) => `${name} / book2 server CPU ${describeSpread(r.server)}, Redis CPU ${describeSpread(r.redis)}; `)
         .join('') +
-      Object.entries(summary.ownReference ?? {})
+      Object.entries(summary.ownReference)
         .map(
           ([name, o]) =>
             `${OWN_REFERENCES[name as WithOwnReference]} / referenceBook2 server CPU ${describeSpread(o.server)}, Redis CPU ${describeSpread(o.redis)}; ` +

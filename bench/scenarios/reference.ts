@@ -37,7 +37,7 @@ export function referenceReleaseChurn(ctx: BenchContext): Promise<Figures> {
 export function referenceSeasonEventBook(ctx: BenchContext): Promise<Figures> {
   const run = `${Date.now().toString(36)}-${++runs}`;
   const perSeason = eventsPerSeason(ctx);
-  const walk = seasonEventRequests(ctx, 0, (event) => `/seasons/ref-season-${run}-${Math.floor(event / perSeason)}/events/${event}/actions/book`, () => true);
+  const walk = seasonEventRequests(ctx, 0, (event) => `/seasons/ref-season-${run}-${Math.floor(event / perSeason)}/events/${event}/actions/book`);
   return measure(ctx.settings, { url: ctx.referenceUrl!, requests: walk.requests });
 }
 
@@ -58,9 +58,6 @@ export const AGAINST_REFERENCE: Record<string, string> = {
   referenceSeasonEventBook: 'referenceBook2',
 };
 
-/** releaseChurn and seasonEventBook divided by the reference's own of each as well: each against its own floor. */
-export const AGAINST_OWN_REFERENCE: Record<string, string> = OWN_REFERENCES;
-
 const ratio = (ours: number | undefined, reference: number | undefined) =>
   ours !== undefined && reference ? Math.round((ours / reference) * 100) / 100 : undefined;
 
@@ -72,8 +69,8 @@ const ratio = (ours: number | undefined, reference: number | undefined) =>
 export function addReferenceRatios(scenarios: Record<string, Figures>): void {
   addRatiosTo(scenarios, AGAINST_REFERENCE, 'ToReference');
   // releaseChurn's against the reference's release churn, seasonEventBook's against its season
-  // booking: `rpsToOwnReference`, ...
-  addRatiosTo(scenarios, AGAINST_OWN_REFERENCE, 'ToOwnReference');
+  // booking (OWN_REFERENCES): `rpsToOwnReference`, ...
+  addRatiosTo(scenarios, OWN_REFERENCES, 'ToOwnReference');
 }
 
 function addRatiosTo(scenarios: Record<string, Figures>, pairs: Record<string, string>, suffix: string): void {

@@ -85,7 +85,7 @@ export async function seasonBook(ctx: BenchContext): Promise<Figures> {
  * `first`; `pathOf` names the booking's path for an event's place in the walk, `booked` hears
  * of each pair booked. `taken()` is the pairs taken so far, where the next run goes on.
  */
-export function seasonEventRequests<T>(ctx: BenchContext, first: number, pathOf: (event: number) => string, data: (event: number, seats: string[]) => T, booked?: (data: T) => void) {
+export function seasonEventRequests(ctx: BenchContext, first: number, pathOf: (event: number) => string, booked?: (event: number, seats: string[]) => void) {
   const [, inEvents] = halves(ctx.charts.seats10k.labels);
   const perEvent = pairsPerEvent(ctx);
   let next = first;
@@ -97,9 +97,9 @@ export function seasonEventRequests<T>(ctx: BenchContext, first: number, pathOf:
       const event = Math.floor(pair / perEvent);
       const at = (pair % perEvent) * 2;
       const seats = [inEvents[at]!, inEvents[at + 1]!];
-      return { path: pathOf(event), body: JSON.stringify({ objects: seats }), data: data(event, seats) };
+      return { path: pathOf(event), body: JSON.stringify({ objects: seats }), data: { event, seats } };
     },
-    onStatus: (status, made) => status < 300 && booked?.(made),
+    onStatus: (status, { event, seats }) => status < 300 && booked?.(event, seats),
   });
   return { requests, taken: () => next };
 }
@@ -112,13 +112,7 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
   // run goes on from the pair where the last one stopped, so its bookings are of free seats
   // as book2's (starting over would measure refusals: OBJECT_NOT_FREE for nearly every request).
   const eventAt = (n: number) => events[n % events.length]!;
-  const walk = seasonEventRequests(
-    ctx,
-    walked.get(ctx) ?? 0,
-    (n) => `/events/${eventAt(n).key}/actions/book`,
-    (n, seats) => ({ event: eventAt(n), seats }),
-    ({ event, seats }) => ledger.booked(event, seats),
-  );
+  const walk = seasonEventRequests(ctx, walked.get(ctx) ?? 0, (n) => `/events/${eventAt(n).key}/actions/book`, (n, seats) => ledger.booked(eventAt(n), seats));
   const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests: walk.requests });
   walked.set(ctx, walk.taken());
   // No seat may be booked both on a season and in one of its events.

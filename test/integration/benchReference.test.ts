@@ -1,37 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/inventory/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOK_FUNCTION, LUA, RELEASE_FUNCTION, SEASON_EVENT_BOOK_FUNCTION } from '../../bench/reference/functions.js';
-import { startRedisServer } from '../../src/embedded/redisServer.js';
-import type { ChildServer } from '../../src/embedded/childServer.js';
+import { testRedis } from '../support/harness.js';
 
-// The lean reference's Redis functions (bench/reference/functions.ts), on a redis-server of
-// their own: the bench divides the server's figures by what they cost, so they must do what
-// their floor stands for, all or nothing, and nothing more.
+// The lean reference's Redis functions (bench/reference/functions.ts), on the tests' Redis
+// (keys of this file's own): the bench divides the server's figures by what they cost, so they
+// must do what their floor stands for, all or nothing, and nothing more.
 
-let dir: string;
-let redis: ChildServer;
-let client: Redis;
+let client: RedisClient;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'seatsio-reference-'));
-  redis = await startRedisServer({ dir, appendOnly: false });
-  client = new Redis(redis.url);
+  client = testRedis();
   await client.call('FUNCTION', 'LOAD', 'REPLACE', LUA);
 });
 
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => client?.disconnect());
 
+const run = `benchReference-${process.pid}-${Date.now()}`;
 let calls = 0;
-const objects = 'ref:{e}:objects';
-const history = 'ref:{e}:history';
-const call = (fn: string, labels: string[], record = `ref:{e}:request:${++calls}`) => client.fcall(fn, 3, objects, history, record, Date.now(), 10_000, ...labels);
+const objects = `ref:{${run}-e}:objects`;
+const history = `ref:{${run}-e}:history`;
+const record = (name: string | number) => `ref:{${run}-e}:request:${name}`;
+const call = (fn: string, labels: string[], at = record(++calls)) => client.fcall(fn, 3, objects, history, at, Date.now(), 10_000, ...labels);
 
 describe('the lean reference functions', () => {
   it('book free seats and release booked ones, all or nothing, one history entry a call; a repeated call answers as the first and changes nothing', async () => {
@@ -42,10 +32,10 @@ describe('the lean reference functions', () => {
     expect(await client.hexists(objects, 'A-3')).toBe(0);
     // A-3 is not booked: A-1 stays booked.
     expect(await call(RELEASE_FUNCTION, ['A-1', 'A-3'])).toEqual([0, 'A-3']);
-    expect(await call(RELEASE_FUNCTION, ['A-1', 'A-2'], 'ref:{e}:request:release')).toBe(1);
+    expect(await call(RELEASE_FUNCTION, ['A-1', 'A-2'], record('release'))).toBe(1);
     expect(await client.hlen(objects)).toBe(0);
     // The same call again (its request record kept): answered 1, not refused, and nothing written.
-    expect(await call(RELEASE_FUNCTION, ['A-1', 'A-2'], 'ref:{e}:request:release')).toBe(1);
+    expect(await call(RELEASE_FUNCTION, ['A-1', 'A-2'], record('release'))).toBe(1);
     const entries = (await client.xrange(history, '-', '+')) as [string, string[]][];
     expect(entries.map(([, fields]) => fields.slice(2))).toEqual([
       ['s', 'booked', 'o', 'A-1,A-2'],
@@ -54,9 +44,10 @@ describe('the lean reference functions', () => {
   });
 
   it('book in an event of a season only seats the season has not booked, and count them taken in the season', async () => {
-    const season = 'ref:{s}:season';
-    const [eventObjects, eventHistory] = ['ref:{s}:e1:objects', 'ref:{s}:e1:history'];
-    const inEvent = (labels: string[]) => client.fcall(SEASON_EVENT_BOOK_FUNCTION, 4, eventObjects, eventHistory, `ref:{s}:request:${++calls}`, season, Date.now(), 10_000, ...labels);
+    const tag = `{${run}-s}`;
+    const season = `ref:${tag}:season`;
+    const [eventObjects, eventHistory] = [`ref:${tag}:e1:objects`, `ref:${tag}:e1:history`];
+    const inEvent = (labels: string[]) => client.fcall(SEASON_EVENT_BOOK_FUNCTION, 4, eventObjects, eventHistory, `ref:${tag}:request:${++calls}`, season, Date.now(), 10_000, ...labels);
     await client.hset(season, 'B-1', 'b');
     expect(await inEvent(['B-2', 'B-1'])).toEqual([0, 'B-1']);
     expect(await client.hlen(eventObjects)).toBe(0);
