@@ -1,8 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// Two projects: every test file against one redis-server, and the suites of the priority
-// lane, seasons, hold tokens, the history and the status stream once more against a 3-master Redis Cluster
-// (docs/operations.md, "Redis Cluster"; test/support/globalSetup.ts starts whichever the project needs).
+// Three projects: every test file against one redis-server; the suites of the priority lane,
+// seasons, hold tokens, the history and the status stream once more against a 3-master Redis
+// Cluster (docs/operations.md, "Redis Cluster"; test/support/globalSetup.ts starts whichever
+// the project needs); and, once those are done, the failover tests, which start their own.
 const ON_CLUSTER = [
   'objectStatus',
   'holds',
@@ -19,16 +21,45 @@ const ON_CLUSTER = [
   'statusStream',
 ].map((name) => `test/integration/${name}.test.ts`);
 
+// Redis's primary or a cluster's master killed under load, each test starting its own servers.
+const FAILOVER = ['test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts'];
+
+/**
+ * The files that take longest, first: started last, one would hold the run up alone (without
+ * timings of an earlier run, as on a fresh clone, vitest orders files by size).
+ */
+const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'holdExpiryAtScale', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors'].map((name) => `/${name}.test.ts`);
+
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = SLOW_FIRST.findIndex((name) => file.moduleId.endsWith(name));
+      return at === -1 ? SLOW_FIRST.length : at;
+    };
+    return sorted.map((file, i) => ({ file, i })).sort((a, b) => rank(a.file) - rank(b.file) || a.i - b.i).map(({ file }) => file);
+  }
+}
+
 export default defineConfig({
   test: {
     globalSetup: ['test/support/globalSetup.ts'],
     // The native uWS addon and child processes are simplest in forked workers.
     pool: 'forks',
+    sequence: { sequencer: SlowFirst },
+    // Most files wait on servers, timers and child processes rather than compute, so more
+    // files run at once than there are cores (vitest's default here would be one).
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 4),
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'redis', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/cluster/**'] } },
-      { extends: true, test: { name: 'cluster', include: [...ON_CLUSTER, 'test/cluster/**/*.test.ts'] } },
+      { extends: true, test: { name: 'redis', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/cluster/**', ...FAILOVER] } },
+      { extends: true, test: { name: 'cluster', include: [...ON_CLUSTER, 'test/cluster/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FAILOVER] } },
+      // After the others, side by side (three files): a failover's timings (promotion, the
+      // window of 503s) are what these tests measure, and beside the other files on two cores
+      // they stretch past what the tests allow.
+      { extends: true, test: { name: 'failover', include: FAILOVER, sequence: { groupOrder: 1 } } },
     ],
   },
 });

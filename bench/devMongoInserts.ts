@@ -7,10 +7,9 @@ import { cpuSecondsOf } from './lib/processes.js';
 // The in-memory MongoDB wire server of `npm run dev` and the bench (jongodb) as the history
 // drain uses it: documents shaped like the drain's batches (src/metadata/statusChangeHistory.ts:
 // a batch's labels and its entries' text, the same two indexes), inserted two at a time, with
-// that process's CPU per document as the collection grows (docs/performance.md, "The
-// development MongoDB's inserts grow with what it holds (session 33)"). Production uses
-// MongoDB itself (MONGODB_URL); this is the stand-in the bench's whole runs share the machine with.
-// The growth is the square of the documents held: each write is checked against the unique
+// that process's CPU per document as the collection grows. Production uses MongoDB itself
+// (MONGODB_URL); this is the stand-in the bench's whole runs share the machine with. The
+// growth is the square of the documents held: each write is checked against the unique
 // `_id` index by comparing every document with all before it (docs/benchmarks.md, "The
 // development MongoDB"), which is why the bench empties the history between scenarios.
 // Usage: node dist/bench/devMongoInserts.js [steps] [documents per step] [entry bytes]

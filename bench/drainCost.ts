@@ -27,7 +27,7 @@ import { median } from './lib/median.js';
 // per booking: this process's CPU while draining (what the drain costs a server process on
 // the event loop and V8's helper threads), and Redis's. The median of ROUNDS rounds, one JSON
 // line. In the on-sale bench the drain shares the server with the bookings, so there its cost
-// shows as server CPU per booking (docs/performance.md, "The drain's share").
+// shows as server CPU per booking (docs/performance.md, "The drain").
 
 const BOOKINGS = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 5);

@@ -3,7 +3,7 @@ import { cpuSecondsOf, processMemory } from './lib/processes.js';
 import { startDevServer } from './lib/devServer.js';
 
 // `npm run bench:idle`: the memory of a server that has started and waits for requests
-// (docs/benchmarks.md, "Idle memory"): the server on its embedded defaults, as `npm run dev`
+// (docs/benchmarks.md, "Benches of one part"): the server on its embedded defaults, as `npm run dev`
 // starts it with the V8 flags of `npm start` (its redis-server and MongoDB wire server are
 // processes of their own, not counted), its RSS 5 and 15 s after it is ready, with its
 // background jobs running, and the CPU it used in between: what the background jobs cost

@@ -4,7 +4,7 @@ import { printedKey, startDevServer } from './lib/devServer.js';
 // `npm run bench:connections [count]`: the server on its embedded defaults (as `npm run
 // bench` starts it) with `count` (default 10,000) idle keep-alive connections open: its RSS
 // before and with them, and requests on another connection answered meanwhile (docs/benchmarks.md,
-// "Open connections"). One JSON object on stdout.
+// "Benches of one part"). One JSON object on stdout.
 
 const count = Number(process.argv[2] ?? 10_000);
 const server = await startDevServer('connections');

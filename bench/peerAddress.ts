@@ -8,7 +8,7 @@ import { freePort } from '../src/embedded/freePort.js';
 
 // `npm run bench:address`: what reading the caller's address costs a uWS server per request,
 // the way src/http/clientIp.ts reads it (uWS's binary address) against uWS's text address
-// decoded as before session 19 (docs/performance.md, "The caller's address in binary"). A
+// decoded (docs/performance.md, "The direct path"). A
 // bare uWS server in a child process reads it READS times per request, to lift the cost
 // above the spread, or not at all; the child's CPU per request is compared in alternating
 // rounds. One JSON object on stdout.

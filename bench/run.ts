@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { startChildServer, type ChildServer } from '../src/embedded/childServer.js';
 import { freePort } from '../src/embedded/freePort.js';
 import { startRedisCluster, type RedisClusterNodes } from '../src/embedded/redisCluster.js';
+import { startRedisServer } from '../src/embedded/redisServer.js';
 import { SERVER_NODE_FLAGS } from '../src/serverFlags.js';
 import { buildObjectIndex } from '../src/domain/objectIndex.js';
 import { generatedDrawing, SEATS_100K, SEATS_10K, SEATS_10K_WITH_GA, type GeneratedDrawingOptions } from './drawings.js';
@@ -13,30 +14,40 @@ import { cpuMeter, cpuSecondsOf, mongoPidsOf, processMemory } from './lib/proces
 import { devHistoryOf } from './lib/devHistory.js';
 import { serverHeap } from './lib/serverGauges.js';
 import type { CommandStats } from './lib/commandStats.js';
-import { drainFigures, drainGauges, pendingStreamsOf } from './lib/drain.js';
+import { drainCaughtUp, drainFigures, drainGauges, pendingStreamsOf } from './lib/drain.js';
 import { FinalState } from './lib/finalState.js';
 import { settle } from './lib/settle.js';
 import { basicAuth, measure, type Figures, type LoadSettings } from './lib/measure.js';
+import { writeHtmlReport } from './lib/htmlReport.js';
+import { ApiState } from './lib/apiState.js';
+import { sendOnlyTo } from './lib/loadOrigin.js';
+import { checkTarget, cleanUpRun, createRunCompany, forgetRun, newRunId, recordedRuns, recordRun, targetOrigin, TargetError } from './lib/target.js';
+import { startTimeline, stopTimeline, type Timeline } from './lib/timeline.js';
 import { addRatios, gitCommit, machine, printComparison, printTable, printTargets, writeReport, type BenchReport, type Target } from './lib/report.js';
 import { bookTwo, ceiling } from './scenarios/bookTwo.js';
-import { statusStream } from './scenarios/statusStream.js';
+import { statusStream, statusStreamIdle, statusStreamJson } from './scenarios/statusStream.js';
 import { chartUpload } from './scenarios/chartUpload.js';
+import { chartLoad } from './scenarios/chartLoad.js';
 import type { BenchContext, Scale, SeededChart } from './scenarios/context.js';
 import { eventsAndMemory } from './scenarios/eventsAndMemory.js';
 import { gaSellOut } from './scenarios/gaSellOut.js';
 import { holdThenBook } from './scenarios/holdThenBook.js';
 import { hotSeats } from './scenarios/hotSeats.js';
+import { hotEvent } from './scenarios/hotEvent.js';
 import { releaseChurn } from './scenarios/releaseChurn.js';
 import { seasonBook, seasonEventBook, seasonsOf } from './scenarios/seasons.js';
 import { WARMED, warmUp } from './scenarios/warmUp.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth, referenceReleaseChurn, referenceSeasonEventBook } from './scenarios/reference.js';
+import { callBatchFigures, callRequests } from './lib/callBatches.js';
 import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundOrder, summarizeAlternating, type WithOwnReference, type AgainstBook2, type AlternatingRound, type AlternatingSummary, type RoundScenario, type Spread } from './lib/alternating.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up]`
+//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up] [-- --replica-acks N]`
+// `npm run bench -- --target URL --system-secret S [-- --quick | --smoke] [-- --only a,b] [-- --connections N] [-- --output FILE] [-- --compare FILE] [-- --no-warm-up]`
+// `npm run bench -- --target URL --cleanup [RUN_ID]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -47,6 +58,13 @@ import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundO
 // multiples of it too (docs/performance.md, "The lean reference").
 // `--cluster`: book2 and seasonBook (or the --only list) on one Redis, then again on a
 // 3-master Redis Cluster started on this machine (docs/operations.md, "Redis Cluster"), side by side.
+// `--replica-acks N`: book2 (or the --only list) on one Redis, then again on one Redis with a
+// replica and REDIS_REPLICA_ACKS=N (docs/operations.md, "High availability"), side by side.
+// `--target URL`: the scenarios that need no access to the server's processes or Redis, against a
+// server the bench did not start, in a company of the run's own; client-side figures only, the
+// final state read through the API (bench/lib/target.ts; docs/benchmarks.md, "Against your own
+// deployment"). `--cleanup [RUN_ID]` removes what the runs recorded for that target made there.
+// Every run also writes an HTML report beside the JSON (bench/lib/htmlReport.ts).
 
 const args = process.argv.slice(2);
 const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number }> = {
@@ -59,7 +77,7 @@ const { durationSeconds, connections, ...scale } = SCALES[args.includes('--smoke
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const compareFile = option('--compare');
 // `--cluster` compares the scenarios the issue of Redis Cluster names, unless --only says others.
-const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['book2', 'seasonBook'] : undefined);
+const only = option('--only')?.split(',') ?? (args.includes('--cluster') ? ['book2', 'seasonBook'] : args.includes('--replica-acks') ? ['book2'] : undefined);
 // `--profile DIR`: the server writes a V8 CPU profile there when it stops, the reference in DIR/reference,
 // the background jobs of `--jobs-apart` in DIR/jobs.
 const profileDir = option('--profile');
@@ -77,6 +95,9 @@ const output = option('--output') ?? 'bench/results/latest.json';
 // `--workers N`: the server as N processes on one port (WORKERS=N, docs/operations.md, "One process per core").
 const workers = Number(option('--workers') ?? 1);
 const clusterMode = args.includes('--cluster');
+const replicaAcksOption = option('--replica-acks');
+const replicaAcks = replicaAcksOption === undefined ? undefined : Number(replicaAcksOption);
+if (replicaAcks !== undefined && !(Number.isInteger(replicaAcks) && replicaAcks >= 1)) throw new Error(`--replica-acks takes a number of replicas, 1 or more, got ${replicaAcksOption}`);
 // `--jobs-apart`: the server with BACKGROUND_JOBS=off and the background jobs (history drain,
 // hold expiry) in a process of their own (`npm run worker`, docs/operations.md), whose CPU
 // per request each scenario reports as `jobsUsPerRequest` beside the server's.
@@ -91,7 +112,8 @@ if (!Number.isInteger(alternate) || alternate < 0) throw new Error(`--alternate 
 // `--subscribers N`: the statusStream scenario's WebSocket subscribers (5,000 unless said).
 if (option('--subscribers')) scale.streamSubscribers = Number(option('--subscribers'));
 // `--node-flags "FLAGS"`: the server's V8 flags for this run instead of src/serverFlags.ts's, to
-// measure a change of them against the flags as they are (docs/performance.md, "Memory").
+// measure a change of them against the flags as they are (docs/performance.md, "Where a
+// booking's bytes go").
 const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SERVER_NODE_FLAGS;
 // `--server-dir DIR`: the server of another checkout, built there (`DIR/dist/src/dev.js`, run in
 // DIR with DIR's node_modules), measured by this bench and against this run's references: an
@@ -100,16 +122,14 @@ const serverNodeFlags = option('--node-flags')?.split(' ').filter(Boolean) ?? SE
 // Redis in today's layout, so the version must keep it (object records, hold tokens).
 const serverDir = option('--server-dir');
 // `--no-settle`: each scenario right after the one before, Redis rewriting its append-only file
-// when it decides, as runs before session 28 did (bench/lib/settle.ts; docs/benchmarks.md,
-// "Settling between scenarios"): to compare with those runs, or to measure what settling changes.
+// when it decides (bench/lib/settle.ts; docs/benchmarks.md, "Order, settling and warm-up"): to
+// measure what settling changes, or to compare with runs made that way.
 const settles = !args.includes('--no-settle');
-// `--keep-history`: settling leaves the history the development MongoDB stored in place, as runs
-// before session 34 did, rather than emptying it (bench/lib/devHistory.ts; docs/benchmarks.md,
-// "The development MongoDB").
+// `--keep-history`: settling leaves the history the development MongoDB stored in place rather
+// than emptying it (bench/lib/devHistory.ts; docs/benchmarks.md, "Order, settling and warm-up").
 const clearsHistory = settles && !args.includes('--keep-history');
-// `--no-warm-up`: the scenarios compared with the references timed from cold, as runs before
-// session 33 did; otherwise each first runs this long untimed (bench/scenarios/warmUp.ts;
-// docs/benchmarks.md, "Warm-up").
+// `--no-warm-up`: the scenarios compared with the references timed from cold; otherwise each
+// first runs this long untimed (bench/scenarios/warmUp.ts; docs/benchmarks.md, "Order, settling and warm-up").
 const warmUpSeconds = args.includes('--no-warm-up') ? 0 : Math.min(2, durationSeconds);
 
 type Scenario = (ctx: BenchContext) => Promise<Figures>;
@@ -119,7 +139,7 @@ type Scenario = (ctx: BenchContext) => Promise<Figures>;
  * scenarios compared with them (book2, /health, releaseChurn, holdThenBook, seasonEventBook
  * against the references; bestAvailable4 against book2): this machine's speed drifts within
  * a run, by up to half in ten minutes, so a ratio is only as good as the time between its two
- * figures is short (docs/benchmarks.md, "Order"). The rest after them: the status stream's
+ * figures is short (docs/benchmarks.md, "Order, settling and warm-up"). The rest after them: the status stream's
  * 5,000 subscribers and the reports also leave memory and collector work behind.
  */
 const SCENARIOS: Record<string, Scenario> = {
@@ -136,8 +156,12 @@ const SCENARIOS: Record<string, Scenario> = {
   seasonEventBook,
   bestAvailable4Cold,
   bestAvailable4,
+  chartLoad,
   statusStream,
+  statusStreamJson,
+  statusStreamIdle,
   hotSeats,
+  hotEvent,
   gaSellOut,
   seasonBook,
   reportSummary100k,
@@ -147,7 +171,7 @@ const SCENARIOS: Record<string, Scenario> = {
   workspaceList: (ctx) => measure(ctx.settings, { url: `${ctx.serverUrl}/workspaces`, headers: ctx.admin.headers }),
 };
 
-async function startServers(dataDir: string, cluster: RedisClusterNodes | undefined): Promise<{ server: ChildServer; ceilingServer: ChildServer; inspectPort?: number }> {
+async function startServers(dataDir: string, cluster: RedisClusterNodes | undefined, acks = 0): Promise<{ server: ChildServer; ceilingServer: ChildServer; inspectPort?: number }> {
   const serverPort = await freePort();
   const inspectPort = allocation ? await freePort() : undefined;
   const ceilingPort = await freePort();
@@ -168,6 +192,7 @@ async function startServers(dataDir: string, cluster: RedisClusterNodes | undefi
       LOG_LEVEL: 'warn',
       REDIS_URL: '',
       REDIS_CLUSTER_NODES: cluster?.addresses.join(',') ?? '',
+      REDIS_REPLICA_ACKS: String(acks),
       MONGODB_URL: '',
       WORKERS: String(workers),
       BACKGROUND_JOBS: jobsApart ? 'off' : 'in-process',
@@ -243,6 +268,25 @@ function commandCosts(before: CommandStats, after: CommandStats, requests: numbe
   return { figures: { ...script, redisCommandsPerRequest: perRequest(all) }, top };
 }
 
+/** Whether the run runs the scenario: all, or those --only names (with those it runs with, and those the others are divided by). */
+const selected = (name: string) => !only || ALWAYS.has(name) || only.includes(RUNS_WITH[name] ?? name);
+
+/** The three charts every run books on; the 100,000-seat one may be uploaded already (chartUpload). */
+async function seedCharts(admin: Admin, seats100kKey: string): Promise<BenchContext['charts']> {
+  return {
+    seats100k: await seed(admin, SEATS_100K, seats100kKey),
+    seats10k: await seed(admin, SEATS_10K),
+    seats10kWithGa: await seed(admin, SEATS_10K_WITH_GA),
+  };
+}
+
+/** What the selected scenarios share, made before the timed scenarios so none pays for it. */
+async function prepare(ctx: BenchContext): Promise<void> {
+  if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
+  if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
+  if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
+}
+
 async function seed(admin: Admin, options: GeneratedDrawingOptions, chartKey?: string): Promise<SeededChart> {
   const drawing = generatedDrawing(options);
   const key = chartKey ?? (await admin.uploadChart(drawing));
@@ -256,7 +300,7 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   const s = report.scenarios;
   const targets: Target[] = [];
   if (s.book2) {
-    targets.push({ what: 'book2 rps / ceiling', value: s.book2.ratioToCeiling ?? 0, limit: '≥ 0.6', met: (s.book2.ratioToCeiling ?? 0) >= 0.6 });
+    if (s.ceiling) targets.push({ what: 'book2 rps / ceiling', value: s.book2.ratioToCeiling ?? 0, limit: '≥ 0.6', met: (s.book2.ratioToCeiling ?? 0) >= 0.6 });
     targets.push({ what: 'book2 p99 ms at 100 connections', value: s.book2.p99Ms, limit: '≤ 10', met: s.book2.p99Ms <= 10 });
   }
   if (s.book2?.allocatedBytesPerRequest !== undefined) {
@@ -265,7 +309,7 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
   }
   if (s.book2?.serverUsToReference !== undefined) {
     // The priority lane's aim: a booking within 1.6 times the lean reference's server CPU and
-    // 2 times its Redis CPU, per process (docs/performance.md, "Priority lane v2: the design").
+    // 2 times its Redis CPU, per process (docs/performance.md, "Current figures").
     targets.push({ what: 'book2 server CPU µs per request / reference', value: s.book2.serverUsToReference, limit: '≤ 1.6', met: s.book2.serverUsToReference <= 1.6 });
     targets.push({ what: 'book2 Redis CPU µs per request / reference', value: s.book2.redisUsToReference!, limit: '≤ 2', met: (s.book2.redisUsToReference ?? Infinity) <= 2 });
   }
@@ -305,9 +349,12 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     // 4 seats per request on 50,000 seats until 80 % sold, against book2 at the same
     // connections in the same run (docs/best-available.md, "Cost").
     if (s.book2) {
-      const cpu = Math.round((s.bestAvailable4.serverUsPerRequest! / s.book2.serverUsPerRequest!) * 100) / 100;
+      // CPU figures only when the bench started the server (not with --target).
+      if (s.book2.serverUsPerRequest !== undefined) {
+        const cpu = Math.round((s.bestAvailable4.serverUsPerRequest! / s.book2.serverUsPerRequest) * 100) / 100;
+        targets.push({ what: 'bestAvailable4 server CPU µs per request / book2', value: cpu, limit: '≤ 2', met: cpu <= 2 });
+      }
       const p99 = Math.round((s.bestAvailable4.p99Ms / s.book2.p99Ms) * 100) / 100;
-      targets.push({ what: 'bestAvailable4 server CPU µs per request / book2', value: cpu, limit: '≤ 2', met: cpu <= 2 });
       targets.push({ what: 'bestAvailable4 p99 / book2 p99, same connections', value: p99, limit: '≤ 2', met: p99 <= 2 });
     }
     const failed = [s.bestAvailable4, s.bestAvailable4Cold].reduce((n, f) => n + (f ? f.non2xx + (f.wrongCounts ?? 0) : 0), 0);
@@ -319,20 +366,38 @@ function targetsOf(report: BenchReport, memory: Record<string, number>): Target[
     const detailed = s.reportSummary100k.detailedP99Ms ?? Infinity;
     targets.push({ what: 'reportSummary100k detailed report p99 ms', value: detailed, limit: '≤ 1000', met: detailed <= 1000 });
   }
-  if (s.statusStream) {
-    // Subscribers on one event while book2 runs on it (docs/status-stream.md).
-    const f = s.statusStream;
-    targets.push({ what: `statusStream delivery p99 ms (${f.subscribers} subscribers)`, value: f.deliveryP99Ms!, limit: '≤ 50', met: f.deliveryP99Ms! >= 0 && f.deliveryP99Ms! <= 50 });
+  for (const [name, keep] of [['statusStream', 0.75], ['statusStreamJson', 0.85]] as const) {
+    // Subscribers on one event while book2 runs on it (docs/status-stream.md, "Cost").
+    const f = s[name];
+    if (!f) continue;
+    const format = f.format === 1 ? 'compact' : 'JSON';
     if (s.book2) {
       const kept = Math.round((f.rps / s.book2.rps) * 1000) / 1000;
-      targets.push({ what: 'statusStream book2 rps / book2 alone', value: kept, limit: '≥ 0.9', met: kept >= 0.9 });
+      targets.push({ what: `${name} book2 rps / book2 alone (${f.subscribers} ${format} subscribers)`, value: kept, limit: `≥ ${keep}`, met: kept >= keep });
+      // Their CPU: the server's during the load less what as many bookings cost alone, per subscriber and second.
+      if (f.serverCpuSecondsWithSubscribers !== undefined && s.book2.serverUsPerRequest !== undefined) {
+        const subscribersCpu = f.serverCpuSecondsWithSubscribers - (f.requests * s.book2.serverUsPerRequest) / 1e6;
+        f.serverCpuUsPerSubscriberSecond = Math.round((subscribersCpu / (f.subscribers! * f.loadSeconds!)) * 1e6 * 100) / 100;
+      }
     }
-    const wrong = (f.subscribersBehind ?? 0) + (f.streamGaps ?? 0) + (f.viewMismatches ?? 0) + (f.subscribersClosed ?? 0);
-    targets.push({ what: 'statusStream subscribers behind, gaps, closed, view mismatches', value: wrong, limit: '= 0', met: wrong === 0 });
+    if (name === 'statusStream') {
+      targets.push({ what: `statusStream delivery p99 ms (${f.subscribers} subscribers)`, value: f.deliveryP99Ms!, limit: '≤ 250', met: f.deliveryP99Ms! >= 0 && f.deliveryP99Ms! <= 250 });
+      targets.push({ what: 'statusStream bytes per change per subscriber (compact)', value: f.bytesPerChange!, limit: '≤ 4', met: f.bytesPerChange! >= 0 && f.bytesPerChange! <= 4 });
+    }
+    const wrong = (f.subscribersBehind ?? 0) + (f.streamGaps ?? 0) + (f.viewMismatches ?? 0) + (f.subscribersClosed ?? 0) + (f.tcpTimeouts ?? 0);
+    targets.push({ what: `${name} subscribers behind, gaps, closed, sampled views wrong, TCP timeouts`, value: wrong, limit: '= 0', met: wrong === 0 });
+  }
+  if (s.statusStreamIdle) {
+    const f = s.statusStreamIdle;
+    targets.push({ what: `statusStreamIdle server bytes per subscriber (${f.subscribers} idle)`, value: f.serverBytesPerSubscriber!, limit: '≤ 2048', met: f.serverBytesPerSubscriber! <= 2048 });
+  }
+  if (s.chartLoad) {
+    // A seat map opened again (304) against /health, both in the scenario (bench/scenarios/chartLoad.ts).
+    targets.push({ what: 'chartLoad 304 rps / /health rps', value: s.chartLoad.notModifiedToHealth!, limit: '≥ 0.8', met: s.chartLoad.notModifiedToHealth! >= 0.8 });
   }
   if (s.book2WhileReporting) {
     const kept = s.book2WhileReporting.ratioToBook2Alone ?? 0;
-    targets.push({ what: 'book2 rps kept while 10 connections read reports', value: kept, limit: '≥ 0.8', met: kept >= 0.8 });
+    targets.push({ what: 'book2 rps kept while 10 connections read reports', value: kept, limit: '≥ 0.9', met: kept >= 0.9 });
   }
   const doubles = Object.values(s).reduce(
     (n, f) => n + (f.doubleBookings ?? 0) + (f.lostBookings ?? 0) + (f.strayBookings ?? 0) + (f.seasonAndEventBookings ?? 0),
@@ -405,14 +470,17 @@ function printAlternating(summary: AlternatingSummary | undefined): void {
 }
 
 /** One run of the selected scenarios: on the private Redis of `npm run dev`, or on a cluster of `masters`. */
-async function runBench(masters: number | undefined): Promise<BenchReport> {
+async function runBench(masters: number | undefined, acks = 0): Promise<BenchReport> {
   const dataDir = mkdtempSync(join(tmpdir(), 'seatsio-bench-'));
   const cluster = masters ? await startRedisCluster({ dir: join(dataDir, 'cluster'), masters, appendOnly: true }) : undefined;
-  const { server, ceilingServer, inspectPort } = await startServers(dataDir, cluster);
+  const { server, ceilingServer, inspectPort } = await startServers(dataDir, cluster, acks);
   const adminKey = /Company admin key\s+(\S+)/.exec(server.output())![1]!;
   const workspaceKey = /Default workspace secret key\s+(\S+)/.exec(server.output())![1]!;
   const admin = new Admin(server.url, adminKey);
   const redisUrl = cluster ? undefined : /Redis\s+(redis:\/\/\S+)/.exec(server.output())![1]!;
+  // With --replica-acks: the replicas REDIS_REPLICA_ACKS waits for, synced before anything is seeded.
+  const replicas = [];
+  for (let i = 0; i < acks; i++) replicas.push(await startRedisServer({ dir: join(dataDir, `replica-${i}`), appendOnly: true, appendFsync: 'everysec', replicaOf: Number(new URL(redisUrl!).port) }));
   const state = cluster ? new FinalState(cluster.servers.map((s) => s.url), true) : new FinalState([redisUrl!]);
   // Redis rewrites its append-only file between scenarios, not during one (bench/lib/settle.ts).
   if (settles) await state.rewriteAppendOnlyFilesOnlyWhenAsked();
@@ -437,17 +505,14 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     return { cpu, forksDuring: async () => (await state.forks()) - forksBefore, cleared };
   };
   const scenarios: Record<string, Figures> = {};
+  const timelines: Record<string, Timeline> = {};
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
   try {
     console.log(`bench (${scale.mode}): ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections`);
     const upload = await chartUpload(admin, scale.indexInOwnProcess);
     sections.charts = upload.figures;
-    const charts = {
-      seats100k: await seed(admin, SEATS_100K, upload.chartKey),
-      seats10k: await seed(admin, SEATS_10K),
-      seats10kWithGa: await seed(admin, SEATS_10K_WITH_GA),
-    };
+    const charts = await seedCharts(admin, upload.chartKey);
     const ctx: BenchContext = {
       scale,
       settings,
@@ -464,31 +529,36 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       newEvents: (chart, count) => admin.createEvents(chart.key, count),
     };
     if (!only || only.includes('eventsAndMemory')) {
-      memory = { ...(await eventsAndMemory(ctx)) };
+      memory = { ...(await eventsAndMemory(ctx, state)) };
       sections.eventsAndMemory = memory;
       console.log('events and memory:', JSON.stringify(memory));
     }
-    if (!only || only.some((name) => name.startsWith('season'))) await seasonsOf(ctx);
-    if (!only || only.includes('bestAvailable4')) await bestAvailableChartOf(ctx);
-    if (!only || only.some((name) => name === 'reportSummary100k' || name === 'book2WhileReporting')) await halfBookedEvent(ctx);
+    await prepare(ctx);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
-      if (only && !ALWAYS.has(name) && !only.includes(RUNS_WITH[name] ?? name)) continue;
+      if (!selected(name)) continue;
       if (REFERENCE_SCENARIOS.has(name) && !reference) continue;
       if (warmUpSeconds > 0 && WARMED.has(name)) await warmUp(name, scenario, ctx, warmUpSeconds);
       const { cpu, forksDuring, cleared } = await startScenario(name);
       const commandsBefore = await state.commandStats();
       const drainBefore = await drainGauges(server.url);
+      const batchesBefore = await callRequests(server.url);
       const started = Date.now();
       const allocated = inspectPort && !REFERENCE_SCENARIOS.has(name) && name !== 'ceiling' ? await allocationMeter(inspectPort, join(dirname(output), `${name}.heapprofile`), !survivors) : undefined;
       let figures: Figures;
+      // Its answers second by second, for the HTML report (bench/lib/timeline.ts).
+      startTimeline();
       try {
         figures = await scenario(ctx);
       } catch (error) {
         // What the server said (its warnings) tells why, once it is stopped below.
         console.error(`${name} failed; the server's last output:\n${server.output().slice(-4000)}`);
         throw error;
+      } finally {
+        const timeline = stopTimeline();
+        if (timeline) timelines[name] = timeline;
       }
       const drain = drainFigures(drainBefore, await drainGauges(server.url), Date.now() - started);
+      const batches = callBatchFigures(batchesBefore, await callRequests(server.url));
       const allocationFigure = allocated && figures.requests > 0 ? { [survivors ? 'survivingBytesPerRequest' : 'allocatedBytesPerRequest']: Math.round((await allocated()) / figures.requests) } : {};
       // The server's RSS after each scenario, and its peak so far: where a run's peak came from;
       // and its V8 heap and Buffers then, so what RSS kept can be told apart from native memory.
@@ -497,8 +567,8 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
       const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
       const memoryFigures = { serverRssMbAfter: mb(rssBytes), serverPeakRssMbSoFar: mb(peakRssBytes), serverHeapTotalMbAfter: mb(heap.heapTotalBytes), serverExternalMbAfter: mb(heap.externalBytes) };
       const commands = commandCosts(commandsBefore, await state.commandStats(), figures.requests);
-      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...allocationFigure, ...memoryFigures, redisForksDuring: await forksDuring(), ...cleared };
-      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
+      scenarios[name] = { ...figures, ...cpu(), ...commands.figures, ...drain, ...batches, ...allocationFigure, ...memoryFigures, redisForksDuring: await forksDuring(), ...cleared };
+      console.log(`${name}: ${figures.rps} rps, p99 ${figures.p99Ms} ms, ${figures.non2xx} non-2xx, CPU ${JSON.stringify(cpu())}, history ${JSON.stringify(drain)}${batches.statusCalls ? `, requests per status call ${batches.requestsPerStatusCall} (p50 ${batches.requestsPerStatusCallP50}, p99 ${batches.requestsPerStatusCallP99})` : ''}${commands.top ? `, Redis commands per request ${scenarios[name]!.redisCommandsPerRequest} (${commands.top})` : ''}${allocated ? (survivors ? `, ${scenarios[name]!.survivingBytesPerRequest} bytes per request outlived the young generation` : `, ${scenarios[name]!.allocatedBytesPerRequest} bytes allocated per request`) : ''}`);
     }
     if (alternate > 0 && reference) {
       // A slice is the scenario as above, with its CPU per request; nothing else is read.
@@ -546,6 +616,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     await jobs?.stop();
     await server.stop();
     await cluster?.stop();
+    for (const replica of replicas) await replica.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
@@ -557,7 +628,7 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     commit: gitCommit(serverDir),
     ...(serverDir ? { benchCommit: gitCommit() } : {}),
     mode: scale.mode,
-    settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1, ...(jobsApart ? { jobsProcesses: 1 } : {}) },
+    settings: { ...settings, serverProcesses: workers, redisMasters: masters ?? 1, ...(acks > 0 ? { replicaAcks: acks } : {}), ...(jobsApart ? { jobsProcesses: 1 } : {}) },
     serverNodeFlags,
     // Whether each scenario waited for the drain and Redis's rewrites first (bench/lib/settle.ts).
     settled: settles,
@@ -568,9 +639,147 @@ async function runBench(masters: number | undefined): Promise<BenchReport> {
     machine: machine(),
     scenarios,
     ...sections,
+    // Each scenario's answers second by second (bench/lib/timeline.ts): the HTML report's plots.
+    timelines,
   };
   report.targets = targetsOf(report, memory);
   return report;
+}
+
+/**
+ * What `--target` leaves out, and why: each needs what only a server the bench started gives
+ * (its processes, its Redis, a server beside it on this machine). A scenario that reads the
+ * server's process or Redis is listed here.
+ */
+const NOT_ON_A_TARGET: Record<string, string> = {
+  ceiling: 'the no-op ceiling would run on this machine, not at the target, so rps is not divided by it',
+  referenceBook2: "the lean reference runs on the server's Redis, which the bench does not reach",
+  referenceHealth: "the lean reference runs on the server's Redis, which the bench does not reach",
+  referenceReleaseChurn: "the lean reference runs on the server's Redis, which the bench does not reach",
+  referenceSeasonEventBook: "the lean reference runs on the server's Redis, which the bench does not reach",
+  eventsAndMemory: "it reads Redis's memory",
+  statusStreamIdle: "it reads the server process's memory per subscriber",
+};
+
+/**
+ * `--target`: the scenarios against a server the bench did not start, in a company of the run's
+ * own; the final state read through the API (bench/lib/apiState.ts); client-side figures only.
+ * Nothing is sent anywhere but the target's origin once its company is made (bench/lib/loadOrigin.ts).
+ */
+async function runTarget(origin: string, systemSecret: string): Promise<BenchReport> {
+  await checkTarget(origin);
+  const runId = newRunId();
+  const run = await createRunCompany(origin, systemSecret, runId);
+  const recordFile = recordRun(dirname(output), run);
+  sendOnlyTo(origin);
+  const admin = new Admin(origin, run.adminKey, runId);
+  const skipped = Object.fromEntries(Object.entries(NOT_ON_A_TARGET).filter(([name]) => selected(name)));
+  for (const [name, why] of Object.entries(skipped)) console.log(`not run with --target: ${name} (${why})`);
+  console.log(`bench (${scale.mode}) against ${origin}, run ${runId}: ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections`);
+  const scenarios: Record<string, Figures> = {};
+  const timelines: Record<string, Timeline> = {};
+  let charts: Record<string, unknown> = {};
+  try {
+    const upload = await chartUpload(admin, false);
+    charts = upload.figures;
+    const ctx: BenchContext = {
+      scale,
+      settings,
+      secondsPerScenario: warmUpSeconds + settings.durationSeconds,
+      serverUrl: origin,
+      ceilingUrl: '',
+      admin,
+      workspaceHeaders: { authorization: basicAuth(run.workspaceSecretKey), 'content-type': 'application/json' },
+      state: new ApiState(admin),
+      charts: await seedCharts(admin, upload.chartKey),
+      serverMemory: () => {
+        throw new Error("the server's memory is not known with --target");
+      },
+      newEvents: (chart, count) => admin.createEvents(chart.key, count),
+    };
+    await prepare(ctx);
+    for (const [name, scenario] of Object.entries(SCENARIOS)) {
+      if (!selected(name) || NOT_ON_A_TARGET[name]) continue;
+      if (warmUpSeconds > 0 && WARMED.has(name)) await warmUp(name, scenario, ctx, warmUpSeconds);
+      // The history the scenarios before it left to store, as far as the target's /metrics tells (a server without the gauge reads as caught up).
+      if (settles) await drainCaughtUp(pendingStreamsOf(origin), 60_000, 100);
+      startTimeline();
+      try {
+        scenarios[name] = await scenario(ctx);
+      } finally {
+        const timeline = stopTimeline();
+        if (timeline) timelines[name] = timeline;
+      }
+      const f = scenarios[name]!;
+      console.log(`${name}: ${f.rps} rps, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, ${f.non2xx} non-2xx, ${f.errors} errors`);
+    }
+  } finally {
+    console.log(`\nthe run's data stays on ${origin} (workspace "${runId}"; charts named, events and seasons keyed "${runId}..."), recorded in ${recordFile}; remove it with: npm run bench -- --target ${origin} --cleanup ${runId}`);
+  }
+  addRatios(scenarios);
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    // The server's commit is not known; the bench's is.
+    commit: 'unknown',
+    benchCommit: gitCommit(),
+    mode: scale.mode,
+    settings: { ...settings },
+    target: { url: origin, runId },
+    settled: settles,
+    warmUpSeconds,
+    // The load generator's machine.
+    machine: machine(),
+    scenarios,
+    skipped,
+    charts,
+    timelines,
+  };
+  report.targets = targetsOf(report, {});
+  return report;
+}
+
+/** `--cleanup [RUN_ID]`: removes what the runs recorded beside the output against `origin` made there. */
+async function cleanUpTarget(origin: string, runId: string | undefined): Promise<void> {
+  const dir = dirname(output);
+  const runs = recordedRuns(dir, origin, runId);
+  if (runs.length === 0) throw new TargetError(`no run against ${origin}${runId ? ` with id ${runId}` : ''} is recorded in ${dir} (a run writes target-run-<id>.json there)`);
+  await checkTarget(origin);
+  sendOnlyTo(origin);
+  for (const { run, file } of runs) {
+    let removed: Awaited<ReturnType<typeof cleanUpRun>>;
+    try {
+      removed = await cleanUpRun(new Admin(origin, run.adminKey), run.runId);
+    } catch (error) {
+      throw new TargetError(`cleaning up run ${run.runId} on ${origin} failed: ${(error as Error).message.split('\n')[0]}`);
+    }
+    forgetRun(file);
+    console.log(`run ${run.runId} on ${origin}: ${removed.eventsRemoved} events and seasons deleted with their inventory, ${removed.chartsArchived} charts moved to the archive; its company stays, with the empty workspace "${run.runId}"`);
+  }
+}
+
+/** `--target` and `--cleanup`: a problem with them or the target is one line on stderr and exit code 1, before any load. */
+async function mainTarget(): Promise<void> {
+  try {
+    if (!args.includes('--target')) throw new TargetError('--system-secret and --cleanup go with --target URL (the server to measure)');
+    const origin = targetOrigin(option('--target'), args);
+    if (args.includes('--cleanup')) {
+      const runId = option('--cleanup');
+      await cleanUpTarget(origin, runId && !runId.startsWith('--') ? runId : undefined);
+      return;
+    }
+    const secret = option('--system-secret');
+    if (!secret || secret.startsWith('--')) throw new TargetError("--target needs --system-secret S, the server's SYSTEM_API_SECRET: the bench makes a company of its own with it");
+    const report = await runTarget(origin, secret);
+    printTable(report);
+    printTargets(report.targets as Target[]);
+    writeReport(report, output);
+    if (compareFile) printComparison(report, compareFile);
+    console.log(`HTML report: ${writeHtmlReport(report, output, compareFile)}`);
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
 }
 
 /** `--cluster`: each scenario on one Redis and on the cluster, with its CPU per request. */
@@ -587,7 +796,30 @@ function printClusterComparison(single: BenchReport, cluster: BenchReport): void
   }
 }
 
+/** What waiting for replicas costs: each scenario's rate with REDIS_REPLICA_ACKS=N as a share of its rate without, in the same run. */
+function printReplicaAcksComparison(plain: BenchReport, acked: BenchReport): void {
+  console.log(`\none Redis vs one Redis with ${acked.settings.replicaAcks as number} replica(s) and REDIS_REPLICA_ACKS=${acked.settings.replicaAcks as number} (same load; "kept" is rps with acks / rps without, and the same of each run's ratio to its ceiling)`);
+  console.log('scenario          rps without / with     kept (rps)   kept (ratio to ceiling)   p99 ms without / with');
+  for (const [name, f] of Object.entries(acked.scenarios)) {
+    const s = plain.scenarios[name];
+    if (!s || name === 'ceiling') continue;
+    const kept = (f.rps / s.rps).toFixed(2);
+    const keptRatio = s.ratioToCeiling && f.ratioToCeiling ? (f.ratioToCeiling / s.ratioToCeiling).toFixed(2) : '-';
+    console.log(`${name.padEnd(16)}  ${`${s.rps} / ${f.rps}`.padEnd(21)}  ${kept.padEnd(11)}  ${keptRatio.padEnd(24)}  ${s.p99Ms} / ${f.p99Ms}`);
+  }
+}
+
 async function main(): Promise<void> {
+  if (['--target', '--system-secret', '--cleanup'].some((name) => args.includes(name))) return mainTarget();
+  if (replicaAcks !== undefined) {
+    const plain = await runBench(undefined);
+    printTable(plain);
+    const acked = await runBench(undefined, replicaAcks);
+    printTable(acked);
+    printReplicaAcksComparison(plain, acked);
+    writeReport({ ...acked, plain } as BenchReport, output);
+    return;
+  }
   if (clusterMode) {
     const single = await runBench(undefined);
     printTable(single);
@@ -596,6 +828,7 @@ async function main(): Promise<void> {
     printTargets(cluster.targets as Target[]);
     printClusterComparison(single, cluster);
     writeReport({ ...cluster, single } as BenchReport, output);
+    console.log(`HTML report: ${writeHtmlReport(cluster, output, compareFile)}`);
     return;
   }
   const report = await runBench(undefined);
@@ -607,6 +840,7 @@ async function main(): Promise<void> {
   printTargets(report.targets as Target[]);
   writeReport(report, output);
   if (compareFile) printComparison(report, compareFile);
+  console.log(`HTML report: ${writeHtmlReport(report, output, compareFile)}`);
 }
 
 await main();

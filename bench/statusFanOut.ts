@@ -6,8 +6,8 @@ import { loadUws } from '../src/http/uws.js';
 import { roundOrder } from './lib/alternating.js';
 import { median } from './lib/median.js';
 
-// `npm run bench:fanout`: what the status stream's fan-out (src/services/statusStreamHub.ts,
-// broadcast) costs per subscriber and message, a batch's message sent as its JavaScript text
+// `npm run bench:fanout`: what handing a status stream frame to each subscriber (src/services/streamSockets.ts)
+// costs per subscriber and frame, a frame sent as its JavaScript text
 // (uWS makes a UTF-8 copy of it for every socket) against the same message encoded once and
 // sent as bytes. One uWS server with SUBSCRIBERS WebSockets from a child process that reads
 // as fast as it can; each message goes to every socket, and the next waits until the child

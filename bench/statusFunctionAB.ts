@@ -82,7 +82,8 @@ await withStatusFunctionBench(
         const code = await checkout(root);
         const redis = new Redis(url);
         const clock = new code.RedisClock(redis);
-        const calls = new code.AtMostOnceCalls(new code.Scripts(redis, redis, join(root, 'lua')), redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
+        // Each call alone (a side that batches would send a round's calls as a few batches).
+        const calls = new code.AtMostOnceCalls(new code.Scripts(redis, redis, join(root, 'lua')), redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000, batchAtMost: 1 });
         const perKind = <T>(make: () => T) => ({ book: make(), release: make(), seasonEvent: make() });
         sides.push({ name, code, redis, clock, calls, fcallUs: perKind(() => []), redisCpuUs: perKind(() => []), commandsPerCall: perKind(() => ({})) });
       }

@@ -15,7 +15,7 @@ import { eventRecords, inFlight, withStatusFunctionBench } from './lib/statusFun
 // cost of each redis.call() itself. An empty function with as many arguments is the floor, and
 // the lean reference's function (bench/reference/functions.ts) booking the same seats the yardstick.
 // Rounds alternate the phases, as the machine's speed moves between minutes
-// (docs/performance.md, "Where Redis's time goes in a booking's call"). One JSON line.
+// (docs/performance.md, "Where a booking's CPU goes"). One JSON line.
 
 const CALLS = Number(process.argv[2] ?? 10_000);
 const ROUNDS = Number(process.argv[3] ?? 3);

@@ -57,9 +57,10 @@
 -- functions are made once when the library loads, not on every call. So what a call keeps
 -- is set afresh by `run` first thing: the five locals below, all at once, and every
 -- per-call table in `call` (includes/callState.lua). The includes come in the order they
--- need each other (src/inventory/luaSource.ts), all below these locals.
+-- need each other (src/inventory/luaSource.ts), all below these locals. `batch` is set by
+-- runBatch (below) while it runs the requests of a batch, else nil.
 
-local KEYS, ARGV, now, nowText, request
+local KEYS, ARGV, now, nowText, request, batch
 
 --#include statusContract.lua
 --#include requestRecord.lua
@@ -106,6 +107,12 @@ local function run(keys, args)
     plain, hasSaleConfig = plainChanges()
   end
   if plain then return plain end
+  -- The general way reads the objects itself and may write extra data: a batch's pending plain
+  -- writes are made first, and its plain requests ask EXISTS again (plainChanges.lua).
+  if batch then
+    writePendingObjects()
+    batch.plainExists = false
+  end
   request = request or plainRequest(seasons)
   -- The plain way found the event's sale config: the general way need not ask again
   -- (eventState.lua, ownSaleField).
@@ -147,4 +154,66 @@ local function run(keys, args)
   writeHistory()
 
   return remember(appliedReply(request.expand and cjson.encode(call.results)))
+end
+
+-- A batch: the requests of one event that the server had waiting at once
+-- (src/inventory/atMostOnce.ts), run one after the other in one call, each as `run` runs a
+-- lone call: all or nothing, with its own reply, its own record and its own deadline, each
+-- seeing what the ones before it wrote. What they share is done once for the batch
+-- (docs/performance.md, "Batched calls"): Redis's clock is read once (requestRecord.lua,
+-- pastDeadline), the applied requests' history entries are written at the batch's end
+-- (historyEntries.lua, writeBatchHistory), their replies kept with one HSET (keepRecords), the
+-- plain way's records of event 1 written with one HSET and its EXISTS asked once (plainChanges.lua).
+-- KEYS     the keys every request of the batch has (its event's keys), then each request's
+--          own more keys in request order (a hold's token keys, TOKEN_KEYS), last the record
+--          key they share (one process, one event, one window)
+-- ARGV     the number of requests, then per request: its number of more keys, its number of
+--          arguments, and its arguments, as a lone call's ARGV
+-- Returns  per request, in order, what `run` answers it, or {-2, message} when it failed
+--          with an error (nothing else of the batch fails with it)
+local function runBatch(keys, args)
+  local count = tonumber(args[BATCH_ARG_COUNT])
+  local recordKey = keys[#keys]
+  -- The more keys of every request come after the shared keys.
+  local more, at = 0, BATCH_FIRST_REQUEST
+  for _ = 1, count do
+    more = more + tonumber(args[at + BATCH_HEAD_MORE_KEYS])
+    at = at + BATCH_HEAD_LENGTH + tonumber(args[at + BATCH_HEAD_ARG_COUNT])
+  end
+  local shared = #keys - 1 - more
+  local replies = {}
+  batch = {
+    timeMs = false, keepMs = false, records = {}, noted = {}, notedKeys = {}, notedUse = {}, notedFeed = false,
+    objects = false, objectsKey = false, plainExists = false,
+  }
+  at = BATCH_FIRST_REQUEST
+  local moreAt = shared
+  for i = 1, count do
+    local moreCount, argCount = tonumber(args[at + BATCH_HEAD_MORE_KEYS]), tonumber(args[at + BATCH_HEAD_ARG_COUNT])
+    local requestKeys = keys
+    if moreCount > 0 or more > 0 then
+      -- This request's keys as a lone call has them: the shared keys, its own more keys, the record key.
+      requestKeys = { unpack(keys, 1, shared) }
+      for j = 1, moreCount do requestKeys[shared + j] = keys[moreAt + j] end
+      requestKeys[shared + moreCount + 1] = recordKey
+      moreAt = moreAt + moreCount
+    end
+    local ok, reply = pcall(run, requestKeys, { unpack(args, at + BATCH_HEAD_LENGTH, at + BATCH_HEAD_LENGTH - 1 + argCount) })
+    if not ok then
+      reply = { -2, type(reply) == 'table' and tostring(reply.err) or tostring(reply) }
+    end
+    replies[i] = reply
+    at = at + BATCH_HEAD_LENGTH + argCount
+  end
+  writePendingObjects()
+  writeBatchHistory()
+  keepRecords(recordKey)
+  batch = nil
+  return replies
+end
+
+-- A lone call: `run` outside any batch (a batch that failed as a whole leaves none behind).
+local function runOne(keys, args)
+  batch = nil
+  return run(keys, args)
 end

@@ -3,7 +3,7 @@
 -- calls of its event-loop turn, src/inventory/scripts.ts).
 --
 -- KEYS[1]  the token's hash, KEYS[2] the key that lives until the token expires
---          (src/inventory/holdTokenStore.ts)
+--          (src/inventory/holdTokenKeys.ts)
 -- ARGV     workspaceId, createdAt, expiresAt, keepUntil (ms epoch)
 -- Returns  1
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { compose, type AppParts } from './compose.js';
+import { CLOSE_TIMEOUT_MS, STARTUP_TIMEOUT_MS } from './readers.js';
 import type { Config } from './config.js';
 import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
@@ -8,6 +9,7 @@ import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer 
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
+import { openFileLimit } from './util/openFileLimit.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
 
 // Starts the server: connections, the parts composed in compose.ts, the background jobs
@@ -22,8 +24,6 @@ export interface RunningApp {
   shutdown(timeoutMs: number): Promise<boolean>;
 }
 
-const STARTUP_TIMEOUT_MS = 10_000;
-const CLOSE_TIMEOUT_MS = 2_000;
 /** Shutdown keeps accepting until requests stop arriving for this long (see drainAccepted). */
 const ACCEPT_QUIET_MS = 100;
 const ACCEPT_DRAIN_MAX_MS = 1_000;
@@ -46,7 +46,12 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
   const redisConnections = [redis, statusRedis, subscriber, jobsRedis];
   let metadata;
   try {
-    await withTimeout(Promise.all([connected(redis), connected(statusRedis)]), STARTUP_TIMEOUT_MS, `Redis at ${describeTarget(config.redis)}`);
+    const redisUp = Promise.all([connected(redis), connected(statusRedis)]);
+    // Through sentinels the primary may be failing over: the server waits for one, saying
+    // in its log every 10 s why it is not ready (src/inventory/redis.ts), rather than exit
+    // and be restarted into the same wait.
+    if ('sentinels' in config.redis) await redisUp;
+    else await withTimeout(redisUp, STARTUP_TIMEOUT_MS, `Redis at ${describeTarget(config.redis)}`);
     metadata = await withTimeout(connectMongo(config.mongodbUrl, config.mongodbDb), STARTUP_TIMEOUT_MS, `MongoDB at ${config.mongodbUrl}`);
   } catch (error) {
     for (const connection of redisConnections) connection.disconnect();
@@ -61,6 +66,7 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
     parts,
     async close() {
       parts.redisClock.stop();
+      await settleWithin(parts.reports.stop(), CLOSE_TIMEOUT_MS);
       await settleWithin(parts.statusStream.close(), CLOSE_TIMEOUT_MS);
       // The last changes' streams reach the drain's list (the sweep would find them too, later),
       // and tokens that stopped holding lose their expiry jobs (else those find nothing).
@@ -72,19 +78,35 @@ async function connect(config: Config, logger: Logger): Promise<Core> {
   };
 }
 
+/**
+ * Files this process holds besides its status stream subscribers' sockets: HTTP connections,
+ * Redis and MongoDB connections, files.
+ */
+const OTHER_OPEN_FILES = 1_000;
+
+/** The open-file limit the server runs with, and a warning when its subscribers could not all connect (docs/operations.md, "Open files"). */
+function logOpenFileLimit(config: Config, logger: Logger): void {
+  const limit = openFileLimit();
+  const needed = config.statusStream.maxSubscribers + OTHER_OPEN_FILES;
+  logger.info({ openFileLimit: limit ?? 'unknown', statusStreamMaxSubscribers: config.statusStream.maxSubscribers }, 'open-file limit');
+  if (limit !== undefined && limit < needed) {
+    logger.warn({ openFileLimit: limit, needed }, `the open-file limit (${limit}) is below STREAM_MAX_SUBSCRIBERS plus ${OTHER_OPEN_FILES} (${needed}): raise it (ulimit -n, LimitNOFILE, docker --ulimit nofile) or lower STREAM_MAX_SUBSCRIBERS`);
+  }
+}
+
 const backgroundJobs = (parts: AppParts, config: Config, logger: Logger) =>
-  new BackgroundJobs(parts.historyDrain, parts.historyStreams, parts.holdExpiry, { redis: config.redis, keyPrefix: config.redisKeyPrefix, logger });
+  new BackgroundJobs(parts.historyDrain, parts.historyStreams, parts.holdExpiry, { redis: config.redis, keyPrefix: config.redisKeyPrefix, logger, reconnects: parts.jobsRedis });
 
 export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
   const uws = loadUws();
   const { parts, close } = await connect(config, logger);
   // The background jobs run on this event loop, on the server's own connections: a worker
   // thread of their own cost 70 MB idle and 100-150 MB under load (V8's flags size every
-  // isolate's heap alike) for no measurable gain in latency (docs/performance.md, "Step 5").
-  // Given a young generation of its own, the drain's thread took its pauses off the event
-  // loop but not its CPU off the process, and cost 30-60 MB at the peak (docs/performance.md,
-  // "The drain's replies and auto-pipelining"). A deployment that wants the jobs away from
-  // the sales flow runs `npm run worker` instead.
+  // isolate's heap alike) for no measurable gain in latency. Given a young generation of its
+  // own, the drain's thread took its pauses off the event loop but not its CPU off the
+  // process, and cost 30-60 MB at the peak (docs/performance.md, "The background jobs on the
+  // event loop"). A deployment that wants the jobs away from the sales flow runs `npm run
+  // worker` instead.
   const jobs = config.backgroundJobs ? backgroundJobs(parts, config, logger) : undefined;
   await jobs?.start();
   const http = new HttpServer({
@@ -110,6 +132,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     throw error;
   }
 
+  logOpenFileLimit(config, logger);
   return {
     port,
     parts,

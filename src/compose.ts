@@ -1,5 +1,6 @@
-import { isCluster, redisOutageAnswer, type RedisClient } from './inventory/redis.js';
+import { isCluster, type RedisClient } from './inventory/redis.js';
 import type { Db } from 'mongodb';
+import type { Scripts } from './inventory/scripts.js';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { ConcurrencyLimits } from './http/concurrencyLimits.js';
@@ -7,19 +8,16 @@ import { Metrics } from './http/metrics.js';
 import type { RouteDef } from './http/route.js';
 import { ServerStatus } from './http/serverStatus.js';
 import { EventConfigStore } from './inventory/eventConfigStore.js';
-import { bulkReadsFor } from './inventory/bulkReader.js';
-import { EventObjectStore } from './inventory/eventObjectStore.js';
 import { HistoryStreams } from './inventory/historyStreams.js';
 import { HoldTokenStore } from './inventory/holdTokenStore.js';
 import { HistoryDrain } from './jobs/historyDrain.js';
 import { HoldExpiry } from './jobs/holdExpiry.js';
 import { AtMostOnceCalls } from './inventory/atMostOnce.js';
 import { RedisClock } from './inventory/redisClock.js';
-import { Scripts } from './inventory/scripts.js';
-import { SeasonStore } from './inventory/seasonStore.js';
 import { UsedObjects } from './inventory/usedObjects.js';
 import type { InvalidationBus } from './metadata/invalidationBus.js';
-import { repositories, type Repositories } from './metadata/repositories.js';
+import type { Repositories } from './metadata/repositories.js';
+import { composeReaders } from './readers.js';
 import { TenantCache } from './metadata/tenantCache.js';
 import type { EventLog } from './metadata/eventLog.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -50,25 +48,24 @@ import { usageRoutes } from './routes/usageReports.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { AccountService } from './services/accountService.js';
 import { ChartService } from './services/chartService.js';
-import { EventCatalog } from './services/eventCatalog.js';
 import { EventService } from './services/eventService.js';
 import { HealthChecks } from './services/healthChecks.js';
 import { HistoryService } from './services/historyService.js';
 import { HoldTokenService } from './services/holdTokenService.js';
-import { ObjectIndexes } from './services/objectIndexes.js';
 import { ObjectInfoService } from './services/objectInfoService.js';
-import { EventReportService } from './services/eventReportService.js';
-import { ChartReportService } from './services/chartReportService.js';
-import { ReportLane } from './services/reportLane.js';
+import type { EventReports } from './services/eventReportService.js';
+import type { ChartReports } from './services/chartReportService.js';
+import { ReportThreadClient } from './services/reportThreadClient.js';
 import { SaleConfigSync } from './services/saleConfigSync.js';
 import { SeasonService } from './services/seasonService.js';
 import { StatusChangeService } from './services/statusChangeService.js';
 import { UsageService } from './services/usageService.js';
 import { WorkspaceService } from './services/workspaceService.js';
-import { StatusStreamHub } from './services/statusStreamHub.js';
-import { HistoryFollower, historyRange } from './inventory/historyFollower.js';
-import { serveStatusStream } from './http/statusStreamRoute.js';
-import type { TemplatedApp } from 'uWebSockets.js';
+import type { FromStream, ToStream } from './services/streamFollowers.js';
+import { StreamSockets } from './services/streamSockets.js';
+import { statusStreamRoute } from './routes/statusStream.js';
+import type { WebSocketRoute } from './http/webSocketRoute.js';
+import { builtEntry, READER_THREAD_LIMITS, ReaderThread } from './util/readerThread.js';
 
 // The composition root: every store, cache, service and route of the server is built here,
 // once, and handed what it uses through its constructor. To find where a request goes,
@@ -110,10 +107,12 @@ export interface AppParts extends Connections {
   historyDrain: HistoryDrain;
   /** Every route, by resource. */
   routes: RouteDef[];
-  /** The live status stream's subscribers and followers (docs/status-stream.md). */
-  statusStream: StatusStreamHub;
-  /** Registers the WebSocket routes on the HTTP server's app. */
-  webSockets: (app: TemplatedApp) => void;
+  /** The live status stream's subscribers, and its thread (docs/status-stream.md). */
+  statusStream: StreamSockets;
+  /** The report thread, started with the first report (docs/reports.md, "The report thread"). */
+  reports: ReportThreadClient;
+  /** The WebSocket routes. */
+  webSockets: WebSocketRoute<any>[];
 }
 
 /** What the route modules are built from. */
@@ -132,8 +131,8 @@ export interface RouteServices {
   bestAvailable: BestAvailableService;
   objectInfo: ObjectInfoService;
   history: HistoryService;
-  eventReports: EventReportService;
-  chartReports: ChartReportService;
+  eventReports: EventReports;
+  chartReports: ChartReports;
   usage: UsageService;
   eventLog: EventLog;
   ticketBuyers: TicketBuyers;
@@ -152,7 +151,7 @@ export function routesOf(s: RouteServices, config: Pick<Config, 'publicUrl' | 'l
     ...accountRoutes(s.accounts),
     ...workspaceRoutes(s.workspaces),
     ...holdTokenRoutes(s.holdTokens),
-    ...chartRoutes(s.charts, s.workspaces, config.publicUrl),
+    ...chartRoutes(s.charts, s.workspaces, s.events, s.seasons, config.publicUrl),
     ...chartVersionRoutes(s.charts),
     ...chartCategoryRoutes(s.charts),
     ...eventRoutes(s.events, s.seasons),
@@ -172,23 +171,18 @@ export function routesOf(s: RouteServices, config: Pick<Config, 'publicUrl' | 'l
   ]);
 }
 
-export function compose(
-  connections: Connections,
-  config: Pick<Config, 'publicUrl' | 'redisTimeoutMs' | 'maxPendingStatusChanges' | 'redisKeyPrefix' | 'legacyV1Prefix' | 'concurrencyLimits' | 'statusStream'>,
-  logger?: Logger,
-): AppParts {
+/** `config` whole: the report thread gets it, to connect as the server did. */
+export function compose(connections: Connections, config: Config, logger?: Logger): AppParts {
   const { redis, statusRedis, db, bus, jobsRedis } = connections;
 
-  // Stores: MongoDB repositories and Redis inventory.
-  const repos = repositories(db);
-  const scripts = new Scripts(redis, statusRedis);
+  // Stores: MongoDB repositories and Redis inventory, and the event catalog.
+  const { repos, scripts, eventObjects, indexes, seasonStore, catalog, objectInfo } = composeReaders(connections, config, { bestAvailable: true });
   const redisClock = new RedisClock(statusRedis);
   const statusCalls = new AtMostOnceCalls(scripts, statusRedis, redisClock, {
     timeoutMs: config.redisTimeoutMs,
     maxOutstanding: config.maxPendingStatusChanges,
   });
   const holdTokens = new HoldTokenStore(redis, scripts, config.redisKeyPrefix);
-  const eventObjects = new EventObjectStore(redis, bulkReadsFor(redis, config.redisTimeoutMs));
   const usedObjects = new UsedObjects(redis, scripts);
   const historyStreams = new HistoryStreams(redis, config.redisKeyPrefix);
   const historyDrain = new HistoryDrain(historyStreams, repos.statusChanges, usedObjects);
@@ -196,15 +190,13 @@ export function compose(
   // Idle entries of an expiry change stay past a status call's timeout, and a margin for a stalled process.
   const holdExpiry = new HoldExpiry(jobsRedis, config.redisKeyPrefix, holdTokens, statusCalls, historyStreams, logger, config.redisTimeoutMs + 5_000);
 
-  // Caches kept coherent across processes through the bus.
+  // Kept coherent across processes through the bus.
   const tenants = new TenantCache(repos.companies, repos.workspaces, bus);
-  const indexes = new ObjectIndexes(repos.charts);
-  const seasonStore = new SeasonStore(redis, scripts);
-  const catalog = new EventCatalog(repos, indexes, bus, seasonStore);
 
-  // What the HTTP server reports about itself (reports yield to other requests through it),
-  // and what it counts against each company's concurrency limits.
+  // What the HTTP server reports about itself (reports rest while other requests are in
+  // flight through it), and what it counts against each company's concurrency limits.
   const metrics = new Metrics();
+  statusCalls.batches.onSent = (requests) => metrics.observeStatusCall(requests);
   const status = new ServerStatus();
   const concurrency = new ConcurrencyLimits(config.concurrencyLimits);
 
@@ -222,7 +214,6 @@ export function compose(
   );
   const events = new EventService(repos.events, repos.charts, charts, indexes, catalog, saleConfig, eventConfig, repos.eventLog);
   const seasons = new SeasonService(repos.events, events, catalog, saleConfig, seasonStore);
-  const objectInfo = new ObjectInfoService(catalog, eventObjects);
   const statusChanges = new StatusChangeService(
     catalog, holdTokens, statusCalls, eventObjects, historyStreams, holdExpiry,
     (workspace, eventKey, labels) => objectInfo.describe(workspace, eventKey, labels),
@@ -230,9 +221,10 @@ export function compose(
   );
   const holdTokenService = new HoldTokenService(holdTokens, holdExpiry);
   const bestAvailable = new BestAvailableService(catalog, new AvailabilityViews(eventObjects), statusChanges);
-  const reportLane = new ReportLane(() => status.inFlight);
-  const eventReports = new EventReportService(objectInfo, reportLane);
-  const chartReports = new ChartReportService(charts, indexes, reportLane);
+  // Reports are computed in a thread of their own, at a lower CPU priority than the sale's,
+  // resting while the server answers other requests.
+  const reports = new ReportThreadClient(config, status.inFlightShared, logger);
+  const { events: eventReports, charts: chartReports } = reports;
   const usage = new UsageService(usedObjects, repos.events);
   const accounts = new AccountService(repos, tenants);
   const workspaces = new WorkspaceService(repos.workspaces, repos.companies, tenants, repos.eventLog);
@@ -244,20 +236,14 @@ export function compose(
     config,
   );
 
-  // The live status stream: each followed event's history is read as it is written.
-  const statusStream = new StatusStreamHub(
-    {
-      objects: eventObjects,
-      follow: (loaded) => new HistoryFollower(scripts, loaded.event),
-      range: historyRange(redis, repos.statusChanges),
-      reload: (loaded) => catalog.reload(loaded.event.workspaceId, loaded.event.key),
-      logger,
-    },
-    config.statusStream,
-  );
-  const webSockets = (app: TemplatedApp) => {
-    serveStatusStream(app, { hub: statusStream, tenants, catalog, maxMessageBytes: config.statusStream.maxMessageBytes, outageAnswer: redisOutageAnswer });
-  };
+  // The live status stream: its sockets here, its followers in a thread of their own.
+  const statusStream = new StreamSockets({
+    limits: config.statusStream,
+    thread: (deliver, crashed) =>
+      new ReaderThread<ToStream, FromStream>({ file: builtEntry('streamThread'), workerData: config, onMessage: deliver, onCrash: crashed, resourceLimits: READER_THREAD_LIMITS }),
+    logger,
+  });
+  const webSockets = [statusStreamRoute({ sockets: statusStream, tenants, catalog, maxMessageBytes: config.statusStream.maxMessageBytes })];
 
-  return { ...connections, statusStream, webSockets, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
+  return { ...connections, statusStream, reports, webSockets, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };
 }

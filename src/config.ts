@@ -1,4 +1,4 @@
-import type { StreamLimits } from './services/statusStreamHub.js';
+import type { StreamLimits } from './services/streamSockets.js';
 import type { RedisTarget } from './inventory/redis.js';
 
 // Environment -> typed config. Every variable is checked once at start-up; a bad value
@@ -7,7 +7,7 @@ import type { RedisTarget } from './inventory/redis.js';
 export interface Config {
   host: string;
   port: number;
-  /** The inventory's Redis: REDIS_URL, or the cluster of REDIS_CLUSTER_NODES (docs/operations.md, "Redis Cluster"). */
+  /** The inventory's Redis: REDIS_URL, the primary REDIS_SENTINELS watch, or the cluster of REDIS_CLUSTER_NODES (docs/operations.md, "Redis Cluster", "High availability"). */
   redis: RedisTarget;
   /** Put before every Redis key, so several deployments (or test servers) can share one Redis. */
   redisKeyPrefix: string;
@@ -24,6 +24,11 @@ export interface Config {
   publicUrl: string | undefined;
   /** How long a request waits for Redis before it is answered 503 (docs/faults.md). */
   redisTimeoutMs: number;
+  /**
+   * How many replicas must confirm a status change (Redis WAIT) before it is answered 2xx
+   * (docs/operations.md, "High availability"); 0: answered once the primary applied it.
+   */
+  replicaAcks: number;
   /** How many status changes may wait for Redis at once; more are refused with 503 at once. */
   maxPendingStatusChanges: number;
   /**
@@ -40,6 +45,11 @@ export interface Config {
    * limits"); 0: no limit. seats.io allows 100 in the priority lane and 10 in the regular one.
    */
   concurrencyLimits: { priority: number; regular: number };
+  /**
+   * The CPU priority (nice, 0-19) of the reader threads: the status stream's and the reports'
+   * (docs/operations.md, "Reader threads"); higher yields more to the sale's thread.
+   */
+  readerThreadNice: number;
   /** The status stream's limits (docs/status-stream.md, "Limits"). */
   statusStream: StreamLimits & {
     /** Largest frame a client may send; a bigger one closes its socket (1009). */
@@ -95,23 +105,39 @@ function url(env: Env, name: string, schemes: string[]): string {
 }
 
 
-/**
- * REDIS_CLUSTER_NODES, `host:port` seed nodes separated by commas (any of the cluster's
- * nodes will do; the rest are found from them), else REDIS_URL. A password for the
- * cluster's nodes comes from REDIS_CLUSTER_PASSWORD (and REDIS_CLUSTER_USERNAME for ACLs).
- */
-function redisTarget(env: Env): RedisTarget {
-  const raw = env.REDIS_CLUSTER_NODES ?? '';
-  if (raw === '') return { url: url(env, 'REDIS_URL', ['redis', 'rediss']) };
-  const clusterNodes = raw.split(',').map((entry) => {
+/** `host:port` entries separated by commas (REDIS_CLUSTER_NODES, REDIS_SENTINELS). */
+function addresses(name: string, raw: string): { host: string; port: number }[] {
+  return raw.split(',').map((entry) => {
     const match = /^\s*([A-Za-z0-9.:[\]-]+):(\d{1,5})\s*$/.exec(entry);
     const port = Number(match?.[2]);
     if (!match || port < 1 || port > 65535) {
-      throw new ConfigError('REDIS_CLUSTER_NODES', `expected host:port entries separated by commas (for example 10.0.0.1:7000,10.0.0.2:7000), got "${entry.trim()}"`);
+      throw new ConfigError(name, `expected host:port entries separated by commas (for example 10.0.0.1:7000,10.0.0.2:7000), got "${entry.trim()}"`);
     }
     return { host: match[1]!.replace(/^\[(.*)\]$/, '$1'), port };
   });
+}
+
+/**
+ * REDIS_SENTINELS, the `host:port` of Redis Sentinels separated by commas, with
+ * REDIS_SENTINEL_NAME, the primary they watch (and REDIS_SENTINEL_PASSWORD if the sentinels
+ * require one; REDIS_PASSWORD for the primary and replicas); else REDIS_CLUSTER_NODES,
+ * `host:port` seed nodes (any of the cluster's nodes will do; the rest are found from them),
+ * with REDIS_CLUSTER_PASSWORD (and REDIS_CLUSTER_USERNAME for ACLs); else REDIS_URL.
+ */
+function redisTarget(env: Env): RedisTarget {
   const optional = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const sentinels = env.REDIS_SENTINELS ?? '';
+  if (sentinels !== '') {
+    if (optional('REDIS_CLUSTER_NODES')) throw new ConfigError('REDIS_SENTINELS', 'set REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both');
+    const name = env.REDIS_SENTINEL_NAME ?? '';
+    if (!/^[A-Za-z0-9._-]{1,128}$/.test(name)) {
+      throw new ConfigError('REDIS_SENTINEL_NAME', `is required with REDIS_SENTINELS: the name the sentinels know the primary by (letters, digits and . _ -), got "${name}"`);
+    }
+    return { sentinels: addresses('REDIS_SENTINELS', sentinels), name, sentinelPassword: optional('REDIS_SENTINEL_PASSWORD'), password: optional('REDIS_PASSWORD') };
+  }
+  const raw = env.REDIS_CLUSTER_NODES ?? '';
+  if (raw === '') return { url: url(env, 'REDIS_URL', ['redis', 'rediss']) };
+  const clusterNodes = addresses('REDIS_CLUSTER_NODES', raw);
   return { clusterNodes, username: optional('REDIS_CLUSTER_USERNAME'), password: optional('REDIS_CLUSTER_PASSWORD') };
 }
 
@@ -148,7 +174,18 @@ function legacyV1Prefix(env: Env): string {
   return raw;
 }
 
+/**
+ * Variables of earlier versions that no longer do anything, and what replaced them: set, they
+ * stop the start rather than being ignored (docs/status-stream.md, "Limits and close codes").
+ */
+const RETIRED: Record<string, string> = {
+  STREAM_MAX_BACKPRESSURE_BYTES: 'no longer used: a slow subscriber is skipped and conflated, and closed only when blocked past STREAM_BLOCKED_CLOSE_MS',
+  STREAM_MAX_BUFFERED_BYTES: 'no longer used: a slow subscriber holds at most about one frame (see STREAM_BLOCKED_CLOSE_MS)',
+  STREAM_BATCH_MS: 'replaced by STREAM_TICK_MS',
+};
+
 export function loadConfig(env: Env = process.env): Config {
+  for (const [name, why] of Object.entries(RETIRED)) if (env[name] !== undefined && env[name] !== '') throw new ConfigError(name, why);
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -171,6 +208,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     publicUrl: env.PUBLIC_URL ? url(env, 'PUBLIC_URL', ['http', 'https']).replace(/\/+$/, '') : undefined,
     redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 2_000, 100, 60_000),
+    replicaAcks: integer(env, 'REDIS_REPLICA_ACKS', 0, 0, 16),
     maxPendingStatusChanges: integer(env, 'MAX_PENDING_STATUS_CHANGES', 10_000, 1, 1_000_000),
     backgroundJobs: backgroundJobs(env),
     legacyV1Prefix: legacyV1Prefix(env),
@@ -179,15 +217,13 @@ export function loadConfig(env: Env = process.env): Config {
       priority: integer(env, 'PRIORITY_LANE_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
       regular: integer(env, 'REGULAR_LANE_CONCURRENCY_LIMIT', 0, 0, 1_000_000),
     },
+    readerThreadNice: integer(env, 'READER_THREAD_NICE', 10, 0, 19),
     statusStream: {
       maxSubscribers: integer(env, 'STREAM_MAX_SUBSCRIBERS', 20_000, 1, 1_000_000),
       maxEventSubscribers: integer(env, 'STREAM_MAX_EVENT_SUBSCRIBERS', 10_000, 1, 1_000_000),
-      maxBackpressureBytes: integer(env, 'STREAM_MAX_BACKPRESSURE_BYTES', 1024 * 1024, 1024, 256 * 1024 * 1024),
-      // At least two held-back sockets' worth (each holds over 8 KiB, src/services/statusStreamHub.ts):
-      // lower, one reader slow for a moment would be closed.
-      maxBufferedBytes: integer(env, 'STREAM_MAX_BUFFERED_BYTES', 128 * 1024 * 1024, 16 * 1024, 16 * 1024 * 1024 * 1024),
       retainedChanges: integer(env, 'STREAM_RETAINED_CHANGES', 10_000, 0, 10_000_000),
-      batchMs: integer(env, 'STREAM_BATCH_MS', 25, 5, 1_000),
+      tickMs: integer(env, 'STREAM_TICK_MS', 100, 5, 1_000),
+      blockedCloseMs: integer(env, 'STREAM_BLOCKED_CLOSE_MS', 30_000, 1_000, 3_600_000),
       maxMessageBytes: integer(env, 'STREAM_MAX_MESSAGE_BYTES', 1024, 16, 1024 * 1024),
     },
   };

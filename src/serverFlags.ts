@@ -3,13 +3,13 @@
 //
 // --max-semi-space-size=16: V8's young generation is capped at two semi-spaces of 16 MB, the
 // size V8 itself picks on a 64-bit machine with enough memory, written here so it does not
-// change with the machine. It was 64 from 2026-11-23, when a booking allocated about 30 KB
-// and a 100,000-seat report read 100,000 strings in one piece: fewer scavenges then saved
+// change with the machine. It was 64 while a booking allocated about 30 KB and a
+// 100,000-seat report read 100,000 strings in one piece: fewer scavenges then saved
 // CPU (book2 89 -> 80 µs, a summary 95 -> 74 ms) for up to 130 MB of young generation
 // that a busy process kept committed. A booking now allocates under 6 KB and reports read
 // through src/inventory/bulkReader.ts, so the bigger young generation bought nothing the
 // spread shows and cost the peak: alternating bench runs of 16 against 64
-// (docs/performance.md, "The young generation back at 16 MB"), full runs of the same hour
+// (docs/performance.md, "The young generation at 16 MB"), full runs of the same hour
 // peak RSS 368 against 511 MB, booking CPU against the reference the same within the spread.
 //
 // --heap-growing-percent=50: after each full collection V8 lets the old generation grow to

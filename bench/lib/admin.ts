@@ -1,7 +1,10 @@
 import type { Drawing } from '../../src/domain/drawing.js';
+import { checkOrigin } from './loadOrigin.js';
 import { basicAuth } from './measure.js';
 
 // The admin calls the benchmarks make to seed the server: charts, events, hold tokens.
+// Given a run id (`--target`), every chart's name and every event and season key starts
+// with it, so the run's data can be found and removed afterwards (bench/lib/target.ts).
 
 export interface BenchEvent {
   id: number;
@@ -18,15 +21,23 @@ export interface BenchSeason {
 
 export class Admin {
   readonly headers: Record<string, string>;
+  private keys = 0;
 
   constructor(
     readonly base: string,
     adminKey: string,
+    readonly runId?: string,
   ) {
     this.headers = { authorization: basicAuth(adminKey), 'content-type': 'application/json' };
   }
 
+  /** The next key of the run's events and seasons, or none (the server makes one). */
+  private nextKey(): string | undefined {
+    return this.runId === undefined ? undefined : `${this.runId}-${++this.keys}`;
+  }
+
   async call<T>(method: string, path: string, body?: unknown, expected = 200): Promise<T> {
+    checkOrigin(`${this.base}${path}`);
     const response = await fetch(`${this.base}${path}`, { method, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();
     if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
@@ -35,11 +46,12 @@ export class Admin {
 
   /** Uploads a drawing as a new chart; returns its key. */
   async uploadChart(drawing: Drawing): Promise<string> {
-    return (await this.call<{ key: string }>('POST', '/charts', drawing)).key;
+    const named = this.runId === undefined ? drawing : { ...drawing, name: `${this.runId} ${drawing.name}` };
+    return (await this.call<{ key: string }>('POST', '/charts', named)).key;
   }
 
   async createEvent(chartKey: string): Promise<BenchEvent> {
-    const created = await this.call<{ id: number; key: string }>('POST', '/events', { chartKey });
+    const created = await this.call<{ id: number; key: string }>('POST', '/events', { chartKey, eventKey: this.nextKey() });
     return { id: created.id, key: created.key };
   }
 
@@ -51,7 +63,9 @@ export class Admin {
 
   /** A season on the chart with `events` events (POST /seasons). */
   async createSeason(chartKey: string, events: number): Promise<BenchSeason> {
-    const created = await this.call<{ id: number; key: string; events: { id: number; key: string }[] }>('POST', '/seasons', { chartKey, numberOfEvents: events });
+    const key = this.nextKey();
+    const body = key === undefined ? { chartKey, numberOfEvents: events } : { chartKey, key, eventKeys: Array.from({ length: events }, (_, i) => `${key}-${i + 1}`) };
+    const created = await this.call<{ id: number; key: string; events: { id: number; key: string }[] }>('POST', '/seasons', body);
     const tag = String(created.id);
     return { season: { id: created.id, key: created.key, tag }, events: created.events.map((e) => ({ id: e.id, key: e.key, tag })) };
   }

@@ -12,8 +12,9 @@ import { seededRandom } from './seededRandom.js';
 
 /**
  * The scenarios judged against book2 in the rounds, with what each cost against book2 at the
- * issue's start (server / Redis CPU per request; docs/performance.md, "Where the targets stand
- * (session 21)"): each is to improve by book2's factor or more, that is cost no more than this.
+ * issue's start (server / Redis CPU per request, one quick run of 5ba005d; docs/benchmarks.md,
+ * "Alternating rounds"): each is to improve by book2's factor or more, that is cost no more
+ * than this.
  */
 export const AGAINST_BOOK2 = {
   holdThenBook: { server: 1.23, redis: 1.55 },

@@ -7,7 +7,7 @@ import { HISTORY_COLLECTION } from '../../src/metadata/statusChangeHistory.js';
 // every write against its unique `_id` index by walking a list of the collection's
 // documents and comparing each with all before it, so each insert costs in proportion to the
 // square of the documents the collection holds (`node dist/bench/devMongoInserts.js`;
-// docs/benchmarks.md, "The development MongoDB"). By the scenarios after book2 a whole run's
+// docs/benchmarks.md, "Order, settling and warm-up"). By the scenarios after book2 a whole run's
 // history made that process take a quarter of the machine and more, beside the server and
 // Redis it is meant to be measured without; MongoDB itself finds an `_id` in its index. Only
 // a MongoDB the server started for itself (its "MongoDB" line at start-up) is touched: never

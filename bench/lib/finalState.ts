@@ -2,8 +2,9 @@ import { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from '../../src/inventory/redis.js';
 import { areaState, objectState, type AreaState } from '../../src/domain/objectStates.js';
 import { eventKeys } from '../../src/inventory/eventKeys.js';
-import type { BenchEvent } from './admin.js';
+import type { BenchEvent, BenchSeason } from './admin.js';
 import { commandStats, type CommandStats } from './commandStats.js';
+import type { Inventory } from './inventory.js';
 
 // What the server's Redis holds after a scenario: the final state every scenario's checks
 // compare with what its requests were told. Read straight from the inventory (the single
@@ -22,7 +23,7 @@ export interface AppendOnlyFile {
   baseBytes: number;
 }
 
-export class FinalState {
+export class FinalState implements Inventory {
   readonly redis: RedisClient;
   /** Each redis-server: the one, or every master of the cluster. */
   private readonly servers: Redis[];
@@ -47,6 +48,16 @@ export class FinalState {
 
   async area(event: BenchEvent, label: string): Promise<AreaState> {
     return areaState(await this.redis.hget(keysOf(event).objects, label));
+  }
+
+  /** Read from each unit's own records: a label booked in the season's and in an event's. */
+  async seasonAndEventBookings(seasons: BenchSeason[]): Promise<number> {
+    let both = 0;
+    for (const { season, events } of seasons) {
+      const onTheSeason = await this.booked(season);
+      for (const event of events) for (const label of await this.booked(event)) if (onTheSeason.has(label)) both++;
+    }
+    return both;
   }
 
   /** Bytes Redis uses for data, after its allocator settled. */

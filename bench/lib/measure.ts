@@ -1,4 +1,7 @@
 import autocannon from 'autocannon';
+import { checkOrigin } from './loadOrigin.js';
+import { percentile } from './percentile.js';
+import { timelineAnswer, timelineLoadStarted } from './timeline.js';
 
 // One autocannon run and the figures every scenario reports. Scenarios add their own
 // checks (double bookings, oversold places) next to these.
@@ -22,11 +25,17 @@ export interface LoadSettings {
   durationSeconds: number;
 }
 
-/** The p-th percentile of values sorted ascending (the nearest rank below). */
-export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+export { percentile };
 
 /** Runs autocannon with the run's settings unless `options` overrides them. */
 export async function measure(settings: LoadSettings, options: autocannon.Options): Promise<Figures> {
+  return (await measured(settings, options)).figures;
+}
+
+/** `measure`'s figures, and autocannon's result they came from (its status codes, its bytes). */
+export async function measured(settings: LoadSettings, options: autocannon.Options): Promise<{ figures: Figures; result: autocannon.Result }> {
+  // With --target, load goes to the target alone (bench/lib/loadOrigin.ts).
+  checkOrigin(options.url);
   // A scenario bounded by `amount` runs until that many answers came, however long it takes.
   const bound = options.amount ? {} : { duration: settings.durationSeconds };
   // Without a callback autocannon returns its instance, which is also a promise of the result.
@@ -36,6 +45,8 @@ export async function measure(settings: LoadSettings, options: autocannon.Option
   // so its rps is timed here, from the start to the last answer.
   const started = performance.now();
   let lastAnswer = started;
+  // The run's timeline, if one is recorded (bench/lib/timeline.ts).
+  timelineLoadStarted();
   // Every 2xx answer's time, as autocannon counts it for its latency figures (from the request
   // sent to the answer read), kept to the microsecond: autocannon's histogram keeps whole
   // milliseconds, so a p99 of 5 to 9 ms, and a ratio of two, moved in steps of 0.1-0.2.
@@ -43,20 +54,22 @@ export async function measure(settings: LoadSettings, options: autocannon.Option
   run.on('response', (_client, status, _bytes, ms) => {
     lastAnswer = performance.now();
     if (status >= 200 && status < 300) times.push(ms);
+    timelineAnswer(status, ms);
   });
   const result = await run;
   times.sort((a, b) => a - b);
   const at = (p: number) => Math.round(percentile(times, p) * 100) / 100;
-  return {
+  const figures = {
     rps: Math.round(options.amount ? result.requests.total / ((lastAnswer - started) / 1000) : result.requests.average),
     p50Ms: times.length > 0 ? at(50) : result.latency.p50,
     p99Ms: times.length > 0 ? at(99) : result.latency.p99,
-    // autocannon's own p99, in whole milliseconds, as runs before session 34 reported p99Ms.
+    // autocannon's own p99, in whole milliseconds (p99Ms is to the hundredth, from every answer's time).
     p99MsWhole: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     requests: result.requests.total,
   };
+  return { figures, result };
 }
 
 /**

@@ -50,7 +50,9 @@ export function addRatios(scenarios: Record<string, Figures>): void {
   for (const figures of Object.values(scenarios)) addCpuPerRequest(figures);
   const ceiling = scenarios.ceiling?.rps;
   if (!ceiling) return;
-  for (const figures of Object.values(scenarios)) figures.ratioToCeiling = Math.round((figures.rps / ceiling) * 1000) / 1000;
+  // Three significant digits: a slow scenario (a 100,000-seat report) runs at a few
+  // thousandths of the ceiling, which three decimals would round to 0.
+  for (const figures of Object.values(scenarios)) figures.ratioToCeiling = Number((figures.rps / ceiling).toPrecision(3));
 }
 
 /**
@@ -68,6 +70,13 @@ function addCpuPerRequest(figures: Figures): void {
   figures.generatorUsPerRequest = perRequest(figures.generatorCpuPct);
   if (figures.jobsCpuPct !== undefined) figures.jobsUsPerRequest = perRequest(figures.jobsCpuPct);
   if (figures.mongoCpuPct !== undefined) figures.mongoUsPerRequest = perRequest(figures.mongoCpuPct);
+  // A scenario that books seats (book2, hotEvent): Redis's µs per booked seat, and the seats
+  // one Redis core would book in a second at that cost (bench/scenarios/hotEvent.ts).
+  if (figures.seatsBooked && figures.redisUsPerRequest !== undefined && figures.requests > 0) {
+    const perSeat = (figures.redisUsPerRequest * figures.requests) / figures.seatsBooked;
+    figures.redisUsPerBookedSeat = Math.round(perSeat * 100) / 100;
+    figures.seatsPerRedisCoreSecond = Math.round(1e6 / perSeat);
+  }
 }
 
 /** A scenario's correctness checks: each must be 0 (printed beside its figures). */
@@ -91,7 +100,9 @@ export function printTargets(targets: Target[]): void {
 
 export function writeReport(report: BenchReport, file: string): void {
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+  // Arrays of numbers (the timelines' seconds) on one line each, so the file stays readable.
+  const json = JSON.stringify(report, null, 2).replace(/\[[\d\s.,eE+\-nul]*\]/g, (array) => array.replace(/\s+/g, ''));
+  writeFileSync(file, json + '\n');
   console.log(`\nwritten: ${file}`);
 }
 

@@ -5,7 +5,7 @@ import { waitUntil } from './waitUntil.js';
 
 // Before every timed scenario (bench/run.ts, and each scenario of an alternating round) the
 // bench waits for what the scenarios before it left running, so a scenario pays for its own
-// work, not for its predecessor's (docs/benchmarks.md, "Settling between scenarios"):
+// work, not for its predecessor's (docs/benchmarks.md, "Order, settling and warm-up"):
 // - the history drain, until no event's stream waits to be stored: a booking scenario's
 //   drain goes on for a while after its last answer, on the server's main thread;
 // - Redis's append-only file: Redis would rewrite it in a forked child once it has grown to

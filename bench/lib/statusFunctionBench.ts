@@ -37,7 +37,9 @@ export async function withStatusFunctionBench(name: string, bench: (parts: Statu
   const clock = new RedisClock(redis);
   try {
     const scripts = new Scripts(redis);
-    const calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000 });
+    // Every call alone, as a lone request of a turn goes: these benches measure one call's cost
+    // (batches of one event's calls: bench/batchCost.ts).
+    const calls = new AtMostOnceCalls(scripts, redis, clock, { timeoutMs: 10_000, maxOutstanding: 100_000, batchAtMost: 1 });
     const index = buildObjectIndex(generatedDrawing({ sections: 10, rowsPerSection: 50, seatsPerRow: 200 }));
     const seats = index.objects.filter((o) => o.objectType === 'seat').map((o) => o.label);
     const event = { _id: 1, tag: '1', usedBuckets: usedBucketsFor(index.objects.length), tableBookingConfig: { mode: 'INHERIT' as const } };

@@ -1,122 +1,293 @@
-import WebSocket from 'ws';
-import { CLOSE_TOO_SLOW } from '../../src/services/statusStreamHub.js';
+import { createHash, randomBytes } from 'node:crypto';
+import { connect, type Socket } from 'node:net';
+import { CONFLATED, FrameDecoder, SNAPSHOT, SNAPSHOT_RESET } from '../../src/domain/compactFrames.js';
+import { CLOSE_TOO_SLOW } from '../../src/services/streamSockets.js';
 
 // The status stream bench's subscribers (bench/scenarios/statusStream.ts), in a process of
-// their own so the load generator's timing is not theirs. Started with fork(); told by IPC
-// what to subscribe to; answers when every subscriber has its snapshot, and, asked for the
-// end, when every subscriber has seen the event's last change.
-//
-// Every subscriber checks that it missed nothing: each `changes` message's seq is the
-// previous seq plus the changes in it. All subscribers of one event get the same messages,
-// so one subscriber (the first) also builds the view from them, and the bench compares that
-// view with the event's state: same messages, same view, for all of them. The first
-// `sampled` subscribers note when they first saw each label, for delivery latency.
+// their own, told by IPC what to subscribe to. Built so that they are not what limits a run
+// on a 2-core machine: a plain TCP socket each, speaking just enough WebSocket (the handshake,
+// unmasked server frames, pongs); most subscribers read only each frame's header (its seq
+// range: kind and two varints in the compact format, the opening fields of a JSON message)
+// and skip the rest unread, and read their sockets a few times a second, not on every
+// frame. A sample of them reads continuously and decodes every frame: their delivery times
+// and their views are the figures. Every subscriber checks its seq continuity from the
+// headers: each changes frame follows on from where the last one left it (`from`).
 
 interface Start {
   type: 'start';
-  url: string;
+  host: string;
+  port: number;
+  /** The path with its query (format, publicKey). */
+  path: string;
   headers: Record<string, string>;
   count: number;
   sampled: number;
+  format: 'json' | 'compact';
+  /** The layout's labels in order (compact frames name objects by position). */
+  layout: string[];
 }
 interface Finish {
   type: 'finish';
+  /** The seq every subscriber should reach. */
   lastSeq: number;
   timeoutMs: number;
+  /** label -> when its booking was answered (epoch ms), for the delivery times of the sample. */
+  answered: [string, number][];
+  /** The digest (viewDigest) of the event's state: a sampled view that differs is a mismatch. */
+  expectedDigest: string;
 }
 
-const SEQ = /^\{"type":"(snapshot|changes)","seq":(\d+)/;
-const LABEL = /"objectLabel":"([^"]*)"/g;
+/** How often a subscriber outside the sample reads its socket. */
+const READ_EVERY_MS = 200;
+/** Payload bytes a subscriber outside the sample keeps of a frame: enough for its header. */
+const HEADER_BYTES = 96;
+const JSON_HEAD = /^\{"type":"(snapshot|changes|pong)"(?:,"conflated":(true))?(?:,"from":(\d+))?(?:,"seq":(\d+))?/;
 
-interface Subscriber {
-  seq: number;
-  gaps: number;
-  messages: number;
+class Subscriber {
+  /** The seq it has reached; -1 before its first frame. */
+  seq = -1;
+  gaps = 0;
+  frames = 0;
+  conflated = false;
+  closeCode: number | undefined;
+  /** Payload bytes of its changes frames, and the changes they carried. */
+  changeBytes = 0;
+  changes = 0;
+  /** For the sample: label -> when first seen, and the view. */
+  readonly seen: Map<string, number> | undefined;
+  readonly view: Map<string, string> | undefined;
+  private readonly decoder: FrameDecoder | undefined;
+  // The frame being read: its header bytes, then its payload.
+  private head = Buffer.alloc(14);
+  private headLength = 0;
+  private remaining = -1;
+  private opcode = 0;
+  private payloadLength = 0;
+  private kept: Buffer[] = [];
+  private keptLength = 0;
+
+  constructor(
+    readonly socket: Socket,
+    readonly sampled: boolean,
+    private readonly format: 'json' | 'compact',
+    private readonly layout: string[],
+    private readonly first: () => void,
+  ) {
+    if (sampled) {
+      this.seen = new Map();
+      this.view = new Map();
+      this.decoder = new FrameDecoder();
+    }
+  }
+
+  /** Reads a chunk of frames, possibly split anywhere. */
+  read(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.remaining < 0) {
+        this.head[this.headLength++] = chunk[at++]!;
+        const needed = this.headerSize();
+        if (needed === undefined || this.headLength < needed) continue;
+        this.startPayload();
+        if (this.remaining > 0) continue;
+      } else {
+        const take = Math.min(this.remaining, chunk.length - at);
+        const keep = this.sampled || this.opcode === 8 ? take : Math.min(take, HEADER_BYTES - this.keptLength);
+        if (keep > 0) {
+          this.kept.push(chunk.subarray(at, at + keep));
+          this.keptLength += keep;
+        }
+        at += take;
+        this.remaining -= take;
+        if (this.remaining > 0) continue;
+      }
+      this.frameDone();
+    }
+  }
+
+  /** The frame header's size once enough of it is read to tell; undefined before. */
+  private headerSize(): number | undefined {
+    if (this.headLength < 2) return undefined;
+    const length = this.head[1]! & 0x7f;
+    return length < 126 ? 2 : length === 126 ? 4 : 10;
+  }
+
+  private startPayload(): void {
+    this.opcode = this.head[0]! & 0x0f;
+    const length = this.head[1]! & 0x7f;
+    this.payloadLength = length < 126 ? length : length === 126 ? this.head.readUInt16BE(2) : Number(this.head.readBigUInt64BE(2));
+    this.remaining = this.payloadLength;
+    this.headLength = 0;
+  }
+
+  private frameDone(): void {
+    const payload = this.kept.length === 1 ? this.kept[0]! : Buffer.concat(this.kept, this.keptLength);
+    this.kept = [];
+    this.keptLength = 0;
+    this.remaining = -1;
+    if (this.opcode === 9) return this.pong(payload);
+    if (this.opcode === 8) {
+      this.closeCode = payload.length >= 2 ? payload.readUInt16BE(0) : 1005;
+      this.socket.end();
+      return;
+    }
+    if (this.opcode !== 1 && this.opcode !== 2) return;
+    this.frames++;
+    const range = this.format === 'compact' ? compactRange(payload) : jsonRange(payload);
+    if (!range) return;
+    const { snapshot, conflated, from, to } = range;
+    if (snapshot) {
+      if (this.seq < 0) this.first();
+    } else {
+      if (from !== this.seq) this.gaps++;
+      if (conflated) this.conflated = true;
+      else {
+        this.changes += to - from;
+        this.changeBytes += this.payloadLength;
+      }
+    }
+    this.seq = to;
+    if (this.sampled) this.decode(payload, snapshot);
+  }
+
+  /** The sample: every change, its first receipt, and the view. */
+  private decode(payload: Buffer, snapshot: boolean): void {
+    const at = performance.timeOrigin + performance.now();
+    const view = this.view!;
+    const changes: [string, string][] = [];
+    if (this.format === 'compact') {
+      const frame = this.decoder!.decode(new Uint8Array(payload.buffer, payload.byteOffset, payload.length));
+      for (const entry of frame.entries) if (entry.status !== undefined) changes.push([this.layout[entry.position]!, entry.status]);
+    } else {
+      const message = JSON.parse(payload.toString()) as { objects?: Record<string, { status: string }>; changes?: { objectLabel: string; status?: string }[] };
+      if (message.objects) for (const [label, object] of Object.entries(message.objects)) changes.push([label, object.status]);
+      for (const change of message.changes ?? []) if (change.status !== undefined) changes.push([change.objectLabel, change.status]);
+    }
+    if (snapshot) view.clear();
+    for (const [label, status] of changes) {
+      if (!this.seen!.has(label)) this.seen!.set(label, at);
+      if (status === 'free') view.delete(label);
+      else view.set(label, status);
+    }
+  }
+
+  /** A pong with the ping's payload: a client's frames are masked (here with a zero mask, which leaves the payload as it is). */
+  private pong(payload: Buffer): void {
+    this.socket.write(Buffer.concat([Buffer.from([0x8a, 0x80 | payload.length, 0, 0, 0, 0]), payload]));
+  }
 }
 
-let subscribers: Subscriber[] = [];
-const sockets: WebSocket[] = [];
-/** label -> epoch ms the first sampled subscriber saw it, per sampled subscriber. */
-const seen: Map<string, number>[] = [];
-const view = new Map<string, string>();
-let closedEarly = 0;
-/** Of those, closed by the server for falling too far behind (CLOSE_TOO_SLOW, docs/status-stream.md). */
-let closedTooSlow = 0;
+/** kind, from and to of a compact frame, from its first bytes. */
+function compactRange(payload: Buffer): { snapshot: boolean; conflated: boolean; from: number; to: number } | undefined {
+  const kind = payload[0];
+  let at = 1;
+  const varint = () => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = payload[at++]!;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  };
+  const from = varint();
+  const to = varint();
+  return { snapshot: kind === SNAPSHOT || kind === SNAPSHOT_RESET, conflated: kind === CONFLATED, from, to };
+}
 
-const now = () => performance.timeOrigin + performance.now();
+/** The same of a JSON message, from its opening fields. */
+function jsonRange(payload: Buffer): { snapshot: boolean; conflated: boolean; from: number; to: number } | undefined {
+  const head = JSON_HEAD.exec(payload.toString('latin1', 0, Math.min(payload.length, HEADER_BYTES)));
+  if (!head || head[1] === 'pong') return undefined;
+  return { snapshot: head[1] === 'snapshot', conflated: head[2] === 'true', from: Number(head[3] ?? -1), to: Number(head[4]) };
+}
 
+/** A view's digest: its labels and statuses, sorted. */
+export function viewDigest(view: Iterable<[string, string]>): string {
+  return createHash('sha1').update([...view].map(([label, status]) => `${label}=${status}`).sort().join('\n')).digest('hex');
+}
+
+const subscribers: Subscriber[] = [];
+const paused: Socket[] = [];
+
+/** Opens a subscriber; resolves once it has its first frame. */
 function open(start: Start, index: number): Promise<void> {
-  const subscriber: Subscriber = { seq: -1, gaps: 0, messages: 0 };
-  subscribers.push(subscriber);
-  const sampled = index < start.sampled ? new Map<string, number>() : undefined;
-  if (sampled) seen.push(sampled);
-  // A handshake the server never answers fails the run instead of hanging it.
-  const socket = new WebSocket(start.url, { headers: start.headers, perMessageDeflate: false, handshakeTimeout: 10_000 });
-  sockets.push(socket);
-  // When it opened, if it did: a close before the first message says how far it got.
-  const created = now();
-  let openedAt: number | undefined;
-  socket.on('open', () => (openedAt = now()));
   return new Promise((resolve, reject) => {
-    socket.on('message', (data: Buffer) => {
-      const text = data.toString();
-      const head = SEQ.exec(text);
-      if (!head) return;
-      const seq = Number(head[2]);
-      subscriber.messages++;
-      if (head[1] === 'snapshot') {
-        if (index === 0) {
-          view.clear();
-          const objects = (JSON.parse(text) as { objects: Record<string, { status: string }> }).objects;
-          for (const [label, object] of Object.entries(objects)) view.set(label, object.status);
-        }
-        subscriber.seq = seq;
-        return resolve();
+    const socket = connect({ host: start.host, port: start.port, noDelay: true });
+    const sampled = index < start.sampled;
+    const subscriber = new Subscriber(socket, sampled, start.format, start.layout, resolve);
+    let upgraded = false;
+    let response = Buffer.alloc(0);
+    const timer = setTimeout(() => reject(new Error(`subscriber ${index}: no first frame within 60 s`)), 60_000);
+    socket.on('connect', () => {
+      const key = randomBytes(16).toString('base64');
+      const headers = Object.entries(start.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`GET ${start.path} HTTP/1.1\r\nHost: ${start.host}:${start.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n${headers}\r\n`);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (!upgraded) {
+        response = Buffer.concat([response, chunk]);
+        const end = response.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const status = response.toString('latin1', 0, end).split('\r\n')[0]!;
+        if (!/^HTTP\/1\.1 101/.test(status)) return reject(new Error(`subscriber ${index}: ${status}`));
+        upgraded = true;
+        chunk = response.subarray(end + 4);
       }
-      let count = 0;
-      const at = sampled ? now() : 0;
-      for (const match of text.matchAll(LABEL)) {
-        count++;
-        if (sampled && !sampled.has(match[1]!)) sampled.set(match[1]!, at);
-      }
-      if (seq !== subscriber.seq + count) subscriber.gaps++;
-      subscriber.seq = seq;
-      if (index === 0) {
-        for (const change of (JSON.parse(text) as { changes: { objectLabel: string; status: string }[] }).changes) {
-          if (change.status === 'free') view.delete(change.objectLabel);
-          else view.set(change.objectLabel, change.status);
-        }
+      subscriber.read(chunk);
+      if (!sampled && subscriber.seq >= 0) {
+        socket.pause();
+        paused.push(socket);
       }
     });
-    socket.on('close', (code: number, reason: Buffer) => {
-      closedEarly++;
-      if (code === CLOSE_TOO_SLOW) closedTooSlow++;
-      // Closed before its first message: the run fails, saying how, rather than waiting for it.
-      if (subscriber.messages === 0) {
-        const opened = openedAt === undefined ? 'never opened' : `opened after ${Math.round(openedAt - created)} ms`;
-        reject(new Error(`subscriber ${index} was closed before its first message: ${code} ${reason.toString()} (${opened}, closed after ${Math.round(now() - created)} ms)`));
-      }
+    socket.on('close', () => {
+      clearTimeout(timer);
+      subscriber.closeCode ??= 1006;
+      if (subscriber.seq < 0) reject(new Error(`subscriber ${index} was closed before its first frame (${subscriber.closeCode})`));
     });
-    socket.on('error', reject);
+    socket.on('error', () => undefined);
+    subscribers.push(subscriber);
   });
 }
 
 async function finish(message: Finish): Promise<void> {
   const deadline = Date.now() + message.timeoutMs;
-  while (subscribers.some((s) => s.seq < message.lastSeq) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const behind = subscribers.filter((s) => s.seq < message.lastSeq).length;
-  const gaps = subscribers.reduce((n, s) => n + s.gaps, 0);
-  const closed = closedEarly;
-  const tooSlow = closedTooSlow;
-  for (const socket of sockets) socket.terminate();
-  process.send!({ type: 'finished', behind, gaps, closedEarly: closed, closedTooSlow: tooSlow, view: [...view], seen: seen.map((m) => [...m]) });
+  const behind = () => subscribers.filter((s) => s.closeCode === undefined && s.seq < message.lastSeq).length;
+  while (behind() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const answered = new Map(message.answered);
+  const latencies: number[] = [];
+  for (const s of subscribers) if (s.seen) for (const [label, at] of s.seen) if (answered.has(label)) latencies.push(at - answered.get(label)!);
+  latencies.sort((a, b) => a - b);
+  const sample = subscribers.filter((s) => s.view);
+  const closed = subscribers.filter((s) => s.closeCode !== undefined);
+  const sum = (f: (s: Subscriber) => number) => subscribers.reduce((n, s) => n + f(s), 0);
+  process.send!({
+    type: 'finished',
+    behind: behind(),
+    gaps: sum((s) => s.gaps),
+    closed: closed.length,
+    closedTooSlow: closed.filter((s) => s.closeCode === CLOSE_TOO_SLOW).length,
+    conflated: subscribers.filter((s) => s.conflated).length,
+    frames: sum((s) => s.frames),
+    changeBytes: sum((s) => s.changeBytes),
+    changes: sum((s) => s.changes),
+    latencies: [percentileOf(latencies, 50), percentileOf(latencies, 99), latencies.length],
+    viewMismatches: sample.filter((s) => viewDigest(s.view!) !== message.expectedDigest).length,
+    firstView: sample[0] ? [...sample[0].view!] : [],
+  });
+  for (const s of subscribers) s.socket.destroy();
 }
+
+const percentileOf = (sorted: number[], p: number) => (sorted.length === 0 ? -1 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!);
 
 process.on('message', (message: Start | Finish) => {
   if (message.type === 'start') {
-    subscribers = [];
-    // Opened in slices: 5,000 handshakes at once would time out on a 2-core machine.
+    setInterval(() => {
+      for (const socket of paused.splice(0)) socket.resume();
+    }, READ_EVERY_MS);
     void (async () => {
+      // Opened in slices: thousands of handshakes at once would time out on a 2-core machine.
       for (let i = 0; i < message.count; i += 250) {
         await Promise.all(Array.from({ length: Math.min(250, message.count - i) }, (_, j) => open(message, i + j)));
       }

@@ -14,7 +14,7 @@ import type { BenchContext } from './context.js';
 //
 // Three events, not one: the run's first answers wait while the generator and the server
 // open the 100 connections, and on one event of 10,000 answers those hundred are the p99
-// (docs/benchmarks.md, "bestAvailable4 over three events"). book2's p99 is over some
+// (docs/benchmarks.md, "Order, settling and warm-up"). book2's p99 is over some
 // 150,000 answers, where its start does not show; over three events the connections' start
 // is a third of a percent of the answers, and each event's own start (its first reading
 // from Redis) stays in the figures.
@@ -23,7 +23,7 @@ import type { BenchContext } from './context.js';
 // requests (a fifth as many as one event of bestAvailable4), whose code V8 has not compiled
 // yet. book2 runs 15 seconds and bestAvailable4 about 6, so without it the one-off compilation
 // would weigh on bestAvailable4's figures more than on book2's, with which they are compared
-// (docs/benchmarks.md, "Order"); the cold figures stay in the report.
+// (docs/benchmarks.md, "Order, settling and warm-up"); the cold figures stay in the report.
 
 const SEATS_PER_REQUEST = 4;
 const SOLD_FRACTION = 0.8;

@@ -1,9 +1,9 @@
 import type { Admin, BenchEvent } from '../lib/admin.js';
-import type { FinalState } from '../lib/finalState.js';
+import type { Inventory } from '../lib/inventory.js';
 import type { LoadSettings } from '../lib/measure.js';
 
 // What every scenario is given: the running server, its seeded charts, the load settings
-// and a reader of the final state.
+// and a reader of the final state (the server's Redis, or its API with `--target`).
 
 export interface SeededChart {
   key: string;
@@ -37,7 +37,7 @@ export interface BenchContext {
    * run sizes them by it).
    */
   secondsPerScenario: number;
-  /** The server under test (base URL) and the no-op ceiling server. */
+  /** The server under test (base URL) and the no-op ceiling server (none with `--target`). */
   serverUrl: string;
   ceilingUrl: string;
   /** The lean reference (bench/reference/server.ts), on the same Redis; none on a cluster run. */
@@ -45,12 +45,12 @@ export interface BenchContext {
   admin: Admin;
   /** Priority-lane calls use a workspace secret key, as ticketing platforms do. */
   workspaceHeaders: Record<string, string>;
-  state: FinalState;
+  state: Inventory;
   charts: { seats10k: SeededChart; seats10kWithGa: SeededChart; seats100k: SeededChart };
-  /** The server process's resident memory now and at its peak. */
+  /** The server process's resident memory now and at its peak (throws with `--target`: the process is elsewhere). */
   serverMemory(): { rssBytes: number; peakRssBytes: number };
-  /** CPU seconds the server process used so far (its cost per request, whatever else the machine runs). */
-  serverCpuSeconds(): number;
+  /** CPU seconds the server process used so far (its cost per request, whatever else the machine runs); none with `--target`. */
+  serverCpuSeconds?(): number;
   /** Events made for one scenario on a chart (event creation writes nothing to Redis). */
   newEvents(chart: SeededChart, count: number): Promise<BenchEvent[]>;
 }

@@ -1,4 +1,5 @@
 import { drainCaughtUp, pendingStreamsOf } from '../lib/drain.js';
+import type { FinalState } from '../lib/finalState.js';
 import { percentile } from '../lib/measure.js';
 import type { BenchContext } from './context.js';
 
@@ -39,10 +40,11 @@ async function drained(serverUrl: string): Promise<void> {
 
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemory> {
+/** `redis`: the server's own, whose memory is read. */
+export async function eventsAndMemory(ctx: BenchContext, redis: FinalState): Promise<EventsAndMemory> {
   const chart = ctx.charts.seats100k;
   const count = ctx.scale.eventsCreated;
-  const memoryBefore = await ctx.state.usedMemory();
+  const memoryBefore = await redis.usedMemory();
   const times: number[] = [];
   const events = [];
   for (let i = 0; i < count; i++) {
@@ -50,17 +52,17 @@ export async function eventsAndMemory(ctx: BenchContext): Promise<EventsAndMemor
     events.push(await ctx.admin.createEvent(chart.key));
     times.push(performance.now() - started);
   }
-  const memoryAfterEvents = await ctx.state.usedMemory();
+  const memoryAfterEvents = await redis.usedMemory();
   const first = times[0]!;
   times.sort((a, b) => a - b);
 
   // Every seat of one of those events booked, 1,000 per request.
   const bookingStarted = performance.now();
   await ctx.admin.book(events[0]!.key, chart.labels);
-  const memoryBeforeDrain = await ctx.state.usedMemory();
+  const memoryBeforeDrain = await redis.usedMemory();
   await drained(ctx.serverUrl);
   const drainMs = performance.now() - bookingStarted;
-  const memoryAfterBooking = await ctx.state.usedMemory();
+  const memoryAfterBooking = await redis.usedMemory();
   return {
     eventsCreated: count,
     eventCreateMsFirst: round(first),

@@ -12,7 +12,7 @@ const SEATS = 4;
 /**
  * Checkouts a second its events are made for, above what this machine's server has reached
  * (about 7,000): a run that outran its seats would come back to booked ones and count refusals,
- * as a whole run did once the scenarios before it no longer slowed it (session 34).
+ * which a whole run on a fast machine did with events made for a fixed number of checkouts.
  */
 const CHECKOUTS_PER_SECOND = 10_000;
 

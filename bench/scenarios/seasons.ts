@@ -116,10 +116,6 @@ export async function seasonEventBook(ctx: BenchContext): Promise<Figures> {
   const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests: walk.requests });
   walked.set(ctx, walk.taken());
   // No seat may be booked both on a season and in one of its events.
-  let seasonAndEvent = 0;
-  for (const { season, events: ofSeason } of seasons) {
-    const onTheSeason = await ctx.state.booked(season);
-    for (const event of ofSeason) for (const label of await ctx.state.booked(event)) if (onTheSeason.has(label)) seasonAndEvent++;
-  }
+  const seasonAndEvent = await ctx.state.seasonAndEventBookings(seasons, ledger);
   return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)), seasonAndEventBookings: seasonAndEvent };
 }

@@ -1,39 +1,47 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { SeatLedger } from '../lib/ledger.js';
-import { measure, percentile, type Figures } from '../lib/measure.js';
+import { measure, type Figures } from '../lib/measure.js';
+import { cpuSecondsOf } from '../lib/processes.js';
+import { viewDigest } from '../lib/streamSubscribers.js';
 import { bookTwoRequests } from './bookTwo.js';
 import type { BenchContext } from './context.js';
 
-// statusStream: `scale.streamSubscribers` WebSocket subscribers on one event
-// (docs/status-stream.md) while book2 runs on it, as book2 alone does. Reports delivery
-// latency (a booking's answer to a subscriber's receipt of its seats, for the first few
-// subscribers), book2's rps (compared with book2 alone in the same run), the server's memory
-// per subscriber, and the checks: no subscriber missed a change or fell behind, and the view
-// built from the messages equals the event's booked seats (bench/lib/streamSubscribers.ts says
-// why one view stands for all).
+// The live status stream's scenarios (docs/status-stream.md): subscribers of one event in a
+// process of their own (bench/lib/streamSubscribers.ts), with the workspace's public key as a
+// seat map in a browser has it.
+// - statusStream: `scale.streamSubscribers` compact subscribers while book2 runs on the event;
+// - statusStreamJson: a fifth as many JSON subscribers, the same way;
+// - statusStreamIdle: twice as many subscribers and no load: what each costs the server's memory.
+// Reported: book2's rps (against book2 alone in the same run), delivery times (a booking's
+// answer to a sampled subscriber's receipt of its seats), the server's CPU per subscriber and
+// second (its CPU less what the same bookings cost alone), bytes per change, and the checks:
+// no gap in any subscriber's seqs, none closed or behind, the sampled views equal the event.
 
-/** Subscribers whose receipt times are kept (each keeps a time per seat). */
-const SAMPLED = 20;
+/** Subscribers that decode every frame and time its changes. */
+const SAMPLED = 50;
 /** Seats of every this-many-th pair have their answer time kept. */
 const SAMPLE_EVERY = 10;
+/** statusStreamIdle: connected first (the stream's thread starts with them), before the memory is read. */
+const FIRST_IDLE = 100;
 
 interface Finished {
   behind: number;
   gaps: number;
-  closedEarly: number;
-  /** Of closedEarly, those the server closed for falling too far behind (4008). */
+  closed: number;
   closedTooSlow: number;
-  view: [string, string][];
-  seen: [string, number][][];
+  conflated: number;
+  frames: number;
+  changeBytes: number;
+  changes: number;
+  latencies: [p50: number, p99: number, samples: number];
+  viewMismatches: number;
 }
 
-export async function statusStream(ctx: BenchContext): Promise<Figures> {
-  const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.bookEvents);
-  const watched = events[0]!;
+/** The subscribers' process and how to wait for its answers. */
+function subscribersProcess(): { child: ChildProcess; next: <T>(type: string, ms: number) => Promise<T> } {
   const child = fork(fileURLToPath(new URL('../lib/streamSubscribers.js', import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  // Each answer of the subscribers' process, failing after `ms` (a stalled run fails with
-  // a reason instead of waiting for the caller's timeout).
+  // Each answer fails after `ms`: a stalled run fails with a reason instead of waiting for the caller's timeout.
   const next = <T>(type: string, ms: number) =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the subscribers did not answer ${type} within ${ms / 1000} s`)), ms);
@@ -46,15 +54,26 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
       };
       child.on('message', listener);
     });
-  try {
-    const before = ctx.serverMemory();
-    const count = ctx.scale.streamSubscribers;
-    const url = `${ctx.serverUrl.replace(/^http/, 'ws')}/events/${watched.key}/status-stream`;
-    const ready = next('ready', 120_000);
-    child.send({ type: 'start', url, headers: { authorization: ctx.workspaceHeaders.authorization }, count, sampled: SAMPLED });
-    await ready;
-    const connected = ctx.serverMemory();
+  return { child, next };
+}
 
+/** Connects `count` subscribers to the event; resolves once each has its first frame. */
+async function connectSubscribers(ctx: BenchContext, run: ReturnType<typeof subscribersProcess>, eventKey: string, count: number, format: 'json' | 'compact', sampled: number): Promise<void> {
+  const layout = await ctx.admin.call<{ publicKey: string; objects: { label: string }[] }>('GET', `/events/${encodeURIComponent(eventKey)}/layout`);
+  const url = new URL(ctx.serverUrl);
+  const ready = run.next('ready', 180_000);
+  const path = `/events/${encodeURIComponent(eventKey)}/status-stream?publicKey=${encodeURIComponent(layout.publicKey)}&format=${format}`;
+  run.child.send({ type: 'start', host: url.hostname, port: Number(url.port), path, headers: {}, count, sampled, format, layout: format === 'compact' ? layout.objects.map((o) => o.label) : [] });
+  await ready;
+}
+
+/** Subscribers on an event while book2 runs on it. */
+async function withBookings(ctx: BenchContext, count: number, format: 'json' | 'compact'): Promise<Figures> {
+  const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.bookEvents);
+  const watched = events[0]!;
+  const run = subscribersProcess();
+  try {
+    await connectSubscribers(ctx, run, watched.key, count, format, Math.min(SAMPLED, count));
     const ledger = new SeatLedger();
     const answered = new Map<string, number>();
     let pair = 0;
@@ -69,8 +88,15 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
         for (const seat of data.seats) answered.set(seat, at);
       }
     };
-    requests[0]!.onResponse = timed as unknown as typeof requests[0]['onResponse'];
+    requests[0]!.onResponse = timed as unknown as (typeof requests)[0]['onResponse'];
+    const cpuBefore = ctx.serverCpuSeconds?.();
+    const subscribersCpuBefore = cpuSecondsOf(run.child.pid!);
+    const started = performance.now();
     const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests });
+    const seconds = (performance.now() - started) / 1000;
+    const cpuDuring = ctx.serverCpuSeconds ? ctx.serverCpuSeconds() - cpuBefore! : undefined;
+    // The subscribers' own process: a run it limits measures the client, not the server.
+    const subscribersCpuPct = ((cpuSecondsOf(run.child.pid!) - subscribersCpuBefore) / seconds) * 100;
 
     // Requests still in flight when the load stopped are answered after: wait until the event stops changing.
     let booked = await ctx.state.booked(watched);
@@ -80,32 +106,68 @@ export async function statusStream(ctx: BenchContext): Promise<Figures> {
       if (again.size === booked.size) break;
       booked = again;
     }
-    const finished = next<Finished>('finished', 45_000);
-    child.send({ type: 'finish', lastSeq: booked.size, timeoutMs: 30_000 });
+    const finished = run.next<Finished>('finished', 90_000);
+    run.child.send({ type: 'finish', lastSeq: booked.size, timeoutMs: 60_000, answered: [...answered], expectedDigest: viewDigest([...booked].map((label) => [label, 'booked'])) });
     const result = await finished;
-
-    const latencies: number[] = [];
-    for (const seen of result.seen) for (const [label, at] of seen) if (answered.has(label)) latencies.push(at - answered.get(label)!);
-    latencies.sort((a, b) => a - b);
-    const view = new Map(result.view);
-    let viewMismatches = [...view].filter(([label, status]) => status !== 'booked' || !booked.has(label)).length;
-    viewMismatches += [...booked].filter((label) => !view.has(label)).length;
-    const round = (ms: number | undefined) => (ms === undefined ? -1 : Math.round(ms * 10) / 10);
+    const [deliveryP50Ms, deliveryP99Ms, deliverySamples] = result.latencies;
+    const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
     return {
       ...figures,
       ...(await ledger.check(ctx.state)),
       subscribers: count,
-      deliveryP50Ms: round(percentile(latencies, 50)),
-      deliveryP99Ms: round(percentile(latencies, 99)),
-      deliverySamples: latencies.length,
-      serverBytesPerSubscriber: Math.round((connected.rssBytes - before.rssBytes) / count),
+      format: format === 'compact' ? 1 : 0,
+      deliveryP50Ms: round(deliveryP50Ms),
+      deliveryP99Ms: round(deliveryP99Ms),
+      deliverySamples,
+      // What the subscribers cost the server beyond the bookings: set against book2 alone by the report (serverCpuUsPerSubscriberSecond).
+      serverCpuSecondsWithSubscribers: cpuDuring === undefined ? undefined : round(cpuDuring, 3),
+      loadSeconds: round(seconds, 2),
+      subscribersCpuPct: round(subscribersCpuPct),
+      bytesPerChange: result.changes === 0 ? -1 : round(result.changeBytes / result.changes, 2),
+      framesPerSubscriber: round(result.frames / count),
       subscribersBehind: result.behind,
       streamGaps: result.gaps,
-      subscribersClosed: result.closedEarly,
+      subscribersClosed: result.closed,
       subscribersClosedTooSlow: result.closedTooSlow,
-      viewMismatches,
+      subscribersConflated: result.conflated,
+      viewMismatches: result.viewMismatches,
     };
   } finally {
-    child.kill();
+    run.child.kill();
+  }
+}
+
+export const statusStream = (ctx: BenchContext): Promise<Figures> => withBookings(ctx, ctx.scale.streamSubscribers, 'compact');
+
+export const statusStreamJson = (ctx: BenchContext): Promise<Figures> => withBookings(ctx, Math.max(1, Math.round(ctx.scale.streamSubscribers / 5)), 'json');
+
+/** Idle subscribers: what each costs the server's memory (its RSS with them less before them, the stream's thread started). */
+export async function statusStreamIdle(ctx: BenchContext): Promise<Figures> {
+  const [event] = await ctx.newEvents(ctx.charts.seats100k, 1);
+  const count = ctx.scale.streamSubscribers * 2;
+  const first = subscribersProcess();
+  const rest = subscribersProcess();
+  try {
+    await connectSubscribers(ctx, first, event!.key, Math.min(FIRST_IDLE, count), 'compact', 0);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const before = ctx.serverMemory();
+    await connectSubscribers(ctx, rest, event!.key, count, 'compact', 0);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const after = ctx.serverMemory();
+    return {
+      requests: 0,
+      rps: 0,
+      p50Ms: 0,
+      p99Ms: 0,
+      non2xx: 0,
+      errors: 0,
+      subscribers: count,
+      serverRssMbBefore: Math.round(before.rssBytes / 2 ** 20),
+      serverRssMbWith: Math.round(after.rssBytes / 2 ** 20),
+      serverBytesPerSubscriber: Math.round((after.rssBytes - before.rssBytes) / count),
+    };
+  } finally {
+    first.child.kill();
+    rest.child.kill();
   }
 }

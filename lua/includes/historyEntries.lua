@@ -18,7 +18,11 @@
 -- of the changes take the field's value whatever its name. Entries written before carried
 -- the mark as a second field `u` (`c`, changes, `u`, mark); the drain still reads those. An
 -- entry written before entries were shared is the same with one object.
--- Needs: nowText (now as the caller sent it, ms).
+-- In a batch (`batch` set, change-object-status.lua runBatch) a request's entries join the
+-- batch's lists when it is applied, and the batch writes them once at its end
+-- (writeBatchHistory): the requests' objects one after the other in a stream share its
+-- entries as one request's do, each keeping its own number.
+-- Needs: nowText (now as the caller sent it, ms), batch.
 --#include callState.lua
 --#include constants.lua
 --#include seasonFeed.lua
@@ -49,8 +53,7 @@ end
 -- MongoDB document and never splits an entry (src/jobs/historyDrain.ts, BATCH).
 local MAX_ENTRY_OBJECTS = 1000
 
-local function writeHistory()
-  local noted, notedKeys, notedUse, notedFeed = call.noted, call.notedKeys, call.notedUse, call.notedFeed
+local function writeNoted(noted, notedKeys, notedUse, notedFeed)
   local n = #noted
   local first = 1
   while first <= n do
@@ -76,4 +79,26 @@ local function writeHistory()
     end
     first = last + 1
   end
+end
+
+local function writeHistory()
+  if not batch then return writeNoted(call.noted, call.notedKeys, call.notedUse, call.notedFeed) end
+  -- One of a batch's requests, applied: its entries wait for the batch's end.
+  local noted, notedKeys, notedUse, notedFeed = call.noted, call.notedKeys, call.notedUse, call.notedFeed
+  local into = batch.noted
+  local at = #into
+  for i = 1, #noted do
+    into[at + i] = noted[i]
+    batch.notedKeys[at + i] = notedKeys[i]
+    batch.notedUse[at + i] = notedUse[i]
+    if notedFeed and notedFeed[i] then
+      batch.notedFeed = batch.notedFeed or {}
+      batch.notedFeed[at + i] = notedFeed[i]
+    end
+  end
+end
+
+-- The entries of a batch's applied requests, in their order.
+local function writeBatchHistory()
+  writeNoted(batch.noted, batch.notedKeys, batch.notedUse, batch.notedFeed)
 end

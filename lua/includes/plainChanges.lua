@@ -1,6 +1,5 @@
--- The plainest changes, written without the event's state tables (docs/performance.md, "A
--- plain booking in Redis", "Holds and bookings by a token the plain way" and "Events of a
--- season the plain way"): one change on an event whose sale config does not exist (no
+-- The plainest changes, written without the event's state tables (docs/performance.md, "One
+-- Lua function call per status change"): one change on an event whose sale config does not exist (no
 -- channels, everything for sale), with no parameter but an order id and a hold token, that
 --   books or holds (with its token) seats that have no record (free, never held),
 --   books seats its token holds (a record that is the hold and nothing else, the token's
@@ -22,7 +21,13 @@
 -- test/integration/plainSeasonChanges.test.ts on twin seasons).
 -- A plain call's positional arguments (plainRequest.lua) are read here as they are, labels
 -- straight from ARGV: no request table is made unless the change goes the general way.
--- Needs: KEYS, ARGV, request, call, now (run has made them).
+-- In a batch (change-object-status.lua, runBatch) the plain way of an event outside seasons
+-- keeps what it writes to event 1's objects in batch.objects, read over the records Redis
+-- has, and written with one HSET (and HDEL) when the batch ends or before a request that reads
+-- the objects otherwise (writePendingObjects); and the one EXISTS of the sale config and the
+-- extra data answers every plain request of the batch until one goes the general way (which
+-- may write extra data).
+-- Needs: KEYS, ARGV, request, call, now, batch (run has made them).
 --#include statusContract.lua
 --#include constants.lua
 --#include objectStates.lua
@@ -38,6 +43,40 @@
 
 -- Up to this many labels, plainWrite finds a repeat without a table.
 local FEW_LABELS = 16
+
+-- The batch's plain writes of event 1's objects, made now (the batch ends, or a request is about
+-- to read the objects in another way).
+local function writePendingObjects()
+  local pending = batch and batch.objects
+  if not pending then return end
+  batch.objects = false
+  local sets, deletes = {}, {}
+  for label, value in pairs(pending) do addFieldChange(sets, deletes, label, value) end
+  callChunked('HSET', batch.objectsKey, sets)
+  callChunked('HDEL', batch.objectsKey, deletes)
+end
+
+-- The records of labels[first..last] in event 1 (false: none), the batch's pending writes over Redis's.
+local function plainRecords(objectsKey, labels, first, last)
+  local stored = redis.call('HMGET', objectsKey, unpack(labels, first, last))
+  local pending = batch and batch.objects
+  if pending then
+    for i = first, last do
+      local value = pending[labels[i]]
+      if value ~= nil then stored[i - first + 1] = value end
+    end
+  end
+  return stored
+end
+
+-- EXISTS of event 1's sale config and extra data, asked once per batch (see above).
+local function saleConfigOrExtraData(saleConfigKey, extraDataKey)
+  local known = batch and batch.plainExists
+  if known then return known end
+  local exists = redis.call('EXISTS', saleConfigKey, extraDataKey)
+  if batch then batch.plainExists = exists end
+  return exists
+end
 
 -- A released seat's record (false: none, the seat is free again) and the status it shows,
 -- by seatRules.lua's release; nil when the seat is not plain to release (free, or held).
@@ -112,17 +151,19 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
     end
   end
   -- The sale config and the extra data asked at once: most events have neither, and then one
-  -- EXISTS answers 0 for both (docs/performance.md, "One EXISTS for two hashes").
+  -- EXISTS answers 0 for both (docs/performance.md, "One Lua function call per status change").
   local saleConfigKey, extraDataKey = KEYS[EVENT_KEY_SALE_CONFIG], KEYS[EVENT_KEY_EXTRA_DATA]
   local hasExtraData = false
-  if redis.call('EXISTS', saleConfigKey, extraDataKey) > 0 then
+  if saleConfigOrExtraData(saleConfigKey, extraDataKey) > 0 then
     if redis.call('EXISTS', saleConfigKey) == 1 then return nil, true end
     hasExtraData = true
   end
+  -- A unit of a season reads other units' records: the batch's pending writes are made first.
+  if season then writePendingObjects() end
   -- A release is not checked against the season (seatRules.lua): only its make-up matters.
   if season and not (plainSeasonUnit(season) and (op == 'release' or freeInSeason(season, labels, first, last))) then return nil end
   local objectsKey = KEYS[EVENT_KEY_OBJECTS]
-  local stored = redis.call('HMGET', objectsKey, unpack(labels, first, last))
+  local stored = plainRecords(objectsKey, labels, first, last)
   -- A booked or held seat's record is the same for every seat of the change (seatRules.lua
   -- books or holds a free seat, or books its own hold taken from a free seat, so, and no object
   -- here has a ticket type); a release's depends on each seat's.
@@ -159,8 +200,18 @@ local function plainWrite(op, status, orderId, token, tokenExpiry, usage, ip, la
   end
   -- Every object passed: written as eventState.lua's writeBack writes, the extra data dropped
   -- (the change does not keep it), the history noted as history.lua notes it.
-  callChunked('HSET', objectsKey, sets)
-  callChunked('HDEL', objectsKey, deletes)
+  if batch and not season then
+    -- Kept for the batch's end (writePendingObjects): later requests read them from there.
+    local pending = batch.objects
+    if not pending then
+      pending = {}
+      batch.objects, batch.objectsKey = pending, objectsKey
+    end
+    for i = first, last do pending[labels[i]] = values[i] end
+  else
+    callChunked('HSET', objectsKey, sets)
+    callChunked('HDEL', objectsKey, deletes)
+  end
   if hasExtraData then callChunked('HDEL', extraDataKey, { unpack(labels, first, last) }) end
   if entry then writeTokenEntry(KEYS[EVENT_KEY_HOLD_TOKENS], 1, token, entry) end
   if season then

@@ -4,7 +4,7 @@
 -- no parameter but a hold token; for a unit of a season, with the season's part (`seasons`,
 -- the one JSON text of the call: seasonsArgument). Redis hands the arguments over as they
 -- are; decoding the same change from JSON cost about 1.7 µs per call (docs/performance.md,
--- "A plain call in positional arguments").
+-- "One Lua function call per status change").
 -- Needs: ARGV (run has set it).
 --#include statusContract.lua
 

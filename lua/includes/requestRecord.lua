@@ -11,7 +11,9 @@
 -- clock), how long the record hash is kept from this call on (ms; '' to leave its expiry as
 -- it is), 1 when this call was sent before (call ids are
 -- new for every request, so only a repeat can find a record: a first send does not look),
--- the call's id.
+-- the call's id; `batch` (change-object-status.lua) when the call is one request of a batch.
+-- In a batch (runBatch) Redis's clock is read once for all its requests, and the replies to
+-- keep are written with one HSET at its end (keepRecords): each request keeps its own field.
 --#include statusContract.lua
 
 -- The request's record key: the call's last key.
@@ -27,9 +29,21 @@ local function earlierReply()
   return nil
 end
 
-local function pastDeadline()
+-- Redis's clock, ms.
+local function redisTimeMs()
   local time = redis.call('TIME')
-  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000) > tonumber(ARGV[ARG_DEADLINE])
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+local function pastDeadline()
+  local ms
+  if batch then
+    ms = batch.timeMs or redisTimeMs()
+    batch.timeMs = ms
+  else
+    ms = redisTimeMs()
+  end
+  return ms > tonumber(ARGV[ARG_DEADLINE])
 end
 
 -- Keeps a successful reply for repeats of the request, and returns it. The hash's expiry is
@@ -37,8 +51,24 @@ end
 -- them was applied (src/inventory/atMostOnce.ts, RecordHash); the others leave it as it is.
 local function remember(reply)
   local key = recordKey()
-  redis.call('HSET', key, ARGV[ARG_RECORD_ID], cjson.encode(reply))
   local keep = ARGV[ARG_KEEP_MS]
+  if batch then
+    local records = batch.records
+    records[#records + 1] = ARGV[ARG_RECORD_ID]
+    records[#records + 1] = cjson.encode(reply)
+    if keep ~= '' then batch.keepMs = keep end
+    return reply
+  end
+  redis.call('HSET', key, ARGV[ARG_RECORD_ID], cjson.encode(reply))
   if keep ~= '' then redis.call('PEXPIRE', key, keep) end
   return reply
+end
+
+-- A batch's replies to keep, in one HSET (the batch's requests share the record key: one
+-- event, one process, one window), and the hash's expiry once if a request carried one.
+local function keepRecords(key)
+  local records = batch.records
+  if #records == 0 then return end
+  redis.call('HSET', key, unpack(records))
+  if batch.keepMs then redis.call('PEXPIRE', key, batch.keepMs) end
 end

@@ -9,7 +9,7 @@
 -- to a key that, on a cluster, lives in another slot). When there is no such entry, the call
 -- answers the signal HOLD_TOKEN_UNCHECKED having written nothing, and the server checks the
 -- token itself and sends the call again with it marked checked (docs/performance.md,
--- "A checkout's booking checks its token in Redis").
+-- "One Lua function call per status change").
 -- Needs: KEYS, ARGV, now, call (run has set them).
 --#include statusContract.lua
 --#include constants.lua

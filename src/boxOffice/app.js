@@ -1,8 +1,10 @@
 // The box-office page (README, "Box office"): plain browser JavaScript, served as it is.
-// It calls the API with the workspace secret key typed in (kept in this tab's session
-// storage), draws the event from GET /events/{key}/layout, and colours it from the live
-// status stream (docs/status-stream.md), which it resumes with `since` after a drop.
-'use strict';
+// It calls the API with the workspace secret key typed in (kept by this browser tab
+// until it closes), draws the event from GET /events/{key}/layout, and colours it from the live
+// status stream (docs/status-stream.md) in its compact format, which names objects by their
+// place in that layout and which it resumes with `since` after a drop. A module: it imports the
+// server's own decoder of the compact format (/box-office/compactFrames.js).
+import { CONFLATED, FrameDecoder, SNAPSHOT, SNAPSHOT_RESET } from '/box-office/compactFrames.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -205,30 +207,39 @@ function connect() {
   const eventKey = state.eventKey;
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const since = state.seq === undefined ? '' : `&since=${state.seq}`;
-  const socket = new WebSocket(`${scheme}://${location.host}/events/${encodeURIComponent(eventKey)}/status-stream?publicKey=${encodeURIComponent(state.layout.publicKey)}${since}`);
+  const socket = new WebSocket(`${scheme}://${location.host}/events/${encodeURIComponent(eventKey)}/status-stream?format=compact&publicKey=${encodeURIComponent(state.layout.publicKey)}${since}`);
+  socket.binaryType = 'arraybuffer';
   state.socket = socket;
+  // Each subscription numbers its statuses anew.
+  const decoder = new FrameDecoder();
+  const labelAt = (position) => state.layout.objects[position].label;
   socket.onmessage = ({ data }) => {
-    const message = JSON.parse(data);
-    if (message.type === 'snapshot') {
+    const frame = decoder.decode(new Uint8Array(data));
+    if (frame.kind === SNAPSHOT || frame.kind === SNAPSHOT_RESET) {
+      // Another order of the objects (the chart was published anew): the page opens the event again.
+      if (frame.layoutVersion !== state.layout.layoutVersion) return void run(() => openEvent(eventKey));
       const before = [...state.view.keys()];
-      state.view = new Map(Object.entries(message.objects));
+      state.view = new Map(frame.entries.map(({ position, ...object }) => [labelAt(position), object]));
       for (const label of new Set([...before, ...state.view.keys()])) paint(label);
-    } else if (message.type === 'changes') {
+    } else {
       // docs/status-stream.md, "Messages": a status change keeps the object's places off
-      // sale; a for-sale change (no status) sets only those.
-      for (const { objectLabel, quantity, ...fields } of message.changes) {
-        const before = state.view.get(objectLabel);
-        const object = fields.status !== undefined ? { ...fields, notForSale: before && before.notForSale } : { ...(before || { status: 'free' }), notForSale: fields.notForSale };
+      // sale, a for-sale change (no status) sets only those; a conflated change is the
+      // object's whole state.
+      for (const { position, quantity, ...fields } of frame.entries) {
+        const label = labelAt(position);
+        const before = state.view.get(label);
+        const object =
+          frame.kind === CONFLATED ? fields : fields.status !== undefined ? { ...fields, notForSale: before && before.notForSale } : { ...(before || { status: 'free' }), notForSale: fields.notForSale };
         if (!object.notForSale) delete object.notForSale;
-        if (object.status === 'free' && !(object.booked || object.held || object.notForSale)) state.view.delete(objectLabel);
-        else state.view.set(objectLabel, object);
-        paint(objectLabel);
+        if (object.status === 'free' && !(object.booked || object.held || object.notForSale)) state.view.delete(label);
+        else state.view.set(label, object);
+        paint(label);
       }
-      $('live').textContent = `${message.changes.length} change(s) received`;
-    } else return;
-    state.seq = message.seq;
+      $('live').textContent = `${frame.entries.length} change(s) received`;
+    }
+    state.seq = frame.to;
     // Where the page stands in the stream, for whoever watches it (the browser test).
-    document.body.dataset.seq = String(message.seq);
+    document.body.dataset.seq = String(frame.to);
     tally();
   };
   socket.onclose = () => {

@@ -269,6 +269,11 @@ export interface BestAvailableQuery {
   /** Exactly this many of the chosen seats are accessible (0: none). */
   accessibleSeats: number;
   tryToPreventOrphanSeats: boolean;
+  /**
+   * The most seats, tables and booths one choice may give (one status change's cap); a
+   * larger number is looked for in one GA area only. Absent: no cap.
+   */
+  maxObjects?: number;
   /** Whether the request's filters (categories, zone, sections, channels, kind) allow a position. */
   eligible(position: number): boolean;
 }
@@ -564,11 +569,17 @@ export function oneArea(search: Search): BestAvailableChoice | null {
 export function chooseBestAvailable(layout: SeatingLayout, ranking: FocalRanking, view: OpenObjects, query: BestAvailableQuery): BestAvailableChoice | null {
   const search: Search = { layout, ranking, view, query };
   const steps: (() => BestAvailableChoice | null)[] = [];
-  if (query.tryToPreventOrphanSeats) steps.push(() => sameRow(search, true));
-  steps.push(() => sameRow(search, false), () => withinOneSection(search));
-  if (layout.sections.length > 0) steps.push(() => acrossSections(search));
+  const asObjects = query.maxObjects === undefined || query.number <= query.maxObjects;
+  if (asObjects) {
+    if (query.tryToPreventOrphanSeats) steps.push(() => sameRow(search, true));
+    steps.push(() => sameRow(search, false), () => withinOneSection(search));
+    if (layout.sections.length > 0) steps.push(() => acrossSections(search));
+  }
   // Tables, booths and GA areas have no accessible seats to give.
-  if (query.accessibleSeats === 0) steps.push(() => tablesAndBooths(search), () => oneArea(search));
+  if (query.accessibleSeats === 0) {
+    if (asObjects) steps.push(() => tablesAndBooths(search));
+    steps.push(() => oneArea(search));
+  }
   for (const step of steps) {
     const choice = step();
     if (choice) return choice;

@@ -22,8 +22,13 @@ export interface BestAvailableInput {
   accessibleSeats?: number;
 }
 
-/** The most objects one request may ask for: the cap of every status change. */
-export const MAX_BEST_AVAILABLE = MAX_OBJECTS_PER_REQUEST;
+/**
+ * The most a request may ask for. A number the event cannot give is "not found" like any
+ * other (seats.io answers so for 3,000 on a small chart); more than one status change may
+ * name (MAX_OBJECTS_PER_REQUEST) is found in one GA area only; past this cap the number is
+ * refused before any search.
+ */
+export const MAX_BEST_AVAILABLE = 10_000;
 
 /** A checked request: the query's parts and what goes with each chosen object. */
 export interface BestAvailablePlan {
@@ -175,7 +180,8 @@ export function planBestAvailable(
   selection: EventSelection,
 ): BestAvailablePlan {
   const { number } = input;
-  if (!wholeIn(number, 1, MAX_BEST_AVAILABLE)) throw invalid(`bestAvailable.number must be a whole number from 1 to ${MAX_BEST_AVAILABLE}`);
+  if (!wholeIn(number, 1, Number.MAX_SAFE_INTEGER)) throw invalid('bestAvailable.number must be a whole number of at least 1');
+  if (number > MAX_BEST_AVAILABLE) throw invalid(`bestAvailable.number must be at most ${MAX_BEST_AVAILABLE}: best available picks at most ${MAX_BEST_AVAILABLE} objects or places per request, got ${number}`);
   const accessibleSeats = input.accessibleSeats ?? 0;
   if (!wholeIn(accessibleSeats, 0, number)) throw invalid(`bestAvailable.accessibleSeats must be a whole number from 0 to number (${number})`);
   if (input.extraData !== undefined && input.extraData.length !== number) {
@@ -247,6 +253,8 @@ export function bestAvailableQuery(plan: BestAvailablePlan, layout: SeatingLayou
     number: plan.number,
     accessibleSeats: plan.accessibleSeats,
     tryToPreventOrphanSeats: plan.tryToPreventOrphanSeats,
+    // The chosen objects are one status change: at most as many as any request may name.
+    maxObjects: MAX_OBJECTS_PER_REQUEST,
     eligible(p: number): boolean {
       if (!choosable[p]) return false;
       if (channelOk && !channelOk[channel[p]! + 1]) return false;

@@ -103,8 +103,25 @@ export const SCRIPT_REFUSALS = {
   OBJECT_NOT_IN_CHANNEL: (labels) => `Objects have no channel: ${labels}; add NO_CHANNEL to channelKeys`,
   NOT_ENOUGH_FREE_PLACES: (labels, free) => `Not enough free places in ${labels} (${free} free)`,
   OBJECT_NOT_RELEASABLE: (labels) => `Objects cannot be released (nothing to release): ${labels}`,
-  ILLEGAL_STATUS_CHANGE: (labels, status) => `Illegal status change: ${labels} (current status ${status})`,
+  ILLEGAL_STATUS_CHANGE: (_labels, detail) => illegalStatusChange(detail),
 } as const satisfies Record<string, (labels: string, detail: string) => string>;
+
+/**
+ * Refusals seats.io words in its own fixed sentence, which names no object: one error per
+ * distinct message, with exactly `code` and `message` (clients compare the error whole).
+ */
+export const SENTENCE_REFUSALS: ReadonlySet<string> = new Set(['ILLEGAL_STATUS_CHANGE']);
+
+/**
+ * seats.io's message for a status guard's refusal (docs/seatsio-behaviour.md, "Changing
+ * object status"), from the script's detail: `allowed` or `rejected`, the current status
+ * and the status asked for, joined by the unit separator (lua/includes/statusGuard.lua).
+ */
+function illegalStatusChange(detail: string): string {
+  const [list = '', current = '', wanted = ''] = detail.split('\u001f');
+  const why = list === 'rejected' ? 'is in the list of rejected previous statuses' : 'is not in the list of allowed previous statuses';
+  return `Cannot change from [${current}] to [${wanted}]: ${current} ${why}`;
+}
 
 /** What the script may answer that is not a refusal of the client's request. */
 export const SCRIPT_SIGNALS = ['SEASON_CHANGED', 'SEASON_UNITS_NEEDED', 'HOLD_NOT_EXPIRED', 'HOLD_TOKEN_UNCHECKED', 'HOLD_TOKEN_REFUSED'] as const;

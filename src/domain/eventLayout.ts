@@ -1,8 +1,14 @@
+import { createHash } from 'node:crypto';
 import type { ObjectIndex } from './objectIndex.js';
 
 // What a page needs to draw an event's chart (GET /events/{key}/layout; the box office,
 // src/boxOffice/): every bookable object at its position in the drawing, with its
 // category, and the drawing's bounds. Positions are the index's, in the drawing's units.
+//
+// The objects come in the index's order, and `layoutVersion` names that order: object i of
+// a layout is the object the status stream's compact frames call i while their snapshot
+// carries the same layoutVersion (docs/api.md, `GET /events/{key}/layout`). A chart version whose objects are
+// the same labels in the same order has the same layoutVersion, on every process.
 
 export interface LayoutObject {
   label: string;
@@ -18,9 +24,26 @@ export interface LayoutObject {
 }
 
 export interface EventLayout {
+  /** Names the objects' order (layoutVersionOf). */
+  layoutVersion: string;
   bounds: { minX: number; minY: number; maxX: number; maxY: number };
   categories: { key: string; label: string; color: string }[];
   objects: LayoutObject[];
+}
+
+const versions = new WeakMap<ObjectIndex, string>();
+
+/**
+ * The version of an index's object order: the first 16 hex digits of the SHA-256 of its
+ * labels in index order, joined by '\n'. Worked out once per index.
+ */
+export function layoutVersionOf(index: ObjectIndex): string {
+  let version = versions.get(index);
+  if (version === undefined) {
+    const labels = index.objects.map((object) => object.label).join('\n');
+    versions.set(index, (version = createHash('sha256').update(labels).digest('hex').slice(0, 16)));
+  }
+  return version;
 }
 
 export function eventLayout(index: ObjectIndex): EventLayout {
@@ -49,6 +72,7 @@ export function eventLayout(index: ObjectIndex): EventLayout {
   });
   if (objects.length === 0) minX = minY = maxX = maxY = 0;
   return {
+    layoutVersion: layoutVersionOf(index),
     bounds: { minX, minY, maxX, maxY },
     categories: index.categories.map((c) => ({ key: String(c.key), label: c.label, color: c.color })),
     objects,

@@ -52,10 +52,14 @@ export function seatStanding(status: string, notForSale: number): ObjectStanding
   };
 }
 
-/** The status a GA area shows: free until it is full, then the last status set on it (held if only holds fill it). */
+/**
+ * The status a GA area shows (docs/seatsio-behaviour.md, "Object statuses"): held while any
+ * of its places is held; otherwise free until all its places are taken, then the last
+ * status set on it. Its places by what they are stay in numBooked, numHeld and numFree.
+ */
 export function areaStatus(state: AreaState, capacity: number): string {
-  if (state.nonFree + state.held < capacity) return 'free';
-  return state.nonFree > 0 ? state.status : HELD;
+  if (state.held > 0) return HELD;
+  return state.nonFree < capacity ? 'free' : state.status;
 }
 
 /** The status and availability of an object, given its snapshot and how many of its places are off sale. */
@@ -174,8 +178,9 @@ function traitParts(traits: ObjectTraits): TraitParts {
   let afterOwnLabel = `,"type":"${objectType}"}`;
   if (parent) afterOwnLabel += `,"parent":{"label":${q(parent.label)},"type":"${parent.type}"}`;
   if (section) afterOwnLabel += `,"section":${q(section.label)}`;
+  if (traits.entrance !== null) afterOwnLabel += `,"entrance":{"label":${q(traits.entrance)}}`;
   afterOwnLabel += '},"ids":{"own":';
-  let afterOwnId = `,"parent":${parent ? q(parent.label) : 'null'},"section":${section ? q(section.label) : 'null'}},"objectType":"${objectType}"`;
+  let afterOwnId = `,"parent":${parent ? q(parent.label) : 'null'}${section ? `,"section":${q(section.label)}` : ''}},"objectType":"${objectType}"`;
   if (section) afterOwnId += `,"section":${q(section.label)}`;
   if (traits.entrance !== null) afterOwnId += `,"entrance":${q(traits.entrance)}`;
   let last = '';

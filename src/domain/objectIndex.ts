@@ -543,10 +543,15 @@ export function describeObject(index: ObjectIndex, object: ChartObject): Record<
   const labels: Record<string, unknown> = { own: { label: object.ownLabel, type: object.objectType } };
   if (object.parent) labels.parent = { label: object.parent.label, type: object.parent.type };
   if (object.section) labels.section = object.section.label;
+  if (object.entrance !== null) labels.entrance = { label: object.entrance };
+  // `ids.parent` is null without a parent, but `ids.section` is left out without a section,
+  // as seats.io answers (docs/seatsio-behaviour.md, "Object info").
+  const ids: Record<string, unknown> = { own: object.ownLabel, parent: object.parent?.label ?? null };
+  if (object.section) ids.section = object.section.label;
   const details: Record<string, unknown> = {
     label: object.label,
     labels,
-    ids: { own: object.ownLabel, parent: object.parent?.label ?? null, section: object.section?.label ?? null },
+    ids,
     categoryLabel: object.category?.label,
     categoryKey: object.category ? String(object.category.key) : undefined,
     objectType: object.objectType,

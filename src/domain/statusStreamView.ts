@@ -1,10 +1,12 @@
+import { CHANGES, CONFLATED, FrameWriter, SNAPSHOT, SNAPSHOT_RESET, type StatusTable } from './compactFrames.js';
 import { HELD } from './objectStates.js';
 import { isForSaleChange, type HistoryEntry } from './statusChangeHistory.js';
 
 // What a status-stream subscriber sees of an event (docs/status-stream.md): every object
 // that is not free or has places not for sale, by label, kept current by applying the
-// event's history entries in the order they were written. Pure: the hub
-// (src/services/statusStreamHub.ts) reads and publishes; this decides what a message says.
+// event's history entries in the order they were written, and the messages that say so, in
+// JSON and in the compact format (src/domain/compactFrames.ts). Pure: the followers
+// (src/services/streamFollowers.ts) read and publish; this decides what a message says.
 
 /** One object that is not free, or not wholly for sale, as the stream shows it. */
 export interface StreamObject {
@@ -263,15 +265,83 @@ export function snapshotMessage(seq: number, objects: Map<string, StreamObject>,
   return JSON.stringify(reset ? { type: 'snapshot', seq, reset: true, objects: shown } : { type: 'snapshot', seq, objects: shown });
 }
 
-export function changesMessage(seq: number, changes: StreamChange[], audience: Audience): string {
-  return changesMessageOf(seq, changes.map((change) => changeJson(change, audience)));
+/** The changes after `from` up to `seq`, in the order applied. */
+export function changesMessage(from: number, seq: number, changes: StreamChange[], audience: Audience): string {
+  return changesMessageOf(from, seq, changes.map((change) => changeJson(change, audience)));
 }
 
 /** One change as `audience` sees it, as JSON: the part of a changes message a catch-up puts together. */
 export const changeJson = (change: StreamChange, audience: Audience): string => JSON.stringify(forAudience(change, audience));
 
 /** A changes message from its changes' JSON (changeJson). */
-export const changesMessageOf = (seq: number, changes: string[]): string => `{"type":"changes","seq":${seq},"changes":[${changes.join(',')}]}`;
+export const changesMessageOf = (from: number, seq: number, changes: string[]): string => `{"type":"changes","from":${from},"seq":${seq},"changes":[${changes.join(',')}]}`;
+
+/**
+ * What changed after `from` up to `seq`, conflated (docs/status-stream.md, "Slow readers"):
+ * each object that changed, once, with its whole state now (`free` and nothing else when it
+ * left the view). A client replaces each object's state with the one given.
+ */
+export function conflatedMessage(from: number, seq: number, states: [string, StreamObject | undefined][], audience: Audience): string {
+  const changes = states.map(([objectLabel, object]) => JSON.stringify({ objectLabel, ...(object ? forAudience(object, audience) : FREE) }));
+  return `{"type":"changes","conflated":true,"from":${from},"seq":${seq},"changes":[${changes.join(',')}]}`;
+}
+
+const FREE: StreamObject = Object.freeze({ status: 'free' });
+
+/** Where each object of the event's layout is (GET /events/{key}/layout: its position in the chart index), by label. */
+export type Positions = (label: string) => number | undefined;
+
+/** A snapshot in the compact format: every object of the view, whole, and the whole status table. */
+export function compactSnapshot(seq: number, view: Map<string, StreamObject>, audience: Audience, reset: boolean, positions: Positions, table: StatusTable, layoutVersion: string): Uint8Array {
+  const frame = new FrameWriter(reset ? SNAPSHOT_RESET : SNAPSHOT, 0, seq, table, 'all', layoutVersion);
+  for (const [label, object] of view) writeWhole(frame, positions(label), object, audience, table);
+  return frame.done();
+}
+
+/**
+ * The changes after `from` up to `seq` in the compact format, in the order applied. `codes`:
+ * the status codes to carry (a frame that follows others: those added since; one that starts
+ * a subscriber off: 'all').
+ */
+export function compactChanges(from: number, seq: number, changes: StreamChange[], audience: Audience, positions: Positions, table: StatusTable, codes: 'all' | number[]): Uint8Array {
+  const frame = new FrameWriter(CHANGES, from, seq, table, codes);
+  for (const change of changes) {
+    const position = positions(change.objectLabel);
+    if (position === undefined) continue;
+    if (!isStatusChange(change)) {
+      frame.entry(position, undefined, { notForSale: change.notForSale });
+      continue;
+    }
+    const shown = forAudience(change, audience);
+    frame.entry(position, table.codeOf(change.status), {
+      holdToken: shown.holdToken,
+      orderId: shown.orderId,
+      booked: shown.booked,
+      held: shown.held,
+      quantity: change.quantity,
+    });
+  }
+  return frame.done();
+}
+
+/** conflatedMessage in the compact format, with the whole status table. */
+export function compactConflated(from: number, seq: number, states: [string, StreamObject | undefined][], audience: Audience, positions: Positions, table: StatusTable): Uint8Array {
+  for (const [, object] of states) if (object) table.codeOf(object.status);
+  const frame = new FrameWriter(CONFLATED, from, seq, table, 'all');
+  for (const [label, object] of states) writeWhole(frame, positions(label), object ?? FREE, audience, table);
+  return frame.done();
+}
+
+/** The status codes a batch of changes uses, given codes before a frame is written (new ones join the table's additions). */
+export function codeStatuses(changes: StreamChange[], table: StatusTable): void {
+  for (const change of changes) if (isStatusChange(change)) table.codeOf(change.status);
+}
+
+function writeWhole(frame: FrameWriter, position: number | undefined, object: StreamObject, audience: Audience, table: StatusTable): void {
+  if (position === undefined) return;
+  const shown = forAudience(object, audience);
+  frame.entry(position, table.codeOf(object.status), { holdToken: shown.holdToken, orderId: shown.orderId, booked: shown.booked, held: shown.held, notForSale: shown.notForSale });
+}
 
 /**
  * `since` as a client sends it: a whole number of at most 15 digits (a change number),

@@ -13,6 +13,8 @@ export async function startRedisServer(options: {
   appendOnly: boolean;
   appendFsync?: 'always' | 'everysec';
   port?: number;
+  /** Starts it as a replica of the Redis at this port (loopback); ready once its first sync finished. */
+  replicaOf?: number;
 }): Promise<ChildServer> {
   const dir = resolve(options.dir);
   mkdirSync(dir, { recursive: true });
@@ -29,8 +31,9 @@ export async function startRedisServer(options: {
       '--save', '',
       '--daemonize', 'no',
       '--protected-mode', 'yes',
+      ...(options.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(options.replicaOf)]),
     ],
-    readyLine: /Ready to accept connections/,
+    readyLine: options.replicaOf === undefined ? /Ready to accept connections/ : /MASTER <-> REPLICA sync: Finished with success/,
     url: `redis://127.0.0.1:${port}`,
   });
 }

@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError, type ErrorCode } from '../domain/errors.js';
-import type { Principal, ResolvedKey, Tenant, TenantCache } from '../metadata/tenantCache.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
-import type { AuthKind, RequestHeaders } from './route.js';
+import type { Principal, ResolvedKey, Tenant, TenantKeys, WorkspaceDoc } from '../domain/tenant.js';
+import type { AuthKind, RequestHeaders, WorkspaceCaller } from './route.js';
 
 // Authentication as seats.io has it (docs/seatsio-behaviour.md, "Conventions"): HTTP Basic with the secret key as user name and the
 // password ignored. Keys resolve from the in-process tenant cache, never MongoDB per request.
@@ -50,7 +49,7 @@ function sameSecret(given: string, expected: string): boolean {
 export async function authenticate(
   kind: AuthKind,
   headers: RequestHeaders,
-  tenants: TenantCache,
+  tenants: TenantKeys,
   systemApiSecret: string | undefined,
 ): Promise<Caller> {
   if (kind === 'public') return {};
@@ -75,7 +74,7 @@ const NO_CALLER: Caller = Object.freeze({});
  * undefined when only authenticate can tell (a key not loaded yet, a missing header, the
  * system secret). The priority lane runs on this.
  */
-export function authenticateCached(kind: AuthKind, headers: RequestHeaders, tenants: TenantCache): Caller | undefined {
+export function authenticateCached(kind: AuthKind, headers: RequestHeaders, tenants: TenantKeys): Caller | undefined {
   if (kind === 'public') return NO_CALLER;
   if (kind === 'system') return undefined;
   const secret = basicUser(headers.authorization);
@@ -115,30 +114,25 @@ function active(workspace: WorkspaceDoc): WorkspaceDoc {
   return workspace;
 }
 
-export interface WorkspaceCaller {
-  tenant: Tenant;
-  workspace: WorkspaceDoc;
-}
-
 /**
  * A secret key sent in a body or path rather than in Basic auth: the workspace it acts on,
  * exactly as for a workspace-level route called without X-Workspace-Key.
  */
-export async function workspaceOfSecretKey(secret: string, tenants: TenantCache): Promise<WorkspaceCaller> {
+export async function workspaceOfSecretKey(secret: string, tenants: TenantKeys): Promise<WorkspaceCaller> {
   const resolved = await tenants.resolve(secret);
   if (!resolved) throw unauthorized('Unknown secret key');
   return { tenant: resolved.tenant, workspace: workspaceOf(resolved, '') };
 }
 
 /** The active workspace a public key names (401 for an unknown one). */
-export async function workspaceOfPublicKey(publicKey: string, tenants: TenantCache): Promise<WorkspaceCaller> {
+export async function workspaceOfPublicKey(publicKey: string, tenants: TenantKeys): Promise<WorkspaceCaller> {
   const resolved = await tenants.resolvePublicKey(publicKey);
   if (!resolved) throw unauthorized('Unknown public key');
   return { tenant: resolved.tenant, workspace: active(resolved.workspace) };
 }
 
 /** workspaceOfPublicKey for a key whose company is loaded, without waiting; undefined when only it can tell. */
-export function workspaceOfPublicKeyCached(publicKey: string, tenants: TenantCache): WorkspaceCaller | undefined {
+export function workspaceOfPublicKeyCached(publicKey: string, tenants: TenantKeys): WorkspaceCaller | undefined {
   const resolved = tenants.resolvePublicKeyCached(publicKey);
   return resolved && { tenant: resolved.tenant, workspace: active(resolved.workspace) };
 }

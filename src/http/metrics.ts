@@ -1,8 +1,12 @@
 // Prometheus text exposition of request counts and latency per route and status.
 // Small enough to write here: one counter and one histogram, labelled by route pattern
-// (not raw path, so labels stay bounded) and status code.
+// (not raw path, so labels stay bounded) and status code; and the number of requests each
+// call of the status function carried (batched calls: docs/performance.md, "Batched calls").
 
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Requests per status call: a lone call is 1. */
+const CALL_REQUEST_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128];
 
 interface Series {
   route: string;
@@ -16,6 +20,19 @@ export class Metrics {
   /** Per route name, its series by status. Route names are one string per route (RouteTable), so looking one up hashes nothing. */
   private readonly byRoute = new Map<string, Map<number, Series>>();
   private readonly startedAt = Date.now();
+  /** Status calls by how many requests each carried (CALL_REQUEST_BUCKETS, not cumulative here), their count and their requests. */
+  private readonly callRequests = CALL_REQUEST_BUCKETS.map(() => 0);
+  private calls = 0;
+  private callRequestSum = 0;
+
+  /** One call of the status function sent, carrying `requests` requests. */
+  observeStatusCall(requests: number): void {
+    this.calls++;
+    this.callRequestSum += requests;
+    let i = 0;
+    while (i < CALL_REQUEST_BUCKETS.length - 1 && requests > CALL_REQUEST_BUCKETS[i]!) i++;
+    this.callRequests[i]!++;
+  }
 
   observe(route: string, status: number, seconds: number): void {
     let statuses = this.byRoute.get(route);
@@ -45,6 +62,16 @@ export class Metrics {
       lines.push(`http_request_duration_seconds_sum{${l}} ${s.sum}`);
       lines.push(`http_request_duration_seconds_count{${l}} ${s.count}`);
     }
+    lines.push('# HELP status_call_requests Requests carried by each call of the status function (1: a lone call).');
+    lines.push('# TYPE status_call_requests histogram');
+    let below = 0;
+    CALL_REQUEST_BUCKETS.forEach((le, i) => {
+      below += this.callRequests[i]!;
+      lines.push(`status_call_requests_bucket{le="${le}"} ${i === CALL_REQUEST_BUCKETS.length - 1 ? this.calls : below}`);
+    });
+    lines.push(`status_call_requests_bucket{le="+Inf"} ${this.calls}`);
+    lines.push(`status_call_requests_sum ${this.callRequestSum}`);
+    lines.push(`status_call_requests_count ${this.calls}`);
     const memory = process.memoryUsage();
     const gaugeValues: Record<string, number> = {
       process_resident_memory_bytes: memory.rss,

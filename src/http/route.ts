@@ -2,10 +2,10 @@ import type { Static, TObject, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { schemaMessages, type SchemaError } from './schemaMessages.js';
 import type { Logger } from 'pino';
-import type { Principal, Tenant } from '../metadata/tenantCache.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { Principal, Tenant, WorkspaceDoc } from '../domain/tenant.js';
 import { ApiError } from '../domain/errors.js';
 import type { Query } from './query.js';
+import type { ContentCoding } from '../util/encodedBody.js';
 
 // What a route is: method, path, who may call it, how its body is checked, and the
 // handler. Handlers are plain async functions from a context to a reply, so they can be
@@ -65,8 +65,12 @@ export interface Reply {
   body?: unknown;
   contentType?: string;
   headers?: Record<string, string>;
-  /** The Buffer body is gzip already (sent as is, `Content-Encoding: gzip`): only routes with `alwaysGzip` answer so. */
-  gzipped?: boolean;
+  /**
+   * The Buffer body is in this content coding already, the route's choice: sent as is, with
+   * its `Content-Encoding` (none for identity) and, unless the route is `alwaysGzip`,
+   * `Vary: Accept-Encoding`, which a 304 carries too (src/http/encodedReply.ts).
+   */
+  encoding?: ContentCoding;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
@@ -148,7 +152,7 @@ export interface WorkspaceCaller {
 }
 
 /**
- * The priority lane's direct way through (docs/performance.md, "Step 4"): called for a request
+ * The priority lane's direct way through (docs/performance.md, "The direct path"): called for a request
  * without a query string, of a key the server has loaded, with the body as parsed JSON, before
  * it is checked against the route's schema and before a context is made. It takes the
  * requests whose body is the plainest form the route accepts, answers them as the handler

@@ -3,15 +3,18 @@ import { constants as zlibConstants, gzip } from 'node:zlib';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from 'pino';
 import { ApiError } from '../domain/errors.js';
-import type { TenantCache } from '../metadata/tenantCache.js';
+import type { TenantKeys } from '../domain/tenant.js';
 import { authenticate, authenticateCached, type Caller } from './auth.js';
 import { errorBodyJson } from './errorBody.js';
+import { serveWebSocket, type WebSocketRoute } from './webSocketRoute.js';
 import type { ConcurrencyLimits } from './concurrencyLimits.js';
 import type { Metrics } from './metrics.js';
 import { Query } from './query.js';
 import { Exchange, NO_SLOT, type ExchangeAnswerer } from './exchange.js';
 import { redactedPath } from './redaction.js';
 import { ReceivedHeaders } from './requestHeaders.js';
+import { qualityOf } from './encodedReply.js';
+import type { ContentCoding } from '../util/encodedBody.js';
 import { RequestIds } from './requestIds.js';
 import { bodyText, checkBody, readJson } from './requestBody.js';
 import { RequestContext, type ExchangeOwner } from './requestContext.js';
@@ -52,7 +55,7 @@ export interface HttpServerOptions {
   uws: UwsModule;
   routes: RouteTable<RouteDef>;
   status: ServerStatus;
-  tenants: TenantCache;
+  tenants: TenantKeys;
   metrics: Metrics;
   /** Requests in flight per company and lane, refused past the limits (docs/operations.md, "Concurrency limits"). */
   concurrency: ConcurrencyLimits;
@@ -60,7 +63,8 @@ export interface HttpServerOptions {
   maxBodyBytes: number;
   systemApiSecret: string | undefined;
   /** Registers the WebSocket routes (the status stream) on the app. */
-  webSockets?: (app: TemplatedApp) => void;
+  /** WebSocket routes (src/http/webSocketRoute.ts). */
+  webSockets?: WebSocketRoute<any>[];
   /** The answer for an error a store raised when it could not be reached (503), if it is one. */
   outageAnswer?: (error: unknown) => ApiError | undefined;
 }
@@ -79,7 +83,7 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
     this.defaultLimit = { bytes: options.maxBodyBytes, error: () => this.tooLarge() };
     this.app = options.uws.App();
     // WebSocket routes first: uWS hands a request that is no upgrade on to the routes below.
-    options.webSockets?.(this.app);
+    for (const route of options.webSockets ?? []) serveWebSocket(this.app, route, options.outageAnswer);
     this.app.any('/*', (res, req) => this.onRequest(res, req));
   }
 
@@ -317,9 +321,13 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
 
   private sendReply(ex: Exchange, reply: Reply): void {
     const { body } = reply;
-    if (body === undefined || reply.status === 204 || reply.status === 304) return this.write(ex, reply.status, undefined, undefined, reply.headers);
-    if (Buffer.isBuffer(body) && reply.gzipped) {
-      return this.writeNow(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers, false, { gzipped: true, varies: !ex.alwaysGzip });
+    if (body === undefined || reply.status === 204 || reply.status === 304) {
+      // A 304 of a route that chose the coding varies as its 200 does.
+      if (reply.status === 304 && reply.encoding !== undefined) return this.writeNow(ex, 304, undefined, undefined, reply.headers, false, { coding: 'identity', varies: !ex.alwaysGzip });
+      return this.write(ex, reply.status, undefined, undefined, reply.headers);
+    }
+    if (Buffer.isBuffer(body) && reply.encoding !== undefined) {
+      return this.writeNow(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers, false, { coding: reply.encoding, varies: !ex.alwaysGzip });
     }
     if (Buffer.isBuffer(body) || typeof body === 'string') {
       return this.write(ex, reply.status, reply.contentType ?? 'application/octet-stream', body, reply.headers);
@@ -354,17 +362,17 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
   ): void {
     if (ex.finished) return;
     const bytes = payload === undefined ? 0 : bodyBytes(payload);
-    if (payload !== undefined && (ex.alwaysGzip || (bytes >= GZIP_MIN_BYTES && acceptsGzip(ex.headers.acceptEncoding)))) {
+    if (payload !== undefined && (ex.alwaysGzip || (bytes >= GZIP_MIN_BYTES && qualityOf(ex.headers.acceptEncoding, 'gzip') > 0))) {
       const varies = !ex.alwaysGzip;
       const level = bytes >= GZIP_FAST_BYTES ? zlibConstants.Z_BEST_SPEED : zlibConstants.Z_DEFAULT_COMPRESSION;
       gzip(payload, { level }, (error, compressed) => {
         const gzipped = error ? undefined : compressed;
-        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, { gzipped: gzipped !== undefined, varies });
+        this.writeNow(ex, status, contentType, gzipped ?? payload, headers, closeConnection, { coding: gzipped ? 'gzip' : 'identity', varies });
       });
       return;
     }
     const varies = bytes >= GZIP_MIN_BYTES;
-    this.writeNow(ex, status, contentType, payload, headers, closeConnection, { gzipped: false, varies });
+    this.writeNow(ex, status, contentType, payload, headers, closeConnection, { coding: 'identity', varies });
   }
 
   private writeNow(
@@ -374,8 +382,8 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
     payload: Buffer | string | undefined,
     headers: Record<string, string> | undefined,
     closeConnection: boolean,
-    /** varies: the body is big enough that its encoding depends on Accept-Encoding. */
-    encoding: { gzipped: boolean; varies: boolean },
+    /** The payload's content coding; varies: which one depends on Accept-Encoding. */
+    encoding: { coding: ContentCoding; varies: boolean },
   ): void {
     if (ex.aborted || ex.finished) return;
     const close = closeConnection || this.options.status.draining;
@@ -383,7 +391,7 @@ export class HttpServer implements ExchangeOwner, ExchangeAnswerer {
       ex.res.writeStatus(statusLine(status));
       ex.res.writeHeader('X-Request-Id', ex.requestIdHeader);
       if (contentType) ex.res.writeHeader('Content-Type', contentType);
-      if (encoding.gzipped) ex.res.writeHeader('Content-Encoding', 'gzip');
+      if (encoding.coding !== 'identity') ex.res.writeHeader('Content-Encoding', encoding.coding);
       if (encoding.varies) ex.res.writeHeader('Vary', 'Accept-Encoding');
       if (headers) for (const [name, value] of Object.entries(headers)) ex.res.writeHeader(name, value);
       // endWithoutBody(undefined, ...) would announce a Content-Length of 2^63 (the binding
@@ -430,7 +438,4 @@ function statusLine(status: number): string {
 const UPPER_METHODS = new Map(['get', 'post', 'put', 'delete', 'patch', 'head', 'options'].map((m) => [m, m.toUpperCase()]));
 const upperMethod = (method: string): string => UPPER_METHODS.get(method) ?? method.toUpperCase();
 
-function acceptsGzip(acceptEncoding: string): boolean {
-  return /(^|[\s,])gzip(?!;\s*q=0(\.0*)?(\s|,|$))/i.test(acceptEncoding);
-}
 

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { ReplyError } from 'ioredis';
-import { ApiError } from '../domain/errors.js';
 import { requestRecordsKey, type EventRef } from './eventKeys.js';
-import type { RedisClient } from './redis.js';
+import { NOT_PRIMARY, unavailable, type RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
-import { APPLIED, NO_MORE_KEYS, type Scripts, type StatusReply } from './scripts.js';
+import { APPLIED, NO_MORE_KEYS, type BatchedStatusRequest, type Scripts, type StatusReply } from './scripts.js';
+import { PLAIN_OBJECTS_AT, type StatusRequest } from './statusContract.js';
 import type { StatusReceiver } from './statusWire.js';
-import type { StatusRequest } from './plainRequest.js';
 
 // Status changes applied at most once, answered within a bounded time, and never applied
 // after their answer (docs/faults.md):
@@ -19,12 +18,18 @@ import type { StatusRequest } from './plainRequest.js';
 //   at the latest: by then a call still on its way can no longer apply anything.
 // - Calls wait for the connection only while it reconnects, and at most `maxOutstanding`
 //   wait or are unanswered at once; beyond that a request is refused at once.
+// - Calls of one event made in one turn of the event loop, or while the event's calls before
+//   them were in flight, go to Redis as one call of the batch function (Batches below;
+//   docs/performance.md, "Batched calls"), which applies each on its own: each keeps its own
+//   record, deadline, reply and timeout here. A lone call goes as it always did.
 
 export interface AtMostOnceOptions {
   /** How long a request may wait for Redis before it is answered 503. */
   timeoutMs: number;
   /** How many status changes may be waiting for Redis at once. */
   maxOutstanding: number;
+  /** Requests in one batch call at most (BATCH_REQUESTS_AT_MOST unless given; 1: every call alone, as the benches compare). */
+  batchAtMost?: number;
 }
 
 /** Time between the script's deadline and the answer: the reply's way back and clock error. */
@@ -60,24 +65,6 @@ interface RecordHash {
 }
 
 const CONNECTION_CLOSED = /^Connection is closed/;
-
-/**
- * 503 for a request Redis did not serve. `applied` says what became of a status change:
- * false, nothing changed; 'unknown', it ran only if Redis applied it just before it stopped
- * answering, and it will not run later. Undefined for requests that change nothing.
- */
-export function unavailable(why: string, applied?: false | 'unknown'): ApiError {
-  const outcome =
-    applied === 'unknown'
-      ? ' If Redis applied the change just before it stopped answering, the objects show it; otherwise it was not applied, and it will not be applied later.'
-      : applied === false
-        ? ' Nothing was changed.'
-        : '';
-  return new ApiError(503, 'SERVICE_UNAVAILABLE', `The inventory store is unavailable (${why}).${outcome}`, {
-    data: applied === undefined ? undefined : { applied },
-    headers: { 'Retry-After': '1' },
-  });
-}
 
 /** A wait for one of a set of signals, or for a moment: resolves true on a signal, false at `until`. */
 function signalOrTime(signals: Set<() => void>, until: number): Promise<boolean> {
@@ -197,18 +184,26 @@ class SentCalls {
 class StatusCall implements SentCall, StatusReceiver {
   pending = false;
   /** The connection's epoch it was last sent in: an answer from an older one no longer counts. */
-  private epoch = -1;
+  epoch = -1;
   private sent = false;
   /** The last send carried a time to keep the record hash (RecordHash). */
   private setsExpiry = false;
+  /** Waiting in its turn's batch (Batches) to be written. */
+  queued = false;
+  /** Sent and not answered yet, counted in its event's calls in flight (Batches). */
+  flying = false;
+  /** What the last send carries: a time to keep the record hash, and whether it was sent before. */
+  private keepMs: number | '' = '';
+  private again = false;
 
   constructor(
     private readonly calls: AtMostOnceCalls,
-    private readonly keys: readonly string[],
+    /** The event's keys: calls with the same (kept, frozen) list may share a batch. */
+    readonly keys: readonly string[],
     /** Keys between the event's and the record key (Scripts.sendStatus). */
-    private readonly moreKeys: readonly string[],
+    readonly moreKeys: readonly string[],
     /** The record hash (AtMostOnceCalls.recordHashOf); the call's id is its field. */
-    private readonly record: RecordHash,
+    readonly record: RecordHash,
     private readonly recordId: string,
     private readonly now: number,
     private readonly request: StatusRequest,
@@ -216,6 +211,23 @@ class StatusCall implements SentCall, StatusReceiver {
     readonly giveUpAt: number,
     private readonly outcome: CallOutcome,
   ) {}
+
+  /** Whether the request is small enough to share a batch (BATCHED_ARGS_AT_MOST, BATCHED_TEXT_AT_MOST); a bigger one goes alone, in its turn. */
+  fitsBatch(): boolean {
+    const request = this.request;
+    if (typeof request === 'string') return request.length <= BATCHED_TEXT_AT_MOST;
+    return request.length <= PLAIN_OBJECTS_AT + BATCHED_ARGS_AT_MOST && String(request[PLAIN_OBJECTS_AT - 1]).length <= BATCHED_TEXT_AT_MOST;
+  }
+
+  /** Written to Redis now, alone, as sent last (send). */
+  sendAlone(): void {
+    this.calls.scripts.sendStatus(this.keys, this.moreKeys, this.record.key, this.recordId, this.now, this.request, this.deadline, this.keepMs, this.again, this);
+  }
+
+  /** The call as one request of a batch (Scripts.sendStatusBatch), as sent last (send). */
+  batched(): BatchedStatusRequest {
+    return { moreKeys: this.moreKeys, args: this.calls.scripts.statusCallArgs(this.recordId, this.now, this.request, this.deadline, this.keepMs, this.again) };
+  }
 
   send(): void {
     const calls = this.calls;
@@ -235,8 +247,13 @@ class StatusCall implements SentCall, StatusReceiver {
     calls.sentCalls.add(this);
     const record = this.record;
     this.setsExpiry = record.expiringSince !== calls.epoch;
-    const keepMs = this.setsExpiry ? keepMsOf(calls.options.timeoutMs) : '';
-    calls.scripts.sendStatus(this.keys, this.moreKeys, record.key, this.recordId, this.now, this.request, this.deadline, keepMs, again, this);
+    this.keepMs = this.setsExpiry ? keepMsOf(calls.options.timeoutMs) : '';
+    this.again = again;
+    // An event's kept key list: the call waits for the turn's end with the event's others. A
+    // list made for this call (several events, an expiry) goes at once.
+    if (Object.isFrozen(this.keys)) return calls.batches.add(this);
+    calls.batches.onSent?.(1);
+    this.sendAlone();
   }
 
   // An answer is always to the last send: ioredis answers a command once, and the commands
@@ -257,7 +274,9 @@ class StatusCall implements SentCall, StatusReceiver {
     // while the connection stays up; any other is the connection failing under the call.
     // On a cluster only a node's connection fails, not the client: its "Connection is closed".
     const calls = this.calls;
-    const lost = !(error instanceof ReplyError) && (calls.epoch !== this.epoch || calls.connection.status !== 'ready' || CONNECTION_CLOSED.test(String((error as Error)?.message)));
+    // A node that is no longer the primary (a failover, src/inventory/redis.ts) did not run it: sent again on the next.
+    const notPrimary = error instanceof ReplyError && NOT_PRIMARY.test((error as Error).message);
+    const lost = notPrimary || (!(error instanceof ReplyError) && (calls.epoch !== this.epoch || calls.connection.status !== 'ready' || CONNECTION_CLOSED.test(String((error as Error)?.message))));
     this.answered();
     if (!calls.sentCalls.settle(this)) return;
     if (lost) this.lost();
@@ -275,12 +294,163 @@ class StatusCall implements SentCall, StatusReceiver {
     this.send();
   }
 
+  /** No longer in flight for its event's batches (answered, or given up on). */
+  private landed(): void {
+    if (!this.flying) return;
+    this.flying = false;
+    this.calls.batches.landed(this.keys);
+  }
+
   timedOut(): void {
+    this.landed();
     this.outcome.reject(unavailable(`no answer within ${this.calls.options.timeoutMs} ms`, 'unknown'));
   }
 
   private answered(): void {
+    this.landed();
     if (this.calls.epoch === this.epoch) this.calls.unanswered--;
+  }
+}
+
+/** A batched request's plain objects at most (labels, or triples for areas): a bigger request goes alone. */
+const BATCHED_ARGS_AT_MOST = 64;
+/** A batched request's JSON text (or a plain one's season part) at most, in UTF-16 units: a longer one goes alone. */
+const BATCHED_TEXT_AT_MOST = 2_000;
+/** Requests in one batch call at most: more of one event in a turn make several. */
+const BATCH_REQUESTS_AT_MOST = 128;
+
+/** Where a batch call's reply goes: to each of its calls, its own part, in order. */
+class BatchReceiver implements StatusReceiver {
+  constructor(private readonly calls: StatusCall[]) {}
+
+  answer(reply: unknown): void {
+    const replies = reply as unknown[];
+    const calls = this.calls;
+    for (let i = 0; i < calls.length; i++) {
+      const part = replies[i];
+      // {-2, message}: that request failed with an error, alone (lua/change-object-status.lua, runBatch).
+      if (Array.isArray(part) && part[0] === -2) calls[i]!.fail(new ReplyError(String(part[1])));
+      else calls[i]!.answer(part);
+    }
+  }
+
+  fail(error: unknown): void {
+    for (let i = 0; i < this.calls.length; i++) this.calls[i]!.fail(error);
+  }
+}
+
+/**
+ * The status calls of a turn of the event loop, by event (their kept key list), sent when the
+ * turn ends (setImmediate): an event's calls as one call of the batch function, a lone call as
+ * it is; and while an event's calls are in flight, its new ones wait for their answers and go
+ * together then. No call waits for a timer: a lone call of an idle event goes at its turn's
+ * end, as its write did before (the socket was corked for the turn: src/inventory/scripts.ts,
+ * corkForTheTurn).
+ */
+class Batches {
+  private readonly byKeys = new Map<readonly string[], StatusCall[]>();
+  /** An event's calls that came while its last ones were in flight: sent when those are answered. */
+  private readonly held = new Map<readonly string[], StatusCall[]>();
+  /** How many of an event's calls are in flight (sent, not answered, not given up on). */
+  private readonly flying = new Map<readonly string[], number>();
+
+  /** One of the event's calls in flight was answered or given up on; at none, the calls held meanwhile go at the turn's end. */
+  landed(keys: readonly string[]): void {
+    const n = (this.flying.get(keys) ?? 1) - 1;
+    if (n > 0) return void this.flying.set(keys, n);
+    this.flying.delete(keys);
+    const held = this.held.get(keys);
+    if (held === undefined) return;
+    this.held.delete(keys);
+    const list = this.byKeys.get(keys);
+    this.byKeys.set(keys, list ? [...held, ...list] : held);
+    this.schedule();
+  }
+
+  /** The connection closed: nothing is in flight any more, and what was held goes (or waits for the connection as lost calls do). */
+  lostAll(): void {
+    this.flying.clear();
+    for (const keys of [...this.held.keys()]) this.landed(keys);
+  }
+  private scheduled = false;
+  /** Requests per call sent (the metric status_call_requests), counted by whoever reads it. */
+  onSent: ((requests: number) => void) | undefined;
+
+  constructor(private readonly calls: AtMostOnceCalls) {}
+
+  /** The calls waiting go at the end of this turn of the event loop. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(this.flush);
+  }
+
+  add(call: StatusCall): void {
+    call.queued = true;
+    const list = this.byKeys.get(call.keys);
+    if (list === undefined) this.byKeys.set(call.keys, [call]);
+    else list.push(call);
+    this.schedule();
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    const calls = this.calls;
+    const scripts = calls.scripts;
+    const ready = calls.connection.status === 'ready';
+    const atMost = calls.options.batchAtMost ?? BATCH_REQUESTS_AT_MOST;
+    scripts.corkStatus();
+    try {
+      for (const [keys, list] of this.byKeys) {
+        // The event's last calls still in flight: these wait for their answers, and go with
+        // whatever else comes meanwhile (measured against sending each turn's at once:
+        // docs/performance.md, "Batched calls").
+        if (ready && (this.flying.get(keys) ?? 0) > 0) {
+          const held = this.held.get(keys);
+          if (held) held.push(...list);
+          else this.held.set(keys, list);
+          continue;
+        }
+        // A call lost (or timed out) since it was queued is not sent from here: it was settled,
+        // and a lost one sent again (queued anew: `queued` keeps it from going twice).
+        let group: StatusCall[] = [];
+        for (let i = 0; i < list.length; i++) {
+          const call = list[i]!;
+          if (!call.queued) continue;
+          call.queued = false;
+          if (!call.pending || call.epoch !== calls.epoch) continue;
+          if (!ready) {
+            // The connection went away before the turn ended: the call is lost, sent again once it is back.
+            call.fail(new Error('Connection is closed.'));
+            continue;
+          }
+          // A batch shares one record hash: a new window starts a new batch. A request too big
+          // for a batch goes alone, after the ones before it.
+          const fits = call.fitsBatch();
+          if (group.length > 0 && (!fits || group[0]!.record !== call.record || group.length >= atMost)) {
+            this.send(group);
+            group = [];
+          }
+          if (fits) group.push(call);
+          else this.send([call]);
+        }
+        if (group.length > 0) this.send(group);
+      }
+    } finally {
+      this.byKeys.clear();
+      scripts.uncorkStatus();
+    }
+  };
+
+  private send(group: StatusCall[]): void {
+    this.onSent?.(group.length);
+    const keys = group[0]!.keys;
+    this.flying.set(keys, (this.flying.get(keys) ?? 0) + group.length);
+    for (let i = 0; i < group.length; i++) group[i]!.flying = true;
+    if (group.length === 1) return group[0]!.sendAlone();
+    const requests = new Array<BatchedStatusRequest>(group.length);
+    for (let i = 0; i < group.length; i++) requests[i] = group[i]!.batched();
+    this.calls.scripts.sendStatusBatch(group[0]!.keys, requests, group[0]!.record.key, new BatchReceiver(group));
   }
 }
 
@@ -293,6 +463,8 @@ export class AtMostOnceCalls {
   /** Calls waiting for the connection to come back. */
   private waitingForReady = 0;
   readonly sentCalls = new SentCalls();
+  /** The turn's calls waiting to be written, by event. */
+  readonly batches = new Batches(this);
   private readonly onReady = new Set<() => void>();
   /** Unique across processes and restarts: a random prefix per process, then a counter. */
   private readonly idPrefix = randomBytes(9).toString('base64url');
@@ -310,6 +482,7 @@ export class AtMostOnceCalls {
       this.epoch++;
       // Attempts on the closed connection will never be answered: they no longer count.
       this.unanswered = 0;
+      this.batches.lostAll();
       this.sentCalls.loseAll();
     });
     connection.on('ready', () => {

@@ -1,9 +1,8 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { Redis } from 'ioredis';
-import { isCluster, type RedisClient } from './redis.js';
+import { isCluster, unavailable, type RedisClient } from './redis.js';
 import RedisParser from 'redis-parser';
-import { unavailable } from './atMostOnce.js';
 
 // Reads with replies of 100,000 elements (every record of a big event, for reports:
 // EventObjectStore.readWhole) on a connection of their own, decoded straight into strings.
@@ -14,10 +13,11 @@ import { unavailable } from './atMostOnce.js';
 //
 // One connection per read, made with the settings of the ioredis connection it stands in
 // for (host, port, user, password, database, TLS, key prefix) and closed after it: reports
-// run one at a time per process (src/services/reportLane.ts), so there is nothing to pool,
-// and a connection that fails takes nothing else down. Standalone Redis only: on Redis
-// Cluster the read has to go to the node of the event's slot, and follow it while the slot
-// moves, which ioredis does; there the reads go through ioredis (ClusterBulkReads).
+// run one at a time per process, in the report thread (src/services/reportLane.ts), so
+// there is nothing to pool, and a connection that fails takes nothing else down.
+// Standalone Redis only: on Redis Cluster the read has to go to the node of the event's
+// slot, and follow it while the slot moves, which ioredis does; there the reads go through
+// ioredis (ClusterBulkReads).
 
 /** A command of a read: its name, its key (the connection's prefix is added), the rest. */
 export type BulkCommand = [name: string, key: string, ...args: (string | number)[]];
@@ -81,7 +81,12 @@ export class BulkReader implements BulkReads {
 
   /** Sends the commands in one write and collects one reply each; any error reply fails the read. */
   private exchange(commands: (string | number)[][]): Promise<unknown[]> {
-    const { host, port, tls } = this.redis.options;
+    const { tls } = this.redis.options;
+    // Through sentinels the options name no node: the primary is the one the connection reached.
+    const stream = this.redis.options.sentinels ? this.redis.stream : undefined;
+    const host = stream ? stream.remoteAddress : this.redis.options.host;
+    const port = stream ? stream.remotePort : this.redis.options.port;
+    if (this.redis.options.sentinels && (host === undefined || port === undefined)) return Promise.reject(unavailable('no connection to the primary for a bulk read'));
     return new Promise((resolve, reject) => {
       const replies: unknown[] = [];
       let socket: Socket;

@@ -8,7 +8,7 @@ import type { Scripts } from './scripts.js';
 // Reading an event's history as it is written, for the status stream (docs/status-stream.md):
 // the entries of the event's history stream after the last one read, and the changes between
 // two numbers from wherever they are now, the stream or, once the drain has stored and
-// trimmed them, MongoDB. A follower polls (src/services/statusStreamHub.ts says how often)
+// trimmed them, MongoDB. A follower polls (once per tick: src/services/streamFollowers.ts)
 // rather than blocking: a blocking read needs a connection of its own per followed event,
 // and one that timed out on the client stays in progress on the server, holding up the next.
 // A poll is a script (its key prefixed and routed by ioredis, even on a cluster) and one
@@ -61,7 +61,7 @@ export class HistoryFollower {
 
   /**
    * One change of an entry. A history entry's one field holds one or more changes (named `c`,
-   * or by the entry's usage mark; before session 25 a second field `u` held the mark); a
+   * or by the entry's usage mark; older servers wrote `c` and the mark in a second field `u`); a
    * feed entry's `c` (one change), `e` (the unit) and, for an override change, `k`
    * (lua/includes/historyEntries.lua).
    */

@@ -166,7 +166,7 @@ export class HistoryStreams {
    * them in whole entries (an entry holds one or more changes: lua/includes/historyEntries.lua),
    * or null when it has none. A plain XRANGE, taken apart here rather than in a script: Redis
    * is what every booking waits for, and a script that joined the batch cost Redis about 2 µs
-   * more per booking (docs/performance.md, "The drain's share"). Read as bytes, with no
+   * more per booking (docs/performance.md, "The drain"). Read as bytes, with no
    * object made per change: the texts are joined as they came and decoded once, and each
    * change's usage mark is one character of `marked`.
    */

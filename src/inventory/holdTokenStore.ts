@@ -3,17 +3,12 @@ import { randomId } from '../util/randomIds.js';
 import { badRequest, notFound } from '../domain/errors.js';
 import { tokenEntryExpiry, tokenEntryLabels } from '../domain/objectStates.js';
 import { eventKeys, holdTokensKeyEvent, type EventRef } from './eventKeys.js';
+import { eventEntry, holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, KEPT_FOR_MS, MAX_HOLD_TOKEN_LIFETIME_MS, RETENTION_AFTER_MAX_LIFETIME_MS } from './holdTokenKeys.js';
 import type { Scripts } from './scripts.js';
 
 // Hold tokens tie held objects to one buyer. A token is a Redis hash tagged by the token
-// itself, so tokens spread over a cluster instead of crowding one workspace's slot; the
-// hold scripts of an event get what they need of a token as arguments.
-
-export const MAX_HOLD_TOKEN_LIFETIME_MS = 2 * 60 * 60 * 1000;
-/** Kept a while past its maximum life so a late request gets "expired", not a reused id. */
-const RETENTION_AFTER_MAX_LIFETIME_MS = 60 * 60 * 1000;
-/** How long Redis keeps a token's keys after its creation. */
-export const KEPT_FOR_MS = MAX_HOLD_TOKEN_LIFETIME_MS + RETENTION_AFTER_MAX_LIFETIME_MS;
+// itself (src/inventory/holdTokenKeys.ts); the hold scripts of an event get what they need
+// of a token as arguments.
 
 export interface HoldToken {
   token: string;
@@ -21,15 +16,6 @@ export interface HoldToken {
   createdAt: number;
   expiresAt: number;
 }
-
-export const holdTokenKey = (token: string) => `holdToken:{${token}}`;
-/** set of `<tag>:<eventId>` of the events where the token held something, to retime and expire them. */
-export const holdTokenEventsKey = (token: string) => `holdToken:{${token}}:events`;
-/** string that lives exactly as long as the token: Redis's TTL is the token's expiry (docs/hold-expiry.md). */
-export const holdTokenLiveKey = (token: string) => `holdToken:{${token}}:live`;
-
-/** An event as its entry in a token's events set lists it: the event's hash tag and id are all its keys need. */
-export const eventEntry = (event: EventRef) => `${event.tag}:${event._id}`;
 
 /** An entry of a token's events set: the event's hash tag and id are all its keys need. */
 function eventOfEntry(entry: string): EventRef {
@@ -150,6 +136,19 @@ export class HoldTokenStore {
         const entries = await this.redis.hgetall(eventKeys(event).holdTokens);
         const expired = Object.keys(entries).filter((token) => tokenEntryExpiry(entries[token]) < before);
         if (expired.length > 0) yield expired.map((token) => ({ event, token }));
+      }
+    }
+  }
+
+  /** Every event's entries of tokens that hold something, with the expiry each entry says, a key's worth at a time. */
+  async *holdingEntries(): AsyncGenerator<{ token: string; expiresAt: number }[]> {
+    for await (const keys of scanKeys(this.redis, `${this.keyPrefix}inv:*:holdTokens`)) {
+      for (const key of keys) {
+        const event = holdTokensKeyEvent(key.slice(this.keyPrefix.length));
+        if (!event) continue;
+        const entries = await this.redis.hgetall(eventKeys(event).holdTokens);
+        const holding = Object.keys(entries).filter((token) => tokenEntryLabels(entries[token]).length > 0);
+        if (holding.length > 0) yield holding.map((token) => ({ token, expiresAt: tokenEntryExpiry(entries[token]) }));
       }
     }
   }

@@ -11,9 +11,6 @@ import type { StatusArg } from './statusWire.js';
 // same change as the JSON statusCall (src/inventory/statusChanges.ts) makes for it
 // (test/integration/plainRequest.test.ts holds the two ways' writes equal).
 
-/** A status call's request: a JSON text (statusCall), or a plain call's argument list (plainRequest). */
-export type StatusRequest = string | StatusArg[];
-
 /**
  * A plain call's argument list: made once, with room for the arguments every call has
  * (statusArgs writes them on each send), and sent again as it is after a lost connection.

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { settleWithin } from '../util/timeout.js';
-import { unavailable } from './atMostOnce.js';
+import { ApiError } from '../domain/errors.js';
 
 // Connections to Redis, bounded in every wait (docs/faults.md, "Outages"):
 // - reconnects retry every 50-200 ms, so a Redis that comes back is used within a second;
@@ -12,7 +12,7 @@ import { unavailable } from './atMostOnce.js';
 // history drain's replies (an XRANGE of up to 1,000 changes) outlived the young generation:
 // during a booking run about 5 MB was promoted per scavenge against 0.4 MB without, which
 // cost a full collection every two seconds and about a tenth of the server's CPU per booking
-// (docs/performance.md, "The drain's replies and auto-pipelining"). Its pipelines also
+// (docs/performance.md, "What outlives a scavenge"). Its pipelines also
 // stalled for good after a dropped connection (src/inventory/scripts.ts). Script calls are
 // still batched per turn of the event loop (Scripts, batched), and the status function's
 // calls leave in one write per turn (corkForTheTurn).
@@ -36,8 +36,20 @@ export interface RedisConnectionOptions {
 /** A connection to one Redis, or to a Redis Cluster (docs/operations.md, "Redis Cluster"). */
 export type RedisClient = Redis | Cluster;
 
-/** Where the inventory lives: one Redis by URL, or the seed nodes of a cluster (config.ts). */
-export type RedisTarget = { url: string } | { clusterNodes: { host: string; port: number }[]; username?: string; password?: string };
+/** A Redis's host and port. */
+export interface RedisAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Where the inventory lives (config.ts): one Redis by URL, the primary that Redis Sentinels
+ * watch under `name` (docs/operations.md, "High availability"), or the seed nodes of a cluster.
+ */
+export type RedisTarget =
+  | { url: string }
+  | { sentinels: RedisAddress[]; name: string; sentinelPassword?: string; password?: string }
+  | { clusterNodes: RedisAddress[]; username?: string; password?: string };
 
 export const isCluster = (redis: RedisClient): redis is Cluster => redis instanceof Cluster;
 
@@ -63,8 +75,36 @@ export async function* scanKeys(redis: RedisClient, pattern: string, type?: stri
 }
 
 /** What a target is called in messages: the URL, or the cluster's seed nodes. */
-export const describeTarget = (target: RedisTarget): string =>
-  'url' in target ? target.url : `the cluster at ${target.clusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+export const describeTarget = (target: RedisTarget): string => {
+  const list = (nodes: RedisAddress[]) => nodes.map((n) => `${n.host}:${n.port}`).join(',');
+  if ('url' in target) return target.url;
+  if ('sentinels' in target) return `the primary "${target.name}" of the sentinels at ${list(target.sentinels)}`;
+  return `the cluster at ${list(target.clusterNodes)}`;
+};
+
+/** A node that is no longer (or not yet) the primary: the command did not run. */
+export const NOT_PRIMARY = /^(READONLY|MASTERDOWN|LOADING) /;
+
+/**
+ * ioredis's options for the primary that sentinels watch: it asks them for the primary's
+ * address on every (re)connect, taking the next sentinel each time, and checks that the node
+ * it reaches is a primary. A primary killed drops its connections, which then reconnect to
+ * whichever node the sentinels name; one demoted while its connections stay up answers
+ * writes READONLY, which drops the connection too. (ioredis's own `failoverDetector` is
+ * off: its +switch-master closed a connection that was reconnecting for good.) A round of
+ * sentinels none of which led to a primary is tried again after half a second, for good:
+ * the process waits, not ready, and says so in its log (connectRedis).
+ */
+export function sentinelOptions(target: Extract<RedisTarget, { sentinels: unknown }>) {
+  return {
+    sentinels: target.sentinels,
+    name: target.name,
+    sentinelPassword: target.sentinelPassword,
+    password: target.password,
+    sentinelRetryStrategy: () => 500,
+    reconnectOnError: (error: Error) => NOT_PRIMARY.test(error.message),
+  };
+}
 
 /** Connection errors go to the log (ioredis would print each retry to stderr otherwise). */
 export function connectRedis(target: RedisTarget, name: string, logger: Logger, options: RedisConnectionOptions = {}): RedisClient {
@@ -74,10 +114,13 @@ export function connectRedis(target: RedisTarget, name: string, logger: Logger, 
     commandTimeout: options.timeoutMs,
     autoResendUnfulfilledCommands: options.resendUnanswered ?? true,
   };
+  const single = { ...perConnection, keyPrefix: options.keyPrefix ?? '', enableAutoPipelining: false, lazyConnect: false, retryStrategy };
   const redis =
     'url' in target
-      ? new Redis(target.url, { ...perConnection, keyPrefix: options.keyPrefix ?? '', enableAutoPipelining: false, lazyConnect: false, retryStrategy })
-      : // On a cluster ioredis follows MOVED and ASK itself, and waits out TRYAGAIN and
+      ? new Redis(target.url, single)
+      : 'sentinels' in target
+        ? new Redis({ ...single, ...sentinelOptions(target) })
+        : // On a cluster ioredis follows MOVED and ASK itself, and waits out TRYAGAIN and
         // CLUSTERDOWN (a slot moving, a failover): none of those ran the command. A command
         // may be retried for 64 x 20 ms, about 1.3 s of a slot half moved, inside the 2 s
         // REDIS_TIMEOUT_MS by default.
@@ -89,9 +132,58 @@ export function connectRedis(target: RedisTarget, name: string, logger: Logger, 
           maxRedirections: 64,
           redisOptions: { ...perConnection, username: target.username, password: target.password },
         });
-  redis.on('error', (error: Error) => logger.warn({ connection: name, err: error.message }, 'redis connection error'));
+  if ('sentinels' in target) {
+    // ioredis says "All sentinels are unreachable" through 'error' after each round of the
+    // list (every second): said once every 10 s, naming what to fix.
+    let told = 0;
+    redis.on('error', (error: Error) => {
+      if (!/^All sentinels are unreachable/.test(error.message)) return logger.warn({ connection: name, err: error.message }, 'redis connection error');
+      if (Date.now() - told < 10_000) return;
+      told = Date.now();
+      logger.error({ connection: name, err: error.message }, `no primary "${target.name}" reached through REDIS_SENTINELS (no sentinel answered, or the node named refused or is no primary): waiting, not ready, until one is`);
+    });
+    redis.on('sentinelError', (error: Error) => logger.debug({ connection: name, err: error.message }, 'a sentinel did not answer'));
+  } else {
+    redis.on('error', (error: Error) => logger.warn({ connection: name, err: error.message }, 'redis connection error'));
+  }
   if (isCluster(redis)) redis.on('node error', (error: Error, node: string) => logger.warn({ connection: name, node, err: error.message }, 'redis cluster node error'));
+  if (options.timeoutMs !== undefined) settleTimeouts(redis);
   return redis;
+}
+
+const ignore = () => undefined;
+
+/**
+ * ioredis's command timeout rejects a command's promise when its time is up, whether or not
+ * anything still waits for it. One nothing waits for any more (a command whose sender moved on,
+ * or one ioredis sends itself around a reconnect) would be an unhandled rejection, and Node
+ * ends the process on one: a failover would take the server down with it. Every command's
+ * promise gets a handler of its own here; whoever awaits it still gets its error.
+ */
+function settleTimeouts(redis: RedisClient): void {
+  const send = redis.sendCommand;
+  (redis as { sendCommand: typeof send }).sendCommand = function sendSettled(this: RedisClient, command: Parameters<typeof send>[0], ...rest: unknown[]) {
+    command.promise?.catch(ignore);
+    return (send as (...args: unknown[]) => unknown).call(this, command, ...rest);
+  } as typeof send;
+}
+
+/**
+ * 503 for a request Redis did not serve. `applied` says what became of a status change:
+ * false, nothing changed; 'unknown', it ran only if Redis applied it just before it stopped
+ * answering, and it will not run later. Undefined for requests that change nothing.
+ */
+export function unavailable(why: string, applied?: false | 'unknown'): ApiError {
+  const outcome =
+    applied === 'unknown'
+      ? ' If Redis applied the change just before it stopped answering, the objects show it; otherwise it was not applied, and it will not be applied later.'
+      : applied === false
+        ? ' Nothing was changed.'
+        : '';
+  return new ApiError(503, 'SERVICE_UNAVAILABLE', `The inventory store is unavailable (${why}).${outcome}`, {
+    data: applied === undefined ? undefined : { applied },
+    headers: { 'Retry-After': '1' },
+  });
 }
 
 /**
@@ -102,6 +194,7 @@ export function connectRedis(target: RedisTarget, name: string, logger: Logger, 
 export function redisOutageAnswer(error: unknown) {
   if (!(error instanceof Error)) return undefined;
   if (error.message === 'Command timed out') return unavailable('a command got no answer in time');
+  if (NOT_PRIMARY.test(error.message)) return unavailable('the primary is failing over');
   if (error.name === 'MaxRetriesPerRequestError' || /^Connection is closed|Stream isn't writeable/.test(error.message)) {
     return unavailable('no connection');
   }

@@ -6,7 +6,7 @@ import { digitCount, putAscii, putDigits, writesAsDigits } from '../util/asciiBy
 // src/inventory/scriptWire.ts). ioredis's Command flattens a call's arguments, finds its keys
 // among them, prefixes each and encodes the whole call again on every call; here a call's
 // parts are written straight into bytes cut from a slab, as Node's own small Buffers are
-// (docs/performance.md, "The status call written as bytes").
+// (docs/performance.md, "Pre-encoded commands").
 
 /** An argument of a call: a text, or a number written as its digits. */
 export type RespArg = string | number;
@@ -23,7 +23,7 @@ export const bulkBytesAtMost = (text: string) => text.length * 3 + 16;
 /** The bulk strings of `args` at most. */
 export function argsBytesAtMost(args: readonly RespArg[]): number {
   let most = 0;
-  // Indexed loops here and below: a for-of's iterator showed in the allocation profile (docs/performance.md, "Allocation under 6 KB per booking").
+  // Indexed loops here and below: a for-of's iterator showed in the allocation profile (docs/performance.md, "Where a booking's bytes go").
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     most += typeof arg === 'string' ? bulkBytesAtMost(arg) : NUMBER_BULK_BYTES;

@@ -7,7 +7,7 @@ import { argsBytesAtMost, bulk, bulkBytesAtMost, EncodedCommand, RespSlab, write
 // checkout makes two such calls on the priority lane, its token's creation and the hold's
 // check of the token; ioredis's script command flattened, prefixed and encoded each call's
 // arguments and made its own command object per call, about a third of a checkout's client
-// CPU for those calls (docs/performance.md, "A checkout's token calls written as bytes").
+// CPU for those calls (docs/performance.md, "Pre-encoded commands").
 //
 // A Redis that does not have the script (a new or restarted Redis, or one whose scripts were
 // flushed) answers NOSCRIPT without running the call; the call then goes again through

@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { ScriptWire } from './scriptWire.js';
 import { FUNCTION_MISSING, StatusWire, type StatusArg, type StatusCommand, type StatusReceiver } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
-import type { StatusRequest } from './plainRequest.js';
-import { STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua } from './statusContract.js';
+import { BATCH_REQUEST_HEAD, STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua, type StatusRequest } from './statusContract.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
+import { notReplicated, ReplicaAcks, waitFailed } from './replicaAcks.js';
 import { projectDir } from '../util/projectDir.js';
 import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 
@@ -35,6 +35,8 @@ import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 const STATUS_FILE = 'change-object-status.lua';
 const STATUS_LIBRARY = 'seatsio_status';
 const STATUS_FUNCTION = 'change_object_status';
+/** The same library's function that runs a batch of requests in one call (lua/change-object-status.lua, runBatch). */
+const STATUS_BATCH_FUNCTION = 'change_object_statuses';
 
 export interface StatusLibrary {
   /** The first 12 hex digits of the SHA-1 of the assembled source (includes resolved). */
@@ -43,17 +45,30 @@ export interface StatusLibrary {
   name: string;
   /** `change_object_status_<version>` */
   functionName: string;
+  /** `change_object_statuses_<version>`: a batch of requests of one event in one call. */
+  batchFunctionName: string;
   /** What FUNCTION LOAD is given: the library header, the source, the registration. */
   source: string;
 }
 
-/** The function library made from STATUS_FILE: its `run` registered under a versioned name. */
+/**
+ * The function library made from STATUS_FILE: its `runOne` (a lone call) and `runBatch` (a
+ * batch of requests) registered under versioned names.
+ */
 export function statusLibrary(dir = luaDir()): StatusLibrary {
   const body = scriptSource(STATUS_FILE, dir, { [STATUS_CONTRACT_INCLUDE]: statusContractLua() });
   const version = createHash('sha1').update(body).digest('hex').slice(0, 12);
   const name = `${STATUS_LIBRARY}_${version}`;
   const functionName = `${STATUS_FUNCTION}_${version}`;
-  return { version, name, functionName, source: `#!lua name=${name}\n${body}\nredis.register_function('${functionName}', run)\n` };
+  const batchFunctionName = `${STATUS_BATCH_FUNCTION}_${version}`;
+  const registered = `redis.register_function('${functionName}', runOne)\nredis.register_function('${batchFunctionName}', runBatch)\n`;
+  return { version, name, functionName, batchFunctionName, source: `#!lua name=${name}\n${body}\n${registered}` };
+}
+
+/** One request of a batch (Scripts.sendStatusBatch): its keys after the batch's shared ones (a hold's token keys), and its arguments as a lone call's. */
+export interface BatchedStatusRequest {
+  moreKeys: readonly string[];
+  args: StatusArg[];
 }
 
 /** FUNCTION LOAD's answer when a library of that name is there: the same source, as the name is its hash. */
@@ -79,6 +94,23 @@ const SCRIPT_FILES = {
 
 type ScriptName = keyof typeof SCRIPT_FILES;
 
+/**
+ * The scripts besides the status function whose writes wait for REDIS_REPLICA_ACKS replicas
+ * (replicaAcks.ts): a hold token's creation and its expiry's changes. The others write what
+ * the drain, the sweeps or a retry make again.
+ */
+const ACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['createHoldToken', 'changeHoldTokenExpiry', 'retimeHoldToken']);
+
+/** REDIS_REPLICA_ACKS and how long a WAIT for them waits (src/inventory/replicaAcks.ts). */
+export interface ReplicaWait {
+  acks: number;
+  waitMs: number;
+}
+
+/** `value` when `confirmed` replicas are enough, else the 503 of a change not replicated. */
+const confirmedOr = (confirmed: number, waits: ReplicaWait, value: unknown) =>
+  confirmed >= waits.acks ? value : Promise.reject(notReplicated(confirmed, waits.acks, waits.waitMs));
+
 /** A status call without keys between the events' and the record key (a hold's token keys, statusContract.ts). */
 export const NO_MORE_KEYS: readonly string[] = Object.freeze([]);
 type Arg = string | number;
@@ -102,13 +134,22 @@ export class Scripts {
    * repeat and goes on `redis`. A call goes to Redis through `sendStatusNow`.
    */
   private readonly sendStatusNow: (keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver) => void;
+  /** The same for a batch's call (the batch function, sendStatusBatch). */
+  private readonly sendBatchNow: (keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver) => void;
+  /**
+   * Around a turn's batches (AtMostOnceCalls): on one Redis the status connection's socket
+   * corked, so they leave in one write; nothing on a cluster, where the calls of a turn go as
+   * a pipeline per slot anyway.
+   */
+  readonly corkStatus: () => void;
+  readonly uncorkStatus: () => void;
   private readonly loadStatusLibrary: () => Promise<unknown>;
 
   /** The status function's library this server loads and calls. */
   readonly statusLibrary: StatusLibrary;
 
   /** `dir`: the Lua sources (lua/ of the project; a test loads another version from a copy). */
-  constructor(redis: RedisClient, statusRedis: RedisClient = redis, dir = luaDir()) {
+  constructor(redis: RedisClient, statusRedis: RedisClient = redis, dir = luaDir(), replicas?: ReplicaWait) {
     const declared = new Set<string>([STATUS_FILE, ...Object.values(SCRIPT_FILES)]);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
       if (!declared.has(file)) throw new Error(`lua/${file} has no typed function in src/inventory/scripts.ts`);
@@ -117,6 +158,9 @@ export class Scripts {
     // On one Redis the scripts' calls are written as bytes (scriptWire.ts) and go to the client
     // with its socket corked for the turn; on a cluster a turn's calls go as one pipeline per slot.
     const cork = cluster ? undefined : corkForTheTurn(redis as Redis);
+    const acked = replicas !== undefined && replicas.acks > 0 ? replicas : undefined;
+    // A WAIT on the scripts' connection: how many replicas have what it wrote up to it.
+    const waitOnce = (waits: ReplicaWait) => ((redis as Redis).call('WAIT', waits.acks, waits.waitMs) as Promise<number>).catch((error: unknown) => Promise.reject(waitFailed(error)));
     for (const [name, file] of Object.entries(SCRIPT_FILES) as [ScriptName, string][]) {
       const lua = scriptSource(file, dir);
       const fixedKeys = keyCount(file);
@@ -124,13 +168,23 @@ export class Scripts {
       // ioredis's own script command: EVALSHA, or EVAL with the source on a connection that has not sent it yet.
       const viaIoredis = (client: ScriptPipeline, callArgs: Arg[]) => client[name]!(...callArgs);
       const wire = new ScriptWire(lua, redis.options.keyPrefix ?? '');
-      const again = (keys: readonly string[], args: readonly Arg[]) => viaIoredis(redis as unknown as ScriptPipeline, callArgsOf(fixedKeys, keys, args)) as Promise<unknown>;
+      const waits = acked && ACKED_SCRIPTS.has(name) ? acked : undefined;
+      // `value` once a WAIT sent now (behind the call on the connection) confirms it.
+      const replicated = waits && ((value: unknown) => waitOnce(waits).then((n) => confirmedOr(n, waits, value)));
+      const viaScriptCommand = (keys: readonly string[], args: readonly Arg[]) => viaIoredis(redis as unknown as ScriptPipeline, callArgsOf(fixedKeys, keys, args)) as Promise<unknown>;
+      // A call Redis had no script for ran only when it went again, after the first WAIT: a
+      // WAIT of its own follows it then (a new primary has no scripts: the first call after a failover).
+      const again = replicated ? (keys: readonly string[], args: readonly Arg[]) => viaScriptCommand(keys, args).then(replicated) : viaScriptCommand;
       const send = cork
         ? (keys: readonly string[], args: Arg[]) => {
             cork();
-            return wire.send(redis as Redis, keys, args, again);
+            const result = wire.send(redis as Redis, keys, args, again);
+            if (!waits) return result;
+            // The WAIT goes in the same write, right behind the call.
+            const confirmed = waitOnce(waits);
+            return Promise.all([result, confirmed]).then(([value, n]) => confirmedOr(n, waits, value));
           }
-        : batched(redis, viaIoredis, fixedKeys);
+        : batched(redis, viaIoredis, fixedKeys, waits);
       this.calls.set(name, (keys, args) => {
         if (fixedKeys !== undefined && keys.length !== fixedKeys) return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
         return send(keys, args);
@@ -157,25 +211,55 @@ export class Scripts {
     const reloadThen = (resend: () => void, receiver: StatusReceiver) => void this.loadStatusLibrary().then(resend, (error: unknown) => receiver.fail(error));
     if (isCluster(statusRedis)) {
       // On a cluster, the turn's calls go as one pipeline per slot (batched, below).
-      const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(functionName, ...args), undefined);
-      const send = (keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver): void =>
-        void call([...keys, ...moreKeys, recordKey], args).then(
-          (reply) => receiver.answer(reply),
-          (error: unknown) => {
-            if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, moreKeys, recordKey, args, receiver), receiver);
-            else receiver.fail(error);
-          },
-        );
-      this.sendStatusNow = send;
+      const sender = (name: string) => {
+        const call = batched(statusRedis, (pipeline, args) => (pipeline as unknown as FunctionPipeline).fcall(name, ...args), undefined, acked);
+        const send = (keys: readonly string[], moreKeys: readonly string[], recordKey: string, args: StatusArg[], receiver: StatusReceiver): void =>
+          void call([...keys, ...moreKeys, recordKey], args).then(
+            (reply) => receiver.answer(reply),
+            (error: unknown) => {
+              if (error instanceof Error && FUNCTION_MISSING.test(error.message)) reloadThen(() => send(keys, moreKeys, recordKey, args, receiver), receiver);
+              else receiver.fail(error);
+            },
+          );
+        return send;
+      };
+      this.sendStatusNow = sender(functionName);
+      this.sendBatchNow = sender(library.batchFunctionName);
+      this.corkStatus = this.uncorkStatus = () => undefined;
     } else {
       // Each call's command is made already (statusWire.ts): it goes to the client as it is.
-      const cork = corkForTheTurn(statusRedis as Redis);
+      // With REDIS_REPLICA_ACKS, a WAIT follows the calls written in a turn, last in its write.
+      const replicaAcks = acked && new ReplicaAcks((n, ms) => (statusRedis as Redis).call('WAIT', n, ms) as Promise<number>, acked.acks, acked.waitMs);
+      const cork = corkForTheTurn(statusRedis as Redis, replicaAcks ? () => replicaAcks.follow() : undefined);
+      // While a turn's batches are written (corkStatus to uncorkStatus) the socket is corked by
+      // that already: corked for the turn from there, it would wait for the next turn's end.
+      let inFlush = false;
       const send = (command: StatusCommand) => {
-        cork();
+        if (!inFlush) cork();
         (statusRedis as Redis).sendCommand(command);
+        replicaAcks?.written(command.receiver);
       };
-      const wire = new StatusWire(functionName, statusRedis.options.keyPrefix ?? '', (command) => reloadThen(() => send(command.again()), command.receiver));
-      this.sendStatusNow = (keys, moreKeys, recordKey, args, receiver) => send(wire.command(keys, moreKeys, recordKey, args, receiver));
+      const prefix = statusRedis.options.keyPrefix ?? '';
+      const resend = (command: StatusCommand) => reloadThen(() => send(command.again()), command.receiver);
+      const held = (receiver: StatusReceiver) => (replicaAcks ? replicaAcks.hold(receiver) : receiver);
+      const wire = new StatusWire(functionName, prefix, resend);
+      this.sendStatusNow = (keys, moreKeys, recordKey, args, receiver) => send(wire.command(keys, moreKeys, recordKey, args, held(receiver)));
+      const batchWire = new StatusWire(library.batchFunctionName, prefix, resend);
+      this.sendBatchNow = (keys, moreKeys, recordKey, args, receiver) => send(batchWire.command(keys, moreKeys, recordKey, args, held(receiver)));
+      // A turn's batches go out when the turn's last one is written: the socket is corked
+      // around them, and uncorked at once (the turn's own cork, if any, still holds it), with
+      // the WAIT of REDIS_REPLICA_ACKS last in that write.
+      let corked: { uncork(): void } | undefined;
+      this.corkStatus = () => {
+        inFlush = true;
+        corked ??= corkSocket(statusRedis as Redis);
+      };
+      this.uncorkStatus = () => {
+        inFlush = false;
+        replicaAcks?.follow();
+        corked?.uncork();
+        corked = undefined;
+      };
     }
   }
 
@@ -200,9 +284,46 @@ export class Scripts {
     sentBefore: boolean,
     receiver: StatusReceiver,
   ): void {
-    // A plain call's request is its positional arguments, after an empty request text.
+    this.sendStatusNow(keys, moreKeys, recordKey, this.statusCallArgs(recordId, now, request, deadline, keepMs, sentBefore), receiver);
+  }
+
+  /**
+   * A batch of status requests on one event in one call of the batch function
+   * (lua/change-object-status.lua, runBatch): `keys` the event's (shared by every request),
+   * each request's more keys after them, then the record key they share. Each request's
+   * arguments are written as sendStatus writes a lone call's (`args`, from statusArgs). The
+   * reply is a list: per request what a lone call would answer, or {-2, message} for one that
+   * failed with an error.
+   */
+  sendStatusBatch(keys: readonly string[], requests: readonly BatchedStatusRequest[], recordKey: string, receiver: StatusReceiver): void {
+    // The layout of statusContract.ts's BATCH_REQUEST_HEAD: the count, then per request its head and arguments.
+    let argCount = 1;
+    let moreCount = 0;
+    for (let i = 0; i < requests.length; i++) {
+      argCount += BATCH_REQUEST_HEAD.length + requests[i]!.args.length;
+      moreCount += requests[i]!.moreKeys.length;
+    }
+    const args = new Array<StatusArg>(argCount);
+    const moreKeys = moreCount === 0 ? NO_MORE_KEYS : new Array<string>(moreCount);
+    args[0] = requests.length;
+    let at = 1;
+    let keyAt = 0;
+    for (let i = 0; i < requests.length; i++) {
+      const request = requests[i]!;
+      args[at++] = request.moreKeys.length;
+      args[at++] = request.args.length;
+      for (let j = 0; j < request.args.length; j++) args[at++] = request.args[j]!;
+      for (let j = 0; j < request.moreKeys.length; j++) (moreKeys as string[])[keyAt++] = request.moreKeys[j]!;
+    }
+    this.sendBatchNow(keys, moreKeys, recordKey, args, receiver);
+  }
+
+  /** A lone call's arguments (sendStatus), also those of a request of a batch (sendStatusBatch). */
+  statusCallArgs(recordId: string, now: number, request: StatusRequest, deadline: number, keepMs: number | '', sentBefore: boolean): StatusArg[] {
+    // A plain call's request is its positional arguments, after an empty request text; its own
+    // list is written into (a batch copies it at once).
     const plain = typeof request === 'string' ? undefined : request;
-    this.sendStatusNow(keys, moreKeys, recordKey, statusArgs({ now, request: plain ? '' : (request as string), deadline, keepMs, sentBefore: sentBefore ? 1 : 0, recordId }, plain), receiver);
+    return statusArgs({ now, request: plain ? '' : (request as string), deadline, keepMs, sentBefore: sentBefore ? 1 : 0, recordId }, plain);
   }
 
   /** sendStatus as a promise, the record key last of `keys` (tests call the function this way). */
@@ -313,24 +434,32 @@ type FunctionPipeline = { fcall(name: string, ...args: Arg[]): unknown };
  * could stall for good after the connection dropped under load (test/integration/faults.test.ts
  * caught it).
  */
-function corkForTheTurn(redis: Redis): () => void {
+function corkForTheTurn(redis: Redis, beforeUncork?: () => void): () => void {
   let corked: { uncork(): void } | undefined;
   const uncork = () => {
+    beforeUncork?.();
     corked?.uncork();
     corked = undefined;
   };
   return () => {
-    const socket = redis.stream as (typeof redis.stream & { writable?: boolean }) | undefined;
-    if (!corked && redis.status === 'ready' && socket?.writable) {
-      socket.cork();
-      corked = socket;
-      setImmediate(uncork);
-    }
+    if (corked) return;
+    corked = corkSocket(redis);
+    if (corked) setImmediate(uncork);
   };
+}
+
+/** Corks the connection's socket if it is up and writable (else its writes queue in ioredis anyway); the socket to uncork. */
+function corkSocket(redis: Redis): { uncork(): void } | undefined {
+  const socket = redis.stream as (typeof redis.stream & { writable?: boolean }) | undefined;
+  if (redis.status !== 'ready' || !socket?.writable) return undefined;
+  socket.cork();
+  return socket;
 }
 type ScriptPipeline = Record<string, (...args: Arg[]) => unknown> & ReturnType<RedisClient['pipeline']>;
 
 const REDIRECTED = /^(MOVED|ASK|TRYAGAIN|CLUSTERDOWN) /;
+/** How long a call that met a failover (CLUSTERDOWN, TRYAGAIN) or a slot being moved (ASK) waits before it goes again. */
+const RETRY_REDIRECTED_MS = 100;
 const redirected = (error: unknown) => error instanceof Error && REDIRECTED.test(error.message);
 
 /** A script's arguments as ioredis's script command takes them: the key count first when it varies per call (EVALSHA numkeys). */
@@ -341,32 +470,59 @@ const callArgsOf = (fixedKeys: number | undefined, keys: readonly string[], args
  * event loop go as one pipeline per slot (a script's keys all share one:
  * docs/redis-layout.md). Unlike ioredis's auto-pipelining, a batch does not wait for the
  * replies of the one before: Redis runs the next batch while the server handles the last
- * one's answers, where auto-pipelining kept the two taking turns (the bench baselines show
- * the difference). Each call still gets its own reply or error. A call answered MOVED, ASK,
+ * one's answers, where auto-pipelining kept the two taking turns. Each call still gets its
+ * own reply or error. A call answered MOVED, ASK,
  * TRYAGAIN or CLUSTERDOWN did not run (its slot is moving, or failing over): it goes again
- * alone, and ioredis follows the slot to its node. Only the calls so answered go again; the
+ * alone once the slot map is read again (sendAgain). Only the calls so answered go again; the
  * rest of their pipeline ran once and keeps its replies. (On one Redis a turn's calls go to
  * the client with its socket corked for the turn instead: corkForTheTurn.)
+ * With `replicas`, a WAIT ends each pipeline (it goes to the slot's master with the calls),
+ * and a call is answered only once it confirms (src/inventory/replicaAcks.ts).
  */
-function batched(redis: RedisClient, send: (pipeline: ScriptPipeline, args: Arg[]) => unknown, fixedKeys: number | undefined): (keys: readonly string[], args: Arg[]) => Promise<unknown> {
+function batched(
+  redis: RedisClient,
+  send: (pipeline: ScriptPipeline, args: Arg[]) => unknown,
+  fixedKeys: number | undefined,
+  replicas?: ReplicaWait,
+): (keys: readonly string[], args: Arg[]) => Promise<unknown> {
   const keyPrefix = redis.options.keyPrefix ?? '';
   let queue: PendingCall[] = [];
   // The client has the pipeline's command methods, each answering with a promise of its own.
-  const alone = (call: PendingCall) => (send(redis as unknown as ScriptPipeline, call.args) as Promise<unknown>).then(call.resolve, call.reject);
+  const alone = (call: PendingCall) =>
+    replicas ? sendBatch([call]) : (send(redis as unknown as ScriptPipeline, call.args) as Promise<unknown>).then(call.resolve, call.reject);
   const sendBatch = (batch: PendingCall[]) => {
     const pipeline = redis.pipeline() as unknown as ScriptPipeline;
     for (const call of batch) send(pipeline, call.args);
+    if (replicas) pipeline.call('WAIT', replicas.acks, replicas.waitMs);
     pipeline.exec().then(
-      (results) =>
-        results!.forEach(([error, value], i) => {
-          const call = batch[i]!;
-          if (!error) call.resolve(value);
-          else if (redirected(error)) void alone(call);
+      (results) => {
+        // WAIT's outcome: an error (the connection dropped), or how many replicas confirmed.
+        const [waitError, confirmed] = replicas ? results![batch.length]! : [null, 0];
+        const again: PendingCall[] = [];
+        batch.forEach((call, i) => {
+          const [error, value] = results![i]!;
+          if (!error) {
+            if (!replicas) call.resolve(value);
+            else if (waitError) call.reject(waitFailed(waitError));
+            else call.resolve(confirmedOr(confirmed as number, replicas, value));
+          } else if (redirected(error)) again.push(call);
           else call.reject(error);
-        }),
+        });
+        if (again.length > 0) sendAgain(again, results!.find(([error]) => redirected(error))![0]!);
+      },
       (error: unknown) => batch.forEach((call) => call.reject(error)),
     );
   };
+  // ioredis follows a redirection of its own commands, but of a pipeline only when every
+  // command in it was redirected: never with a WAIT in it, so its slot map would stay as it
+  // was and the calls go back, as fast as they are answered, to the node that redirected them
+  // (sales never resumed after a promotion). The map is read again first; then a call moved
+  // goes at once, one that met a failover or a slot on its way 100 ms later (ioredis's pause).
+  const sendAgain = (calls: PendingCall[], error: Error) =>
+    (redis as Cluster).refreshSlotsCache(() => {
+      if (error.message.startsWith('MOVED ')) calls.forEach(alone);
+      else setTimeout(() => calls.forEach(alone), RETRY_REDIRECTED_MS);
+    });
   const flush = () => {
     const batch = queue;
     queue = [];

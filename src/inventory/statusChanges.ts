@@ -1,5 +1,5 @@
-import { ApiError, apiError } from '../domain/errors.js';
-import { isScriptRefusal, SCRIPT_REFUSALS, SCRIPT_SIGNALS, type ScriptRefusal } from '../domain/errorCodes.js';
+import { ApiError, apiError, type ErrorDetail } from '../domain/errors.js';
+import { isScriptRefusal, SCRIPT_REFUSALS, SCRIPT_SIGNALS, SENTENCE_REFUSALS, type ScriptRefusal } from '../domain/errorCodes.js';
 import type { SeasonScope } from '../domain/season.js';
 import type { OriginType } from '../domain/statusChangeHistory.js';
 import type { PlannedChange, StatusOperation } from '../domain/statusChangeRequest.js';
@@ -8,7 +8,7 @@ import type { AtMostOnceCalls, CallOutcome } from './atMostOnce.js';
 import { APPLIED, type StatusReply } from './scripts.js';
 import { usageMark, type UsageOwner } from './usedObjects.js';
 import { plainRequest } from './plainRequest.js';
-import { eventEntry, holdTokenEventsKey, holdTokenKey } from './holdTokenStore.js';
+import { eventEntry, holdTokenEventsKey, holdTokenKey } from './holdTokenKeys.js';
 import { TOKEN_MARK, TOKEN_TO_CHECK_MARK, TOKEN_UNCHECKED_MARK } from './statusContract.js';
 
 // Calls lua/change-object-status.lua: one script call for every object of every change of
@@ -91,36 +91,41 @@ export const tokenUnchecked = (reply: StatusReply): boolean => reply !== APPLIED
 export const seasonChanged = () => apiError('SEASON_CHANGED', 'The season changed while this request was being planned; try again');
 export const isSeasonChanged = (error: unknown) => error instanceof ApiError && error.errors[0]?.code === SEASON_CHANGED;
 
+/** Every object a refusal of the status script named, by the error `failure` made of it. */
+const refusedLabels = new WeakMap<ApiError, string[]>();
+
 /**
- * The objects a refusal of the status script names (in `data.objects` of each error, as
- * `failure` builds it), or null for any other error (a missing hold token, a deadline).
+ * The objects a refusal of the status script names (`failure`), or null for any other
+ * error (a missing hold token, a deadline).
  */
 export function refusedObjects(error: unknown): string[] | null {
-  if (!(error instanceof ApiError) || error.status !== 400) return null;
-  const labels = error.errors.flatMap((e) => (e.data as { objects?: string[] } | undefined)?.objects ?? []);
-  return labels.length > 0 ? labels : null;
+  return (error instanceof ApiError && refusedLabels.get(error)) || null;
 }
 
 /**
- * One error per code, naming every object that failed for that reason, worded by the
- * registry (src/domain/errorCodes.ts, SCRIPT_REFUSALS). A code the registry lacks is a
- * script and server out of step: an internal error, not a message made up for the client.
+ * One error per code, naming every object that failed for that reason in `data.objects`,
+ * worded by the registry (src/domain/errorCodes.ts, SCRIPT_REFUSALS); a refusal seats.io
+ * words in a sentence of its own (SENTENCE_REFUSALS) is one error per distinct sentence,
+ * without `data`. A code the registry lacks is a script and server out of step: an
+ * internal error, not a message made up for the client.
  */
 function failure(raw: [string, string, string][]): ApiError {
-  const byCode = new Map<ScriptRefusal, { labels: string[]; detail: string }>();
+  const groups = new Map<string, { code: ScriptRefusal; labels: string[]; detail: string }>();
   for (const [code, label, detail] of raw) {
     if (!isScriptRefusal(code)) throw new Error(`the status script refused with a code the server does not know: ${code}`);
-    const entry = byCode.get(code) ?? { labels: [], detail };
+    const group = SENTENCE_REFUSALS.has(code) ? `${code}\u001e${detail}` : code;
+    const entry = groups.get(group) ?? { code, labels: [], detail };
     entry.labels.push(label);
-    byCode.set(code, entry);
+    groups.set(group, entry);
   }
-  const details = [...byCode].map(([code, { labels, detail }]) => ({
-    code,
-    message: SCRIPT_REFUSALS[code](labels.join(', '), detail),
-    data: { objects: labels },
-  }));
+  const details: ErrorDetail[] = [...groups.values()].map(({ code, labels, detail }) => {
+    const message = SCRIPT_REFUSALS[code](labels.join(', '), detail);
+    return SENTENCE_REFUSALS.has(code) ? { code, message } : { code, message, data: { objects: labels } };
+  });
   const [first, ...more] = details;
-  return new ApiError(400, first!.code, first!.message, { data: first!.data, more });
+  const error = new ApiError(400, first!.code, first!.message, { data: first!.data, more });
+  refusedLabels.set(error, raw.map(([, label]) => label));
+  return error;
 }
 
 /** A call applied with nothing more to tell; shared, never changed. */
@@ -280,7 +285,7 @@ interface CallFrame {
  * The frame of a call of one change on a unit of a season, made once per scope: the catalog
  * keeps a loaded unit's scope (src/services/eventCatalog.ts) until its season changes, and
  * building the units' keys and the season's part of the request per call was about a tenth
- * of a season booking's server time (docs/performance.md, "A season's call framed once").
+ * of a season booking's server time (docs/performance.md, "The direct path").
  */
 const unitFrames = new WeakMap<SeasonScope<EventRef>, { event: EventRef; lite: boolean; frame: CallFrame }>();
 

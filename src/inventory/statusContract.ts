@@ -1,5 +1,5 @@
 import { EVENT_KEY_NAMES } from './eventKeys.js';
-import { KEPT_FOR_MS } from './holdTokenStore.js';
+import { KEPT_FOR_MS } from './holdTokenKeys.js';
 import type { StatusArg } from './statusWire.js';
 
 // The status function's call (lua/change-object-status.lua), declared once for both sides:
@@ -38,6 +38,12 @@ export const STATUS_ARGS = [
 ] as const;
 
 export type StatusArgs = Record<(typeof STATUS_ARGS)[number], StatusArg>;
+
+/**
+ * A status call's request (STATUS_ARGS, `request`): a JSON text (statusCall,
+ * src/inventory/statusChanges.ts), or a plain call's argument list (src/inventory/plainRequest.ts).
+ */
+export type StatusRequest = string | StatusArg[];
 
 /**
  * A plain call's change (one change on event 1, made by an API call, not expanded; event 1
@@ -96,7 +102,7 @@ export const TOKEN_UNCHECKED_MARK = '?';
  * token is answered HOLD_TOKEN_REFUSED, with nothing written.
  */
 export const TOKEN_TO_CHECK_MARK = '!';
-/** The keys a TOKEN_TO_CHECK_MARK call carries before the record key, in order (src/inventory/holdTokenStore.ts names them). */
+/** The keys a TOKEN_TO_CHECK_MARK call carries before the record key, in order (src/inventory/holdTokenKeys.ts names them). */
 export const TOKEN_KEYS = ['token', 'tokenEvents'] as const;
 
 /** `values` of the arguments `names` declares, in their order, into `into` from `at` (a loop, not a map: no callback per call on the priority lane). */
@@ -135,8 +141,20 @@ export const STATUS_CONTRACT_INCLUDE = 'statusContract.lua';
 const constantName = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
 
 /**
+ * A batch's ARGV (lua/change-object-status.lua, runBatch; Scripts.sendStatusBatch): the number
+ * of requests, then per request this head followed by its arguments as a lone call's ARGV.
+ */
+export const BATCH_REQUEST_HEAD = [
+  /** How many keys of its own the request has (a hold's token keys), after the shared ones. */
+  'moreKeys',
+  /** How many arguments follow the head. */
+  'argCount',
+] as const;
+
+/**
  * The contract as Lua constants: KEYS_PER_EVENT, EVENT_KEY_<NAME> (1-based within an event's keys), ARG_<NAME> (PLAIN_ARGS' too),
- * ARG_OBJECTS, the token marks, TOKEN_KEY_FROM_END_<NAME> and how long a token's events set is kept (TOKEN_EVENTS_KEPT_MS).
+ * ARG_OBJECTS, the token marks, TOKEN_KEY_FROM_END_<NAME> and how long a token's events set is kept (TOKEN_EVENTS_KEPT_MS), and a batch's
+ * positions (BATCH_*).
  */
 export function statusContractLua(): string {
   return [
@@ -152,6 +170,12 @@ export function statusContractLua(): string {
     // 1-based from the end: KEYS[#KEYS - TOKEN_KEY_FROM_END_<NAME>], the record key being last.
     ...TOKEN_KEYS.map((name, i) => `local TOKEN_KEY_FROM_END_${constantName(name)} = ${TOKEN_KEYS.length - i}`),
     `local TOKEN_EVENTS_KEPT_MS = ${KEPT_FOR_MS}`,
+    // A batch: ARGV[BATCH_ARG_COUNT] requests, the first one's head at BATCH_FIRST_REQUEST; a
+    // head's fields at offsets from its start, its arguments after BATCH_HEAD_LENGTH of them.
+    'local BATCH_ARG_COUNT = 1',
+    'local BATCH_FIRST_REQUEST = 2',
+    ...BATCH_REQUEST_HEAD.map((name, i) => `local BATCH_HEAD_${constantName(name)} = ${i}`),
+    `local BATCH_HEAD_LENGTH = ${BATCH_REQUEST_HEAD.length}`,
     '',
   ].join('\n');
 }

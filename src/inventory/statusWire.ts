@@ -8,7 +8,7 @@ import { argsBytesAtMost, bulk, bulkBytesAtMost, EncodedCommand, RespSlab, write
 // encoded once, as bytes, and copied into each call; the tail, a few hundred bytes, is written
 // per call straight into bytes after it. ioredis's Command would flatten the arguments, find
 // the keys among them, prefix each and encode the whole call again on every call
-// (docs/performance.md). One Buffer per call: the socket queues one write for it.
+// (docs/performance.md, "Pre-encoded commands"). One Buffer per call: the socket queues one write for it.
 
 /** Heads of key lists that are not kept (several events, seasons) are made from these, encoded per key; past this the map starts afresh. */
 const MAX_KEPT_KEYS = 50_000;
@@ -25,7 +25,7 @@ export interface StatusReceiver {
  * A command whose RESP is made already, answering its receiver directly: ioredis queues it and
  * matches its reply as any other, then calls `resolve` or `reject` on it. A Command otherwise
  * makes a promise and three closures per call for an answer the priority lane would only pass
- * on through more promises (docs/performance.md, step 4).
+ * on through more promises (docs/performance.md, "The direct path").
  */
 export class StatusCommand extends EncodedCommand {
   constructor(

@@ -12,7 +12,7 @@ import type { RedisTarget } from '../inventory/redis.js';
 // every SWEEP_EVERY_MS. A drain job is a turn of DRAIN_TURN_MS, a drain run every
 // DRAIN_EVERY_MS, rather than one run: BullMQ's own work per job (taking it, scheduling the
 // next, finishing it) cost an idle server more than the runs (docs/performance.md, "The
-// drain's turn"). Queue `{holdExpiry}`: one delayed job per hold token (added by the
+// drain"). Queue `{holdExpiry}`: one delayed job per hold token (added by the
 // sales flow, src/jobs/holdExpiry.ts), and a `sweep` every HOLD_SWEEP_EVERY_MS for expired
 // holds whose job was lost. Whichever worker (in a server process, or `npm run worker`) is
 // free takes a job. One scheduler per queue however many processes start it, so adding
@@ -30,8 +30,8 @@ const DRAIN_TURN_MS = 5_000;
  * find streams whose hint was lost: only a process that died within 50 ms of a booking loses
  * one, and a worker sweeps when it starts. With many hold tokens in Redis (keys of their own
  * and their expiry jobs') a sweep reads hundreds of thousands of keys, in pages of about a
- * millisecond of Redis that bookings queue behind (docs/performance.md, "The history sweep
- * once a minute"): once a minute, like the hold sweep, not every 10 s.
+ * millisecond of Redis that bookings queue behind (docs/performance.md, "The drain"): once a
+ * minute, like the hold sweep, not every 10 s.
  */
 const SWEEP_EVERY_MS = 60_000;
 const HOLD_SWEEP_EVERY_MS = 60_000;
@@ -46,6 +46,11 @@ export interface BackgroundJobsOptions {
   /** The deployment's REDIS_KEY_PREFIX, in front of BullMQ's keys too. */
   keyPrefix: string;
   logger: Logger;
+  /**
+   * The server's connection to the jobs' Redis: each time it is ready again after a drop (a
+   * failover, a restart), every hold gets its expiry job again from its token's expiry in Redis.
+   */
+  reconnects?: { on(event: 'ready', listener: () => void): unknown };
 }
 
 export class BackgroundJobs {
@@ -57,7 +62,12 @@ export class BackgroundJobs {
   /** Aborted by stop: a drain turn ends after its current run, or at once in its pause. */
   private readonly stopping = new AbortController();
 
-  constructor(drain: HistoryDrain, streams: HistoryStreams, holdExpiry: HoldExpiry, options: BackgroundJobsOptions) {
+  constructor(
+    drain: HistoryDrain,
+    streams: HistoryStreams,
+    private readonly holdExpiry: HoldExpiry,
+    private readonly options: BackgroundJobsOptions,
+  ) {
     const { connection, close } = workerConnection(options.redis);
     this.closeConnection = close;
     const prefix = jobsPrefix(options.keyPrefix);
@@ -99,6 +109,16 @@ export class BackgroundJobs {
     await this.holdQueue.add('sweep', {}, opts);
     void this.worker.run();
     void this.holdWorker.run();
+    // A primary that failed over may have died before passing on the expiry jobs of its last
+    // holds: the holds are made jobs again from the tokens' expiries (HoldExpiry.reschedule).
+    // An expiry that passed meanwhile gets a job due at once.
+    this.options.reconnects?.on('ready', () => {
+      if (this.stopping.signal.aborted) return;
+      this.holdExpiry.reschedule().then(
+        (tokens) => this.options.logger.info({ tokens }, 'reconnected: hold expiry jobs made again from the tokens in Redis'),
+        (error: Error) => this.options.logger.warn({ err: error.message }, 'hold expiry jobs not made again after a reconnect; the sweep finds expired holds'),
+      );
+    });
   }
 
   /**

@@ -23,7 +23,7 @@ const BATCH = 1000;
 const BATCHES_PER_STREAM = 20;
 /**
  * Batches read ahead and stored in one MongoDB write (still a document each): an insert cost
- * the drain about 1 ms of CPU whatever its size (docs/performance.md, "The drain's writes").
+ * the drain about 1 ms of CPU whatever its size (docs/performance.md, "The drain").
  */
 const BATCHES_PER_WRITE = 5;
 

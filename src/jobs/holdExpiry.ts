@@ -225,6 +225,22 @@ export class HoldExpiry {
     return released;
   }
 
+  /**
+   * Gives every token that holds something its job again, due at the expiry its entries say
+   * (a job already there stays as it is): after a failover the new primary may lack jobs the
+   * old one had not passed on when it died, while it has the holds (docs/hold-expiry.md,
+   * "Failures"). Answers how many tokens were looked at.
+   */
+  async reschedule(): Promise<number> {
+    const seen = new Set<string>();
+    for await (const batch of this.tokens.holdingEntries()) {
+      const fresh = batch.filter(({ token }) => !seen.has(token));
+      for (const { token } of fresh) seen.add(token);
+      await Promise.all(fresh.map(({ token, expiresAt }) => this.schedule(token, expiresAt)));
+    }
+    return seen.size;
+  }
+
   async close(): Promise<void> {
     // Entries an expiry change left holding nothing stay: they go with the token's job, or
     // with the sweep once they have expired.

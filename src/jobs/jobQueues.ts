@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import type { ConnectionOptions } from 'bullmq';
-import type { RedisTarget } from '../inventory/redis.js';
+import { sentinelOptions, type RedisTarget } from '../inventory/redis.js';
 
 // Where BullMQ keeps the background jobs' queues (docs/redis-layout.md, "Background jobs").
 // A queue's name carries a hash tag: BullMQ's scripts touch several keys of a queue at once,
@@ -24,6 +24,8 @@ const retryStrategy = (attempt: number) => Math.min(attempt * 50, 500);
  */
 export function workerConnection(target: RedisTarget): { connection: ConnectionOptions; close: () => Promise<void> } {
   if ('url' in target) return { connection: { url: target.url, maxRetriesPerRequest: null, retryStrategy }, close: async () => undefined };
+  // Through the sentinels, as the server's own connections: a failover moves the workers too.
+  if ('sentinels' in target) return { connection: { ...sentinelOptions(target), maxRetriesPerRequest: null, retryStrategy }, close: async () => undefined };
   const cluster = new Cluster(target.clusterNodes, {
     clusterRetryStrategy: retryStrategy,
     redisOptions: { maxRetriesPerRequest: null, username: target.username, password: target.password },

@@ -1,18 +1,8 @@
 import type { Collection, Db } from 'mongodb';
-import { defaultCompanySettings, type CompanySettings, type SettingChange } from '../domain/companySettings.js';
+import { defaultCompanySettings, type SettingChange } from '../domain/companySettings.js';
 import { newKey } from '../domain/keys.js';
+import type { CompanyDoc } from '../domain/tenant.js';
 import { insertWithNewId } from './counters.js';
-
-export interface CompanyDoc {
-  _id: number;
-  name: string;
-  adminKey: string;
-  designerKey: string;
-  /** The single source of which workspace is the default: one field, one atomic write. */
-  defaultWorkspaceId: number;
-  settings: CompanySettings;
-  createdOn: Date;
-}
 
 export class Companies {
   private readonly collection: Collection<CompanyDoc>;
@@ -66,6 +56,11 @@ export class Companies {
     const key = newKey();
     await this.collection.updateOne({ _id: id }, { $set: { [which]: key } });
     return key;
+  }
+
+  /** Replaces the account's password hash. */
+  async savePasswordHash(id: number, passwordHash: string): Promise<void> {
+    await this.collection.updateOne({ _id: id }, { $set: { passwordHash } });
   }
 
   async saveSetting(id: number, change: SettingChange): Promise<void> {

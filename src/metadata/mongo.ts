@@ -6,8 +6,20 @@ export interface Metadata {
   db: Db;
 }
 
+/**
+ * Majority write concern on a replica set (the URL names one, or is `mongodb+srv://`, as a
+ * hosted replica set is), unless the URL's own `w=` says otherwise: a metadata write is
+ * acknowledged once most members have it, so a failover of MongoDB loses none
+ * (docs/operations.md, "High availability"). A single node (the embedded one) has no replicas.
+ */
+export function writeConcernFor(url: string): { writeConcern?: { w: 'majority' } } {
+  const params = new URL(url).searchParams;
+  const replicaSet = params.has('replicaSet') || url.startsWith('mongodb+srv://');
+  return replicaSet && !params.has('w') ? { writeConcern: { w: 'majority' } } : {};
+}
+
 export async function connectMongo(url: string, dbName: string): Promise<Metadata> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
+  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000, ...writeConcernFor(url) });
   await client.connect();
   const db = client.db(dbName);
   await ensureIndexes(db);

@@ -41,7 +41,7 @@ export class StatusChangeHistory {
   /**
    * Stores consecutive batches of an event's stream entries, read from the head of its stream,
    * oldest first, in one write (an insert costs the drain about the same whatever its size:
-   * docs/performance.md, "The drain's writes"). Returns the id of the last change now stored
+   * docs/performance.md, "The drain"). Returns the id of the last change now stored
    * from that head, and how many changes this call inserted. The write is ordered: when a
    * batch was stored before (a drain that stopped before trimming, or another drain on the
    * same stream), the batches before it are stored, none after it, and `last` is the earlier

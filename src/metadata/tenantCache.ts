@@ -1,6 +1,7 @@
-import type { CompanyDoc, Companies } from './companies.js';
+import type { Principal, ResolvedKey, ResolvedPublicKey, Tenant, TenantKeys } from '../domain/tenant.js';
+import type { Companies } from './companies.js';
 import type { InvalidationBus } from './invalidationBus.js';
-import type { WorkspaceDoc, Workspaces } from './workspaces.js';
+import type { Workspaces } from './workspaces.js';
 
 // Resolves secret keys to who is calling, without a MongoDB read per request. A company
 // is loaded whole (company record + all its workspaces and keys) the first time one of its
@@ -11,28 +12,9 @@ import type { WorkspaceDoc, Workspaces } from './workspaces.js';
 // keys resolve the same way, for the legacy calls that authenticate with one (docs/api.md,
 // "Legacy V1 interface").
 
-export type Principal = { kind: 'admin'; companyId: number } | { kind: 'workspace'; companyId: number; workspaceId: number };
-
-export interface Tenant {
-  company: CompanyDoc;
-  workspacesById: Map<number, WorkspaceDoc>;
-  workspacesByKey: Map<string, WorkspaceDoc>;
-  principals: Map<string, Principal>;
-}
-
-export interface ResolvedKey {
-  principal: Principal;
-  tenant: Tenant;
-}
-
 const TOPIC = 'company';
 const UNKNOWN_KEY_TTL_MS = 30_000;
 const MAX_UNKNOWN_KEYS = 10_000;
-
-export interface ResolvedPublicKey {
-  tenant: Tenant;
-  workspace: WorkspaceDoc;
-}
 
 /** Which company a kind of key belongs to, for every key of every loaded company, and the keys known not to exist. */
 class KeyIndex {
@@ -60,7 +42,7 @@ class KeyIndex {
   }
 }
 
-export class TenantCache {
+export class TenantCache implements TenantKeys {
   /** secret key (admin or workspace) -> company id. */
   private readonly secretKeys = new KeyIndex();
   /** workspace public key -> company id. */

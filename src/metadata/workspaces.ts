@@ -1,24 +1,13 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import { newKey } from '../domain/keys.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import { insertWithNewId } from './counters.js';
 import { setIfUnchanged } from './conditionalWrite.js';
 import { containsFilter, paginate } from './paginate.js';
 
-export interface WorkspaceDoc {
-  _id: number;
-  companyId: number;
-  name: string;
-  /** Public key: names the workspace in X-Workspace-Key and URLs. */
-  key: string;
-  /** Several at once so keys can be rotated without downtime; the first is the primary. */
-  secretKeys: string[];
-  isTest: boolean;
-  isActive: boolean;
-  createdOn: Date;
-  /** Bumped on every change; updates are conditional on it so concurrent edits never lose one. */
-  version: number;
-}
+// src/services/eventReportService.ts still names the type from here; the type is src/domain/tenant.ts's.
+export type { WorkspaceDoc } from '../domain/tenant.js';
 
 export type ActiveFilter = 'all' | 'active' | 'inactive';
 

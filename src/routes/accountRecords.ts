@@ -1,5 +1,4 @@
-import type { CompanyDoc } from '../metadata/companies.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { CompanyDoc, WorkspaceDoc } from '../domain/tenant.js';
 
 // Response shapes shared by several routes (docs/seatsio-behaviour.md, "Workspaces", "Accounts and settings").
 

@@ -6,6 +6,8 @@ import { accountRecord } from './accountRecords.js';
 
 const SettingBody = Type.Object({ key: Type.String({ minLength: 1 }), value: Type.Unknown() });
 const HoldPeriodBody = Type.Object({ holdPeriodInMinutes: Type.Integer() });
+// A bound on what gets hashed; no other rule on what a password is.
+const PasswordBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false });
 
 export function accountRoutes(accounts: AccountService): RouteDef[] {
   async function save(ctx: CompanyContext, change: SettingChange) {
@@ -53,6 +55,17 @@ export function accountRoutes(accounts: AccountService): RouteDef[] {
         handler: (ctx) => save(ctx, { path: 'draftChartDrawingsEnabled', value: enabled }),
       }),
     ),
+    companyRoute({
+      method: 'POST',
+      path: '/accounts/me/actions/change-password',
+      summary: "Changes the account's password (kept only as a salted hash); the keys keep working",
+      answers: { 204: 'changed' },
+      body: PasswordBody,
+      handler: async (ctx) => {
+        await accounts.changePassword(ctx.tenant.company._id, ctx.body.password);
+        return noContent();
+      },
+    }),
     companyRoute({
       method: 'POST',
       path: '/accounts/me/actions/change-hold-period',

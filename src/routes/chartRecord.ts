@@ -1,5 +1,4 @@
 import { chartStatus, type ChartDoc } from '../domain/chart.js';
-import type { EventDoc } from '../domain/event.js';
 import type { CompanyContext } from '../http/route.js';
 
 // The chart record (docs/seatsio-behaviour.md, "Charts") as create, retrieve, list and
@@ -7,7 +6,8 @@ import type { CompanyContext } from '../http/route.js';
 
 export interface ChartRecordOptions {
   baseUrl: string;
-  events?: EventDoc[];
+  /** The chart's events as GET /events/{key} shows them (eventRecords), newest first. */
+  events?: Record<string, unknown>[];
   validation?: { errors: string[]; warnings: string[] };
   venueType?: boolean;
   zones?: boolean;
@@ -25,15 +25,7 @@ export function chartRecord(doc: ChartDoc, options: ChartRecordOptions): Record<
     publishedVersionThumbnailUrl: thumbnail('published'),
     draftVersionThumbnailUrl: doc.draft ? thumbnail('draft') : null,
   };
-  if (options.events) {
-    record.events = options.events.map((e) => ({
-      id: e._id,
-      key: e.key,
-      chartKey: doc.key,
-      bookWholeTables: e.tableBookingConfig?.mode === 'ALL_BY_TABLE',
-      createdOn: e.createdOn.toISOString(),
-    }));
-  }
+  if (options.events) record.events = options.events;
   if (options.validation) record.validation = options.validation;
   if (options.venueType) record.venueType = doc.published.venueType;
   if (options.zones && doc.published.zones.length > 0) record.zones = doc.published.zones;

@@ -4,7 +4,7 @@ import { badRequest } from '../domain/errors.js';
 import { CHART_REPORT_TYPES, CHART_SUMMARY_TYPES, isOneOf, reportTypeIn } from '../domain/reports.js';
 import type { Query } from '../http/query.js';
 import { ok, workspaceRoute, type RouteDef } from '../http/route.js';
-import type { BookWholeTables, ChartReportService } from '../services/chartReportService.js';
+import type { BookWholeTables, ChartReports } from '../services/chartReportService.js';
 
 // Chart reports (docs/reports.md, "Chart reports"): the objects of a chart's published or
 // draft version, by label, object type, category, section or zone, and their summaries.
@@ -35,7 +35,7 @@ function options(query: Query): { tables: BookWholeTables; which: VersionName } 
 const reportType = (type: string) => reportTypeIn(CHART_REPORT_TYPES, type, 'chart');
 const summaryType = (type: string) => reportTypeIn(CHART_SUMMARY_TYPES, type, 'chart summary');
 
-export function chartReportRoutes(reports: ChartReportService): RouteDef[] {
+export function chartReportRoutes(reports: ChartReports): RouteDef[] {
   return [
     workspaceRoute({
       method: 'GET',
@@ -47,7 +47,7 @@ export function chartReportRoutes(reports: ChartReportService): RouteDef[] {
       handler: async (ctx) => {
         const type = reportType(ctx.params.type!);
         const { tables, which } = options(ctx.query);
-        return { status: 200, body: await reports.detailed(ctx.workspace, ctx.params.key!, type, tables, which), contentType: 'application/json', gzipped: true };
+        return { status: 200, body: await reports.detailed(ctx.workspace, ctx.params.key!, type, tables, which), contentType: 'application/json', encoding: 'gzip' };
       },
     }),
     workspaceRoute({

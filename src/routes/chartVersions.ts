@@ -1,5 +1,6 @@
 import { classifyFailures } from '../domain/chartValidation.js';
 import { notFound } from '../domain/errors.js';
+import { ifNoneMatchHits } from '../http/encodedReply.js';
 import { noContent, ok, workspaceRoute, type RouteDef, type WorkspaceContext } from '../http/route.js';
 import { VERSION_NAMES, type VersionName } from '../domain/chart.js';
 import type { ChartService } from '../services/chartService.js';
@@ -38,7 +39,7 @@ export function chartVersionRoutes(service: ChartService): RouteDef[] {
         const { version } = await service.findVersion(ctx.workspace, ctx.params.key!, versionName(ctx));
         const etag = `"${version.drawingId}"`;
         const headers = { ETag: etag, 'Cache-Control': 'private, no-cache' };
-        if (ctx.headers.ifNoneMatch === etag) return { status: 304, headers };
+        if (ifNoneMatchHits(ctx.headers.ifNoneMatch, etag)) return { status: 304, headers };
         const png = await service.thumbnail(ctx.params.key!, version);
         return { status: 200, body: png, contentType: 'image/png', headers };
       },

@@ -18,8 +18,11 @@ import {
   type WorkspaceContext,
 } from '../http/route.js';
 import { drawingTooLarge, type ChartService } from '../services/chartService.js';
+import type { EventService } from '../services/eventService.js';
+import type { SeasonService } from '../services/seasonService.js';
 import type { WorkspaceService } from '../services/workspaceService.js';
 import { baseUrl, chartRecord } from './chartRecord.js';
+import { eventRecords } from './eventRecord.js';
 import { CategorySchema, DrawingSchema } from './chartSchemas.js';
 import { ChartListQuery, ChartQuery, pageRequestOf } from './querySchemas.js';
 
@@ -31,6 +34,8 @@ const PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 20 };
 const MAX_EVENTS_LIMIT = 10;
 const EXPANDS = ['events', 'validation', 'venueType', 'zones'] as const;
 type Expand = (typeof EXPANDS)[number];
+/** `expand=all` asks for every expansion. */
+const ALL = 'all';
 const MAX_TAG_LENGTH = 200;
 const MAX_TAGS_PER_CHART = 100;
 
@@ -70,12 +75,14 @@ function checkTag(tag: string): string {
   return tag;
 }
 
-export function chartRoutes(service: ChartService, workspaces: WorkspaceService, publicUrl: string | undefined): RouteDef[] {
+export function chartRoutes(service: ChartService, workspaces: WorkspaceService, eventService: EventService, seasons: SeasonService, publicUrl: string | undefined): RouteDef[] {
+  const events = eventRecords(eventService, seasons);
 
   async function expanded(ctx: WorkspaceContext, doc: ChartDoc, expand: Set<Expand>, eventsLimit: number) {
     return chartRecord(doc, {
       baseUrl: baseUrl(publicUrl, ctx),
-      events: expand.has('events') ? await service.recentEvents(doc, eventsLimit) : undefined,
+      // Each event as GET /events/{key} shows it (docs/seatsio-behaviour.md, "Charts").
+      events: expand.has('events') ? await events.many(await service.recentEvents(doc, eventsLimit)) : undefined,
       validation: expand.has('validation')
         ? classifyFailures(doc.published.failedValidators, ctx.tenant.company.settings.chartValidation)
         : undefined,
@@ -87,8 +94,12 @@ export function chartRoutes(service: ChartService, workspaces: WorkspaceService,
   function expandQuery(ctx: WorkspaceContext): { expand: Set<Expand>; eventsLimit: number } {
     const expand = new Set<Expand>();
     for (const value of ctx.query.all('expand').flatMap((v) => v.split(','))) {
+      if (value === ALL) {
+        for (const each of EXPANDS) expand.add(each);
+        continue;
+      }
       if (!(EXPANDS as readonly string[]).includes(value)) {
-        throw badRequest('GENERAL_ERROR', `expand must be one of ${EXPANDS.join(', ')}; got "${value}"`);
+        throw badRequest('GENERAL_ERROR', `expand must be one of ${[...EXPANDS, ALL].join(', ')}; got "${value}"`);
       }
       expand.add(value as Expand);
     }

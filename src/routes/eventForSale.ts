@@ -4,7 +4,7 @@ import { takesOffSale, editForSaleConfig, newForSaleConfig, type ForSaleEdits, t
 import type { RateLimitInfo } from '../domain/forSaleLimit.js';
 import { checkMarkForSale } from '../domain/season.js';
 import type { EventChange, EventDoc } from '../domain/event.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { ForSaleFields, Label } from './eventSchemas.js';
 import type { EventChart, EventService } from '../services/eventService.js';

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { checkObjectCount } from '../domain/statusChangeRequest.js';
+import { encodedReply } from '../http/encodedReply.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import type { ObjectInfoService } from '../services/objectInfoService.js';
 import { LabelsQuery } from './querySchemas.js';
@@ -26,12 +27,20 @@ export function eventObjectRoutes(objects: ObjectInfoService): RouteDef[] {
       },
     }),
 
+    // What a seat map fetches when it opens: the same bytes for every viewer of a chart
+    // version, brotli or gzip as the client accepts, and 304 while its ETag still holds.
     workspaceRoute({
       method: 'GET',
       path: '/events/:key/layout',
       summary: "Every object of the event's chart at its drawing position, with its category: what a page draws",
-      answers: { 200: '{publicKey, bounds, categories, objects: [{label, objectType, x, y, categoryKey, categoryLabel, color, capacity?, sectionLabel?}]}' },
-      handler: async (ctx) => ok(await objects.layout(ctx.workspace, ctx.params.key!)),
+      answers: {
+        200: '{publicKey, layoutVersion, bounds, categories, objects: [{label, objectType, x, y, categoryKey, categoryLabel, color, capacity?, sectionLabel?}]}',
+        304: 'unchanged since the ETag sent in If-None-Match',
+      },
+      handler: (ctx) => {
+        const body = objects.layout(ctx.workspace, ctx.params.key!);
+        return body instanceof Promise ? body.then((made) => encodedReply(made, ctx.headers)) : encodedReply(body, ctx.headers);
+      },
     }),
 
     workspaceRoute({

@@ -1,6 +1,6 @@
 import { EVENT_REPORT_TYPES, EVENT_SUMMARY_TYPES, reportTypeIn } from '../domain/reports.js';
 import { ok, workspaceRoute, type Reply, type RouteDef } from '../http/route.js';
-import type { EventReportService } from '../services/eventReportService.js';
+import type { EventReports } from '../services/eventReportService.js';
 
 // Event reports (docs/reports.md): detailed `{type}` and `{type}/{filter}`, `{type}/summary`
 // and `{type}/summary/deep`, the flat list and its CSV. Not for the sales flow: each reads the
@@ -12,9 +12,9 @@ const reportType = (type: string) => reportTypeIn(EVENT_REPORT_TYPES, type, 'eve
 const summaryType = (type: string) => reportTypeIn(EVENT_SUMMARY_TYPES, type, 'event summary');
 
 /** A report body the service gzipped already. */
-const json = (body: Buffer): Reply => ({ status: 200, body, contentType: 'application/json', gzipped: true });
+const json = (body: Buffer): Reply => ({ status: 200, body, contentType: 'application/json', encoding: 'gzip' });
 
-export function eventReportRoutes(reports: EventReportService): RouteDef[] {
+export function eventReportRoutes(reports: EventReports): RouteDef[] {
   return [
     workspaceRoute({
       method: 'GET',
@@ -26,7 +26,7 @@ export function eventReportRoutes(reports: EventReportService): RouteDef[] {
         const key = ctx.params.key!;
         if (key.endsWith(CSV_SUFFIX)) {
           const body = await reports.csv(ctx.workspace, key.slice(0, -CSV_SUFFIX.length));
-          return { status: 200, body, contentType: 'text/csv; charset=utf-8', gzipped: true };
+          return { status: 200, body, contentType: 'text/csv; charset=utf-8', encoding: 'gzip' };
         }
         return json(await reports.flat(ctx.workspace, key));
       },

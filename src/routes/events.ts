@@ -7,7 +7,7 @@ import { newForSaleConfig } from '../domain/forSaleConfig.js';
 import { newKey } from '../domain/keys.js';
 import type { PageLimits } from '../domain/pagination.js';
 import type { EventDoc, NewEvent } from '../domain/event.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import { noContent, ok, workspaceRoute, type RouteDef } from '../http/route.js';
 import { createdEventRecord, eventRecords } from './eventRecord.js';
 import { EventKey, EventSettingsFields, NewEventFields } from './eventSchemas.js';

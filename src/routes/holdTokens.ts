@@ -1,8 +1,7 @@
 import Type from 'typebox';
 import { MAX_HOLD_PERIOD_MINUTES } from '../domain/companySettings.js';
 import type { HoldToken } from '../inventory/holdTokenStore.js';
-import type { Tenant } from '../metadata/tenantCache.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { Tenant, WorkspaceDoc } from '../domain/tenant.js';
 import type { HoldTokenService } from '../services/holdTokenService.js';
 import { compile, ok, workspaceRoute, type DirectHandler, type RouteDef, type WorkspaceContext } from '../http/route.js';
 

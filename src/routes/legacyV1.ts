@@ -1,8 +1,8 @@
 import Type, { type Static, type TObject } from 'typebox';
 import { ApiError, badRequest } from '../domain/errors.js';
-import { workspaceOfPublicKey, workspaceOfSecretKey, type WorkspaceCaller } from '../http/auth.js';
+import { workspaceOfPublicKey, workspaceOfSecretKey } from '../http/auth.js';
 import { CONCURRENCY_ERROR } from '../http/concurrencyLimits.js';
-import { checkAgainst, compile, noContent, ok, publicRoute, type BaseContext, type Lane, type Reply, type RouteDef } from '../http/route.js';
+import { checkAgainst, compile, noContent, ok, publicRoute, type BaseContext, type Lane, type Reply, type RouteDef, type WorkspaceCaller } from '../http/route.js';
 import type { HoldTokenService } from '../services/holdTokenService.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
 import type { BestAvailableService } from '../services/bestAvailableService.js';

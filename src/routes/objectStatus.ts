@@ -3,6 +3,7 @@ import { noContent, ok, workspaceRoute, type DirectHandler, type Lane, type Rout
 import { clientIp } from '../http/clientIp.js';
 import type { StatusParameters } from '../domain/statusChangeRequest.js';
 import { badRequest } from '../domain/errors.js';
+import { MAX_BEST_AVAILABLE } from '../domain/bestAvailableRequest.js';
 import { bestAvailableJson, type BestAvailableService } from '../services/bestAvailableService.js';
 import type { StatusChangeInput, StatusChangeService } from '../services/statusChangeService.js';
 import { ExpandQuery } from './querySchemas.js';
@@ -40,8 +41,9 @@ export const BestAvailableBody = Type.Object({
   categories: Type.Optional(Type.Array(Type.Union([Type.String({ maxLength: 200 }), Type.Number()]), { maxItems: 100 })),
   zone: Type.Optional(Type.String({ maxLength: 200 })),
   sections: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 1000 })),
-  extraData: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 1000 })),
-  ticketTypes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 1000 })),
+  // One element per object picked: as many as `number` may be.
+  extraData: Type.Optional(Type.Array(Type.Unknown(), { maxItems: MAX_BEST_AVAILABLE })),
+  ticketTypes: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: MAX_BEST_AVAILABLE })),
   tryToPreventOrphanSeats: Type.Optional(Type.Boolean()),
   accessibleSeats: Type.Optional(Type.Number()),
 });

@@ -32,7 +32,7 @@ export const HistoryListQuery = Type.Object({
 export const FilteredPageQuery = Type.Object({ ...pageFields, filter: Text('only items whose name contains this') });
 
 const chartExpandFields = {
-  expand: Text('comma-separated: events, validation, venueType, zones; repeatable'),
+  expand: Text('comma-separated: events, validation, venueType, zones, or all of them with all; repeatable'),
   validation: Text('true: include the validation'),
   eventsLimit: Text('how many events with expand=events (1..10)'),
 };

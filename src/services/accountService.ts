@@ -1,8 +1,8 @@
 import type { SettingChange } from '../domain/companySettings.js';
-import type { CompanyDoc } from '../metadata/companies.js';
+import { hashPassword } from '../domain/passwords.js';
+import type { CompanyDoc, WorkspaceDoc } from '../domain/tenant.js';
 import { createCompany, type Repositories } from '../metadata/repositories.js';
 import type { TenantCache } from '../metadata/tenantCache.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
 
 // Companies and their settings (docs/seatsio-behaviour.md, "Accounts and settings" and
 // "Test bootstrap"). A settings change reaches every server process through the tenant
@@ -27,6 +27,14 @@ export class AccountService {
     const key = await this.repos.companies.replaceKey(companyId, which);
     await this.tenants.changed(companyId);
     return key;
+  }
+
+  /**
+   * Sets the account's password, stored only as a salted hash. Keys are not passwords: the
+   * admin, designer and workspace keys keep working.
+   */
+  async changePassword(companyId: number, password: string): Promise<void> {
+    await this.repos.companies.savePasswordHash(companyId, await hashPassword(password));
   }
 
   /** A new company with its default workspace (how self-hosters and SDK test suites start). */

@@ -5,7 +5,7 @@ import { refusedObjects, type ChangeOrigin } from '../inventory/statusChanges.js
 import type { ObjectIndex } from '../domain/objectIndex.js';
 import type { ObjectInput, StatusParameters } from '../domain/statusChangeRequest.js';
 import { eventInThePast } from '../domain/season.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { AvailabilityViews, Claim } from './availabilityViews.js';
 import type { EventCatalog } from './eventCatalog.js';
 import type { StatusChangeInput, StatusChangeService } from './statusChangeService.js';

@@ -12,9 +12,10 @@ import {
   type ChartSummaryType,
   type SummaryNode,
 } from '../domain/reports.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import { inSlices } from '../util/slices.js';
-import type { ChartService } from './chartService.js';
+import type { Charts } from '../metadata/charts.js';
+import { findChartVersion } from './chartLookup.js';
 import type { ObjectIndexes } from './objectIndexes.js';
 import { groupedJson } from './reportJson.js';
 import type { ReportLane } from './reportLane.js';
@@ -31,9 +32,12 @@ export type BookWholeTables = 'true' | 'false' | 'chart' | 'all';
 
 const TABLE_MODES = { true: 'ALL_BY_TABLE', false: 'ALL_BY_SEAT', chart: 'INHERIT' } as const;
 
+/** What the chart report routes ask for (answered in the report thread: src/services/reportThreadClient.ts). */
+export type ChartReports = Pick<ChartReportService, 'detailed' | 'summary'>;
+
 export class ChartReportService {
   constructor(
-    private readonly charts: ChartService,
+    private readonly charts: Charts,
     private readonly indexes: ObjectIndexes,
     private readonly lane: ReportLane,
   ) {}
@@ -60,7 +64,7 @@ export class ChartReportService {
   }
 
   private async objectsOf(workspace: WorkspaceDoc, chartKey: string, tables: BookWholeTables, which: VersionName): Promise<{ index: ObjectIndex; objects: ChartObject[]; drawingId: string }> {
-    const { doc, version } = await this.charts.findVersion(workspace, chartKey, which);
+    const { doc, version } = await findChartVersion(this.charts, workspace, chartKey, which);
     const index = await this.indexes.of(doc.key, version);
     const objects = tables === 'all' ? index.objects : bookableObjects({ tableBookingConfig: { mode: TABLE_MODES[tables] } }, index);
     return { index, drawingId: version.drawingId, objects };

@@ -2,7 +2,7 @@ import { describeVersion, type ChartChange, type ChartDoc, type ChartVersion, ty
 import { classifyFailures } from '../domain/chartValidation.js';
 import type { ChartValidator, ValidatorLevel } from '../domain/companySettings.js';
 import { MAX_DRAWING_BYTES, type Drawing } from '../domain/drawing.js';
-import { ApiError, badRequest, notFound } from '../domain/errors.js';
+import { ApiError, badRequest } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { newKey } from '../domain/keys.js';
 import { buildObjectIndex, type IndexedCategory } from '../domain/objectIndex.js';
@@ -13,9 +13,10 @@ import { renderThumbnail } from '../rendering/thumbnail.js';
 import { Lru, memoize } from '../util/lru.js';
 import { concurrentChartChange, type ObjectIndexes } from './objectIndexes.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
+import { chartVersion, findChart, findChartVersion } from './chartLookup.js';
 import { isDuplicateKey } from '../metadata/counters.js';
 import type { EventLog } from '../metadata/eventLog.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 
 // How charts change (docs/seatsio-behaviour.md, "Chart versions and status"), between the routes and the store:
 // - a chart without events is edited in place; once events use it, edits go to a draft;
@@ -56,22 +57,17 @@ export class ChartService {
     private readonly log: EventLog,
   ) {}
 
-  async find(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {
-    const doc = await this.charts.findByKey(workspace._id, key);
-    if (!doc) throw notFound('CHART_NOT_FOUND', `Chart not found: ${key} was not found in workspace ${workspace.key}`);
-    return doc;
+  find(workspace: WorkspaceDoc, key: string): Promise<ChartDoc> {
+    return findChart(this.charts, workspace, key);
   }
 
   /** The chart and one of its versions; 404 when the chart or (for the draft) the version is missing. */
-  async findVersion(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion }> {
-    const doc = await this.find(workspace, key);
-    return { doc, version: this.version(doc, which) };
+  findVersion(workspace: WorkspaceDoc, key: string, which: VersionName): Promise<{ doc: ChartDoc; version: ChartVersion }> {
+    return findChartVersion(this.charts, workspace, key, which);
   }
 
   version(doc: ChartDoc, which: VersionName): ChartVersion {
-    const version = which === 'published' ? doc.published : doc.draft;
-    if (!version) throw notFound('CHART_VERSION_NOT_FOUND', `Chart ${doc.key} has no draft version`);
-    return version;
+    return chartVersion(doc, which);
   }
 
   /** The drawing text of a version (404 if the chart or that version is missing). */

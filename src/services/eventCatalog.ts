@@ -7,7 +7,7 @@ import type { ChartDoc } from '../domain/chart.js';
 import type { EventDoc } from '../domain/event.js';
 import type { InvalidationBus } from '../metadata/invalidationBus.js';
 import type { Repositories } from '../metadata/repositories.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { ObjectIndexes } from './objectIndexes.js';
 import type { SeasonStore } from '../inventory/seasonStore.js';
 

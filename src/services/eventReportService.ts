@@ -26,8 +26,12 @@ import type { ReportLane } from './reportLane.js';
 // Event reports (docs/reports.md): every bookable object of an event, read from one
 // reading of its state (ObjectInfoService.readAll), described as object info and grouped
 // (detailed reports, the flat list, CSV) or counted (summaries). They run in the report
-// lane, one at a time, in slices that leave the event loop to the sales flow
-// (src/services/reportLane.ts); detailed reports are serialised as they are described.
+// thread (src/reportThread.ts), in its lane, one at a time, in slices that rest while the
+// server answers other requests (src/services/reportLane.ts); detailed reports are
+// serialised as they are described.
+
+/** What the event report routes ask for (answered in the report thread: src/services/reportThreadClient.ts). */
+export type EventReports = Pick<EventReportService, 'detailed' | 'flat' | 'csv' | 'summary'>;
 
 export class EventReportService {
   /** Per event view (so per loaded event): what summaries need of its objects that does not change with their state. */
@@ -86,8 +90,8 @@ export class EventReportService {
     return this.lane.run(`event\u0000${workspace._id}\u0000${eventKey}\u0000${report}`, async () => {
       const began = performance.now();
       const read = await this.objects.readAll(workspace, eventKey, options);
-      // Decoding Redis's answer (100,000 strings on a big event) held the event loop in one
-      // go: rest for it as for a slice (the wait for Redis counts too, erring towards sales).
+      // Decoding Redis's answer (100,000 strings on a big event) is done in one go: rest for
+      // it as for a slice (the wait for Redis counts too: the read takes Redis from the sale).
       await this.lane.pause(performance.now() - began);
       return build(read);
     });

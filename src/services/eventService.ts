@@ -14,7 +14,7 @@ import { untilWritten } from '../metadata/conditionalWrite.js';
 import { isDuplicateKey } from '../metadata/counters.js';
 import type { Events } from '../metadata/events.js';
 import type { EventLog } from '../metadata/eventLog.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { ChartService } from './chartService.js';
 import { eventNotFound, type EventCatalog } from './eventCatalog.js';
 import type { ObjectIndexes } from './objectIndexes.js';

@@ -2,7 +2,7 @@ import { notBookableReason } from '../domain/eventObjectRules.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
 import { historyOrder, statusChangeItem } from '../domain/statusChangeHistory.js';
 import type { StatusChangeHistory } from '../metadata/statusChangeHistory.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { EventCatalog } from './eventCatalog.js';
 
 // The status-change history of an event or of one of its objects (docs/history.md), as

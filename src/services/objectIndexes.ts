@@ -18,20 +18,25 @@ export const concurrentChartChange = (key: string) =>
 export class ObjectIndexes {
   private readonly indexes = new Lru<string, Promise<ObjectIndex>>(MAX_INDEXES);
 
-  constructor(private readonly charts: Charts) {}
+  /** `bestAvailable`: whether best available's tables are prepared as each index is built (`prepared`). */
+  constructor(
+    private readonly charts: Charts,
+    private readonly bestAvailable = true,
+  ) {}
 
   /** The index of a version of chart `chartKey`; 409 if a concurrent change replaced the version. */
   of(chartKey: string, version: ChartVersion): Promise<ObjectIndex> {
     return memoize(this.indexes, version.drawingId, async () => {
       const json = await this.charts.drawingJson(version.drawingId);
       if (json === null) throw concurrentChartChange(chartKey);
-      return prepared(buildObjectIndex(JSON.parse(json) as Drawing));
+      const index = buildObjectIndex(JSON.parse(json) as Drawing);
+      return this.bestAvailable ? prepared(index) : index;
     });
   }
 
   /** An index built while storing its drawing: the first event on a new chart need not build it again. */
   remember(drawingId: string, index: ObjectIndex): void {
-    this.indexes.set(drawingId, Promise.resolve(prepared(index)));
+    this.indexes.set(drawingId, Promise.resolve(this.bestAvailable ? prepared(index) : index));
   }
 }
 

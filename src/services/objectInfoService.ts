@@ -1,4 +1,4 @@
-import { eventLayout, type EventLayout } from '../domain/eventLayout.js';
+import { eventLayout } from '../domain/eventLayout.js';
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
 import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
@@ -8,7 +8,9 @@ import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
 import { objectState } from '../domain/objectStates.js';
 import { extraDataText } from '../domain/statusChangeRequest.js';
 import type { EventObjectStore, WholeEventState } from '../inventory/eventObjectStore.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
+import { EncodedBody } from '../util/encodedBody.js';
+import { Lru } from '../util/lru.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
 // Reading and annotating the objects of an event: object info (docs/seatsio-behaviour.md,
@@ -46,6 +48,13 @@ export interface ReadOptions {
   /** False for summaries, which count statuses only. */
   extraData: boolean;
 }
+
+/**
+ * Layouts kept encoded, by chart version and public key: as many as the object indexes kept
+ * (src/services/objectIndexes.ts), at 1.4 MB of JSON per 10,000 seats and less than a tenth of
+ * that per compressed coding.
+ */
+const MAX_LAYOUTS = 16;
 
 const objectNotFound = (label: string) => notFound('OBJECT_NOT_FOUND', `Object not found: ${label}`);
 
@@ -87,6 +96,8 @@ function rulesOf(loaded: LoadedEvent, settings: EventDoc, make: (event: EventDoc
 export class ObjectInfoService {
   /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
   private readonly views = new WeakMap<LoadedEvent, EventView>();
+  /** Each layout's bytes (layout), by chart version and public key. */
+  private readonly layouts = new Lru<string, EncodedBody>(MAX_LAYOUTS);
 
   constructor(
     private readonly catalog: EventCatalog,
@@ -95,11 +106,25 @@ export class ObjectInfoService {
 
   /**
    * What a page needs to draw the event (src/domain/eventLayout.ts), and the workspace's
-   * public key, with which a browser subscribes to the status stream.
+   * public key, with which a browser subscribes to the status stream: JSON made once per
+   * chart version and public key, `{publicKey, layoutVersion, bounds, categories, objects}`.
+   * Without waiting when the event is loaded and its layout made already (a seat map's
+   * every load in an on-sale).
    */
-  async layout(workspace: WorkspaceDoc, eventKey: string): Promise<EventLayout & { publicKey: string }> {
-    const loaded = await this.catalog.get(workspace, eventKey);
-    return { publicKey: workspace.key, ...eventLayout(loaded.index) };
+  layout(workspace: WorkspaceDoc, eventKey: string): EncodedBody | Promise<EncodedBody> {
+    const loaded = this.catalog.peek(workspace, eventKey);
+    if (loaded) return this.layoutOf(loaded, workspace.key);
+    return this.catalog.get(workspace, eventKey).then((found) => this.layoutOf(found, workspace.key));
+  }
+
+  private layoutOf(loaded: LoadedEvent, publicKey: string): EncodedBody {
+    const id = `${loaded.chart.published.drawingId}\u0000${publicKey}`;
+    let body = this.layouts.get(id);
+    if (body === undefined) {
+      const json = JSON.stringify({ publicKey, ...eventLayout(loaded.index) });
+      this.layouts.set(id, (body = new EncodedBody(Buffer.from(json), 'application/json')));
+    }
+    return body;
   }
 
   /** The object info of each label, by label; 404 OBJECT_NOT_FOUND for a label the chart lacks. */

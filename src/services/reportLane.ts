@@ -1,21 +1,22 @@
-import { ALL_CORES } from '../util/gzipStream.js';
 import { yieldToEventLoop, type Pause } from '../util/slices.js';
 
-// Where report work runs (docs/reports.md, "Big events"): one report at a time per
-// process, its slices pausing long enough for other requests to keep the event loop. A
-// report waiting its turn shares the work of an identical one that is also still waiting:
-// that work starts after both arrived, so each sees every change acknowledged before it.
+// Where report work runs (docs/reports.md, "The report thread"): in the report thread
+// (src/reportThread.ts), one report at a time, the others waiting their turn. A report
+// waiting its turn shares the work of an identical one that is also still waiting: that work
+// starts after both arrived, so each sees every change acknowledged before it.
+// Between slices a report rests while the server answers other requests (the sales flow),
+// and otherwise only yields. The thread runs at a lower CPU priority than the sale's too,
+// but that alone does not keep reports out of the sale's way: with cores to spare, a report
+// reads Redis and takes memory and caches as fast as it goes (docs/reports.md, "The report
+// thread").
 
 /**
  * While other requests are in flight, a report rests this many times as long as its last
- * slice took: reports then take at most a ninth of the event loop, and the sales flow keeps
- * the rest (at four times, book2 kept under 80 % of its rate on the 2-core bench machine: the
- * reports' Redis reads and compression take CPU beside the loop). With nothing else in
- * flight it only yields.
+ * slice took: reports then take at most a ninth of the time, and the sales flow the rest.
  */
 const REST_FACTOR = 8;
 
-/** How a report's work makes room for other requests: rests between slices, and how many blocks of its body it compresses at once. */
+/** How a report's work is paced: what runs between slices, and how many blocks of its body are compressed at once (src/util/gzipStream.ts). */
 export interface ReportPace {
   pause: Pause;
   compressionWidth: () => number;
@@ -34,24 +35,18 @@ export class ReportLane implements ReportPace {
   /** Report requests in the lane (waiting or running): they are not "other" requests. */
   private held = 0;
 
-  /** `inFlight`: the requests the server is answering now, reports included. */
-  constructor(private readonly inFlight: () => number) {}
-
-  /** Between slices: rest while other requests wait, else just yield. */
-  readonly pause: Pause = (sliceMs) =>
-    this.othersInFlight() ? new Promise((resolve) => setTimeout(resolve, Math.max(1, sliceMs * REST_FACTOR))) : yieldToEventLoop();
-
   /**
-   * Blocks of a report's body compressed at once (src/util/gzipStream.ts): one while other
-   * requests are in flight, as one zlib stream was, so compression on the thread pool does
-   * not take the cores the sales flow and Redis need; else one per core.
+   * `compressionWidth`: blocks of a body compressed at once, as GzipStream takes it;
+   * `inFlight`: the requests the server is answering now, reports included.
    */
-  readonly compressionWidth = (): number => (this.othersInFlight() ? 1 : ALL_CORES());
+  constructor(
+    readonly compressionWidth: () => number,
+    private readonly inFlight: () => number,
+  ) {}
 
-  /** Whether requests other than reports are being answered (the sales flow). */
-  private othersInFlight(): boolean {
-    return this.inFlight() > this.held;
-  }
+  /** Between slices: rest while other requests are in flight, else just yield. */
+  readonly pause: Pause = (sliceMs) =>
+    this.inFlight() > this.held ? new Promise((resolve) => setTimeout(resolve, Math.max(1, sliceMs * REST_FACTOR))) : yieldToEventLoop();
 
   /** Runs `work` in its turn; a waiting job with the same key answers both. */
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {

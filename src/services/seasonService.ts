@@ -4,7 +4,7 @@ import { newKey } from '../domain/keys.js';
 import { eventIdsOf, familyOf, unitsOf, type SeasonFamily } from '../domain/season.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
 import type { Events } from '../metadata/events.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { EventCatalog } from './eventCatalog.js';
 import type { EventChart, EventService } from './eventService.js';
 import type { SaleConfigSync } from './saleConfigSync.js';

@@ -31,7 +31,7 @@ import {
   type EventStatusChange,
 } from '../inventory/statusChanges.js';
 import type { StatusReply } from '../inventory/scripts.js';
-import type { WorkspaceDoc } from '../metadata/workspaces.js';
+import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
 
 // The sales flow: one request's status changes, on one or more events, checked against the
@@ -114,7 +114,7 @@ function followUp(history: HistoryStreams, holdExpiry: HoldExpiry, changes: Even
 /**
  * A plain change (applyPlain) waiting for its call's outcome: the one object the priority
  * lane's plainest request makes between the HTTP layer and Redis, where closures and promises
- * would each be one more (docs/performance.md). It keeps what sending the call again takes
+ * would each be one more (docs/performance.md, "The direct path"). It keeps what sending the call again takes
  * (a booking's token the status function asked the server to check), and for a unit of a
  * season the input, planned again by `apply` when the season changed since it was planned.
  */

@@ -4,7 +4,7 @@ import { eventsOf, familyOf, type SeasonFamily } from '../domain/season.js';
 import { topIdOf } from '../inventory/eventKeys.js';
 import type { UsedObjects } from '../inventory/usedObjects.js';
 import type { Events } from '../metadata/events.js';
-import type { Tenant } from '../metadata/tenantCache.js';
+import type { Tenant } from '../domain/tenant.js';
 
 // Usage (billing, docs/seatsio-behaviour.md "Usage"): the distinct objects of each event
 // passed to book, hold or change-object-status, per month, for the workspaces of a company.

@@ -2,10 +2,11 @@ import type { EventLog } from '../metadata/eventLog.js';
 import { ApiError, badRequest, notFound } from '../domain/errors.js';
 import { newKey } from '../domain/keys.js';
 import type { Page, PageRequest } from '../domain/pagination.js';
-import type { Companies, CompanyDoc } from '../metadata/companies.js';
+import type { CompanyDoc, Tenant, WorkspaceDoc } from '../domain/tenant.js';
+import type { Companies } from '../metadata/companies.js';
 import { untilWritten } from '../metadata/conditionalWrite.js';
-import type { Tenant, TenantCache } from '../metadata/tenantCache.js';
-import type { ActiveFilter, WorkspaceDoc, Workspaces } from '../metadata/workspaces.js';
+import type { TenantCache } from '../metadata/tenantCache.js';
+import type { ActiveFilter, Workspaces } from '../metadata/workspaces.js';
 
 // How workspaces change (docs/seatsio-behaviour.md, "Workspaces"). Every change reads the
 // workspace fresh from MongoDB, writes it conditionally on its version (retrying on a

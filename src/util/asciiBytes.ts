@@ -1,7 +1,7 @@
 // Writing short ASCII texts and integers into a Buffer from JavaScript, for bytes made per
 // request (the status call, src/inventory/statusWire.ts and plainRequest.ts). For texts of a
 // few dozen characters a loop of indexed stores costs less than Buffer's write, which is a
-// call into C++ per text (docs/performance.md, "The status call written as bytes").
+// call into C++ per text (docs/performance.md, "Pre-encoded commands").
 
 /**
  * Writes `text` into `into` at `at` byte by byte while it is ASCII, answering where it ended,

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
-import { constants, crc32, deflateRaw, type ZlibOptions } from 'node:zlib';
+import { constants, crc32, deflateRaw, deflateRawSync, type ZlibOptions } from 'node:zlib';
 import { crc32Combine } from './crc32Combine.js';
 
 // A body compressed while it is being made, in blocks compressed side by side on libuv's
@@ -33,6 +33,13 @@ const deflateBlock = promisify<Buffer, ZlibOptions, Buffer>(deflateRaw);
 /** Blocks compressed at once by default: one per core (libuv's pool has four threads). */
 export const ALL_CORES = (): number => availableParallelism();
 
+/**
+ * No block on the thread pool: each is compressed on the writing thread, synchronously, as
+ * it fills. The report thread compresses so, at its own lowered CPU priority; the pool's
+ * threads are the process's, at the sale's priority.
+ */
+export const ON_THIS_THREAD = (): number => 0;
+
 /** Compresses blocks on the thread pool, `width()` at a time, and counts the bytes waiting. */
 class BlockCompressor {
   /** Blocks waiting for their turn to be compressed, and how many are being compressed. */
@@ -45,8 +52,9 @@ class BlockCompressor {
   constructor(private readonly width: () => number) {}
 
   compress(block: Buffer, last: boolean): Promise<Buffer> {
-    this.pendingBytes += block.length;
     const options = { level: constants.Z_BEST_SPEED, finishFlush: last ? constants.Z_FINISH : constants.Z_SYNC_FLUSH };
+    if (this.width() === 0) return Promise.resolve(deflateRawSync(block, options));
+    this.pendingBytes += block.length;
     const deflated = new Promise<Buffer>((resolve, reject) => {
       this.queued.push(() =>
         deflateBlock(block, options)
@@ -143,7 +151,7 @@ export class GzipStream {
   private readonly compressor: BlockCompressor;
   private readonly body: GzipPart;
 
-  /** `width`: how many blocks may be compressed at once, asked each time one could start. */
+  /** `width`: how many blocks may be compressed at once on the thread pool, asked each time one could start (ON_THIS_THREAD: none there). */
   constructor(width: () => number = ALL_CORES) {
     this.compressor = new BlockCompressor(width);
     this.body = new GzipPart(this.compressor);

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 
 // Random ids drawn from a pool the CSPRNG fills 4 KiB at a time. Each call of randomBytes
 // costs a call into OpenSSL whatever its size, about 5 µs here, which made a quarter of a
-// hold token's creation (docs/performance.md, "Hold then book"); Node's own randomUUID keeps
+// hold token's creation (docs/performance.md, "The direct path"); Node's own randomUUID keeps
 // such a pool for the same reason. Every byte is handed out once.
 
 const POOL_BYTES = 4096;

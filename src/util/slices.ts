@@ -1,6 +1,7 @@
 // Long loops over every object of a big event (reports) run in slices, with the event loop
-// free between them: requests that arrive meanwhile (the sales flow above all) are answered
-// after at most one slice instead of after the whole loop (docs/reports.md, "Big events").
+// free between them: what arrives meanwhile (in the report thread, the next reports' calls)
+// is taken after at most one slice instead of after the whole loop (docs/reports.md, "The
+// report thread").
 
 /** Objects handled between two pauses: a few milliseconds of work. */
 export const SLICE_SIZE = 2000;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { client, createTestCompany, eventually, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
+import { client, createTestCompany, eventually, expectError, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
+import { checkPasswordHash } from '../support/passwords.js';
 
 describe('companies and account settings', () => {
   let server: TestServer;
@@ -31,7 +32,7 @@ describe('companies and account settings', () => {
         defaultRendererSettings: { showFullScreenButton: false, multiSelectEnabled: false, companionSeatValidationEnabled: true },
       },
     });
-    expect(company.workspace).toMatchObject({ isDefault: true, isActive: true, isTest: false, name: 'Default workspace' });
+    expect(company.workspace).toMatchObject({ isDefault: true, isActive: true, isTest: false, name: 'Production workspace' });
     const workspaces = await admin.get('/workspaces');
     expect(workspaces.body.items.map((w: { key: string }) => w.key)).toEqual([company.workspace.key]);
   });
@@ -135,6 +136,57 @@ describe('companies and account settings', () => {
       for (const path of ['/accounts/me/secret-key/actions/regenerate', '/accounts/me/designer-key/actions/regenerate', '/accounts/me/draft-chart-drawings/actions/disable']) {
         expect((await ownWorkspace.post(path)).status).toBe(403);
       }
+    });
+  });
+
+  // POST /accounts/me/actions/change-password (docs/seatsio-behaviour.md, "Accounts and settings").
+  describe('change password', () => {
+    it('answers 204 and keeps the password only as a salted scrypt hash; the keys keep working', async () => {
+      const own = await createTestCompany(server.url);
+      const ownAdmin = client(server.url, own.adminKey);
+      const companyId = (await ownAdmin.get('/accounts/me')).body.company.id as number;
+      const stored = async () => (await server.app.parts.repos.companies.findById(companyId))!.passwordHash;
+      expect(await stored()).toBeUndefined();
+
+      const changed = await ownAdmin.post('/accounts/me/actions/change-password', { password: 'correct horse' });
+      expect(changed.status, changed.text).toBe(204);
+      expect(changed.text).toBe('');
+      const first = (await stored())!;
+      expect(first).not.toContain('correct horse');
+      expect(checkPasswordHash(first, 'correct horse')).toMatchObject({ matches: true });
+      expect(checkPasswordHash(first, 'wrong horse').matches).toBe(false);
+      expect(JSON.stringify(await server.app.parts.repos.companies.findById(companyId))).not.toContain('correct horse');
+
+      // The same password again: a new salt, a new hash.
+      expect((await ownAdmin.post('/accounts/me/actions/change-password', { password: 'correct horse' })).status).toBe(204);
+      const second = (await stored())!;
+      expect(second).not.toBe(first);
+      expect(checkPasswordHash(second, 'correct horse').matches).toBe(true);
+
+      // Keys are not the password: the admin key and the workspace key still work, and no answer shows the hash.
+      const me = await ownAdmin.get('/accounts/me');
+      expect(me.status).toBe(200);
+      expect(me.text).not.toContain(second.split('$')[5]!);
+      expect((await client(server.url, own.workspace.secretKey).post('/hold-tokens', {})).status).toBe(200);
+    });
+
+    it('a missing, empty or non-string password, or another key, is 400 GENERAL_ERROR and changes nothing; a workspace key is 403', async () => {
+      const own = await createTestCompany(server.url);
+      const ownAdmin = client(server.url, own.adminKey);
+      expect((await ownAdmin.post('/accounts/me/actions/change-password', { password: 'kept' })).status).toBe(204);
+      const companyId = (await ownAdmin.get('/accounts/me')).body.company.id as number;
+      const before = (await server.app.parts.repos.companies.findById(companyId))!.passwordHash;
+      for (const body of [undefined, {}, { password: '' }, { password: 42 }, { password: null }, { password: 'x'.repeat(1001) }, { password: 'ok', other: 1 }]) {
+        const response = await ownAdmin.post('/accounts/me/actions/change-password', body);
+        expectError(response, 400, 'GENERAL_ERROR');
+      }
+      const missing = await ownAdmin.post('/accounts/me/actions/change-password', {});
+      expect(missing.body.errors[0].message).toBe('#: required key [password] not found');
+      const empty = await ownAdmin.post('/accounts/me/actions/change-password', { password: '' });
+      expect(empty.body.errors[0].message).toBe('#/password: expected minLength: 1, actual: 0');
+      expectError(await client(server.url, own.workspace.secretKey).post('/accounts/me/actions/change-password', { password: 'sneaky' }), 403, 'FORBIDDEN');
+      expect((await server.app.parts.repos.companies.findById(companyId))!.passwordHash).toBe(before);
+      expect(checkPasswordHash(before!, 'kept').matches).toBe(true);
     });
   });
 

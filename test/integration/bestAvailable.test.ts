@@ -131,6 +131,30 @@ describe('the SDK sample chart', () => {
     expectError(response, 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
     expect(response.body.errors[0].message).toBe('Best available objects not found');
   });
+
+  // seats.io's answer to more than the chart has (the SDKs' own test asks for 3,000): "not
+  // found", not a refusal of the number (docs/best-available.md, "Not found").
+  it('a number beyond every free object of the chart (3,000, and the cap of 10,000) is 400 BEST_AVAILABLE_OBJECTS_NOT_FOUND, changing nothing', async () => {
+    const event = await createEvent(ctx.api, chartKey);
+    for (const [number, path] of [[3000, 'change-object-status'], [3000, 'book'], [10_000, 'book']] as const) {
+      const body = path === 'book' ? { bestAvailable: { number } } : { status: 'myStatus', bestAvailable: { number } };
+      const response = await action(ctx.api, event, path, body);
+      expectError(response, 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
+      expect(response.body.errors).toStrictEqual([{ code: 'BEST_AVAILABLE_OBJECTS_NOT_FOUND', message: 'Best available objects not found' }]);
+    }
+    const report = await ctx.api.get(`/reports/events/${encodeURIComponent(event)}/byStatus`);
+    expect(Object.keys(report.body)).toEqual(['free']);
+    // An unknown event stays a 404, whatever the number.
+    expectError(await action(ctx.api, 'no-such-event', 'book', { bestAvailable: { number: 3000 } }), 404, 'EVENT_NOT_FOUND');
+  });
+
+  it('past the cap of 10,000 the number itself is refused, with its own message', async () => {
+    const event = await createEvent(ctx.api, chartKey);
+    const response = await action(ctx.api, event, 'book', { bestAvailable: { number: 10_001 } });
+    expectError(response, 400, 'INVALID_BEST_AVAILABLE');
+    expect(response.body.errors[0].message).toBe('bestAvailable.number must be at most 10000: best available picks at most 10000 objects or places per request, got 10001');
+    expect(await statuses(ctx.api, event, ['A-4', 'A-5'])).toEqual({ 'A-4': 'free', 'A-5': 'free' });
+  });
 });
 
 describe('what best available never gives', () => {
@@ -242,7 +266,9 @@ describe('bad input changes nothing', () => {
     ['number 0', { bestAvailable: { number: 0 } }, 'INVALID_BEST_AVAILABLE'],
     ['a negative number', { bestAvailable: { number: -2 } }, 'INVALID_BEST_AVAILABLE'],
     ['a fractional number', { bestAvailable: { number: 1.5 } }, 'INVALID_BEST_AVAILABLE'],
-    ['a number above the cap', { bestAvailable: { number: 1001 } }, 'INVALID_BEST_AVAILABLE'],
+    ['a number above the cap', { bestAvailable: { number: 10_001 } }, 'INVALID_BEST_AVAILABLE'],
+    ['a number far above the cap', { bestAvailable: { number: 1e300 } }, 'INVALID_BEST_AVAILABLE'],
+    ['a number that is not a number', { bestAvailable: { number: '3' } }, 'GENERAL_ERROR'],
     ['accessibleSeats above number', { bestAvailable: { number: 2, accessibleSeats: 3 } }, 'INVALID_BEST_AVAILABLE'],
     ['an unknown category', { bestAvailable: { number: 2, categories: ['nope'] } }, 'CATEGORY_NOT_FOUND'],
     ['an unknown top-level category', { bestAvailable: { number: 2 }, categories: ['nope'] }, 'CATEGORY_NOT_FOUND'],
@@ -287,5 +313,20 @@ describe('under contention', () => {
     const left = 2000 - given.length;
     expect((await action(ctx.api, event, 'book', { bestAvailable: { number: left } })).status).toBe(200);
     expectError(await action(ctx.api, event, 'book', { bestAvailable: { number: 1 } }), 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
+  }, 60_000);
+
+  it('more than 1,000 (the cap of one status change) is looked for in one GA area only: places of an area, else not found', async () => {
+    const chart = (await uploadDrawing(ctx.api, generatedDrawing({ sections: 0, rowsPerSection: 40, seatsPerRow: 50 }))).key;
+    const event = await createEvent(ctx.api, chart);
+    expectError(await action(ctx.api, event, 'book', { bestAvailable: { number: 1001 } }), 400, 'BEST_AVAILABLE_OBJECTS_NOT_FOUND');
+    expect((await action(ctx.api, event, 'book', { bestAvailable: { number: 1000 } })).status).toBe(200);
+
+    const withArea = clone(rowsWithoutSections);
+    withArea.subChart!.generalAdmissionAreas![0]!.capacity = 5000;
+    const areaEvent = await createEvent(ctx.api, (await uploadDrawing(ctx.api, withArea)).key);
+    const answer = await action(ctx.api, areaEvent, 'book', { bestAvailable: { number: 4000 } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.objects).toEqual(['GA1']);
+    expect(answer.body.objectDetails.GA1).toMatchObject({ numBooked: 4000, numFree: 1000 });
   }, 60_000);
 });

@@ -33,7 +33,7 @@ describe('chart reports', () => {
       expect.objectContaining({
         label: 'A-1',
         labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' } },
-        ids: { own: '1', parent: 'A', section: null },
+        ids: { own: '1', parent: 'A' },
         categoryKey: '9',
         categoryLabel: 'Cat1',
         objectType: 'seat',

@@ -329,6 +329,49 @@ describe('charts', () => {
       expect(event!.id).toBeDefined();
     });
 
+    // seats.io expands each event whole, as GET /events/{key} answers it (docs/seatsio-behaviour.md, "Charts").
+    it('expands each event as its full record, the one GET /events/{key} answers, newest first (expand=events and expand=all)', async () => {
+      const chart = await uploadDrawing(ctx.api, withTables);
+      const first = await ctx.api.post('/events', {
+        chartKey: chart.key,
+        name: 'Opening night',
+        date: '2030-05-01',
+        tableBookingConfig: { mode: 'CUSTOM', tables: { T1: 'BY_TABLE', T2: 'BY_SEAT' } },
+        channels: [{ key: 'vip', name: 'VIP', color: '#ff0000', index: 1, objects: ['T1-1'] }],
+      });
+      expect(first.status, first.text).toBe(200);
+      const second = await ctx.api.post('/events', { chartKey: chart.key, tableBookingConfig: { mode: 'ALL_BY_TABLE' } });
+      expect(second.status, second.text).toBe(200);
+      const notForSale = await ctx.api.post(`/events/${second.body.key}/actions/mark-as-not-for-sale`, { objects: ['T2'] });
+      expect(notForSale.status, notForSale.text).toBe(200);
+      const records = [];
+      for (const key of [second.body.key, first.body.key]) {
+        const record = await ctx.api.get(`/events/${key}`);
+        expect(record.status, record.text).toBe(200);
+        records.push(record.body);
+      }
+      expect(records[1]).toMatchObject({ name: 'Opening night', date: '2030-05-01', supportsBestAvailable: true, forSaleConfig: null, tableBookingConfig: { mode: 'CUSTOM' } });
+      expect(records[0]).toMatchObject({ forSaleConfig: { forSale: false, objects: ['T2'] }, bookWholeTables: true });
+
+      for (const query of ['?expand=events', '?expand=all', '?expand=validation,events']) {
+        expect((await retrieveChart(ctx.api, chart.key, query)).events, query).toEqual(records);
+      }
+      const { api: own } = await ctx.freshCompany();
+      const ownChart = await uploadDrawing(own, withTables);
+      const ownEvents = [];
+      for (let i = 0; i < 2; i++) {
+        const created = await own.post('/events', { chartKey: ownChart.key, name: `e${i}` });
+        expect(created.status, created.text).toBe(200);
+        ownEvents.unshift((await own.get(`/events/${created.body.key}`)).body);
+      }
+      for (const query of ['expand=events', 'expand=all']) {
+        const [item] = (await listCharts(own, `/charts?${query}`)).items;
+        expect(item!.events, query).toEqual(ownEvents);
+      }
+      const all = (await listCharts(own, '/charts?expand=all')).items[0]!;
+      expect(all).toMatchObject({ venueType: 'SIMPLE', validation: { errors: [], warnings: [] } });
+    });
+
     it('answers 404 CHART_NOT_FOUND naming the key and the workspace', async () => {
       const response = await ctx.api.get('/charts/no-such-chart');
       expectError(response, 404, 'CHART_NOT_FOUND');

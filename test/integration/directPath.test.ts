@@ -8,7 +8,7 @@ import { useEventPerTest } from '../support/eventPerTest.js';
 import type { Response } from '../support/harness.js';
 
 // The priority lane's direct way through (src/http/route.ts, DirectHandler; docs/performance.md,
-// "Step 4") takes the plainest status changes, `{objects: [label, ...]}` with no query
+// "The direct path") takes the plainest status changes, `{objects: [label, ...]}` with no query
 // string, past the request context and the schema check. A query string sends the same
 // request through the route's handler. Each request here goes both ways, on two events set
 // up alike: the answers (status, error codes and messages) and what they leave behind must

@@ -62,9 +62,10 @@ describe('summaries', () => {
     const byReason = await summary(event, 'byAvailabilityReason');
     expect(counts(byReason)).toEqual({ available: 224, booked: 5, disabled_by_social_distancing: 0, not_for_sale: 0, reservedByToken: 3 });
     expect(counts(await summary(event, 'byAvailability'))).toEqual({ available: 224, not_available: 8 });
-    // Detailed reports still list the area once, as free.
+    // Detailed reports list the area once, under reservedByToken while any place is held.
     const detailed = (await ctx.api.get(`/reports/events/${encodeURIComponent(event)}/byStatus`)).body;
-    expect(detailed.free.filter((item: { label: string }) => item.label === 'GA1')).toHaveLength(1);
+    expect(detailed.reservedByToken.filter((item: { label: string }) => item.label === 'GA1')).toHaveLength(1);
+    expect(detailed.free.filter((item: { label: string }) => item.label === 'GA1')).toHaveLength(0);
   });
 
   it('byObjectType always has the four types; a table counts as one object', async () => {

@@ -19,6 +19,8 @@ import { call, createCompanyClients, eventually, spawnServer, startTestServer, t
 // few seconds of load and then compares every answer with what Redis holds.
 
 const TIMEOUT_MS = 1_000;
+/** What a timer may be late by while other test files share the cores (vitest.config.ts runs several at once). */
+const SLACK_MS = 750;
 /** What book answers without expand. */
 const OK = 204;
 const ROWS = 60;
@@ -173,10 +175,11 @@ describe('Redis frozen (SIGSTOP) under booking load, then resumed', () => {
     const failed = answers.filter((a) => a.status !== OK);
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.filter((a) => a.status !== 503 || a.code !== 'SERVICE_UNAVAILABLE')).toEqual([]);
-    // Bounded waits: nobody waited much past the timeout.
-    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(TIMEOUT_MS + 500);
-    expect(readyDown).toBeLessThan(1_000);
-    expect(readyBack).toBeLessThan(1_000);
+    // Bounded waits: nobody waited much past the timeout. The slack is for the other test files
+    // sharing the cores (vitest.config.ts), which can delay a timer by some hundreds of ms.
+    expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(TIMEOUT_MS + SLACK_MS);
+    expect(readyDown).toBeLessThan(1_000 + SLACK_MS);
+    expect(readyBack).toBeLessThan(1_000 + SLACK_MS);
     // Let Redis run whatever was still queued for it, then compare.
     await new Promise((r) => setTimeout(r, 500));
     const stored = await booked(event.objectsKey);
@@ -229,9 +232,11 @@ describe('Redis killed (kill -9) under booking load and restarted, append-only f
     const event = await newEventKey();
     let readyDown = -1;
     let readyBack = -1;
+    let killedAt = 0;
+    let readyAt = 0;
     const answers = await bookUnderLoad(server.url, event.key, seat, LABELS, async () => {
       signal('SIGKILL');
-      const killedAt = performance.now();
+      killedAt = performance.now();
       while ((await call(server.url, 'GET', '/ready')).status !== 503) await new Promise((r) => setTimeout(r, 20));
       readyDown = performance.now() - killedAt;
       await new Promise((r) => setTimeout(r, 1_000));
@@ -241,13 +246,17 @@ describe('Redis killed (kill -9) under booking load and restarted, append-only f
       await eventually(async () => (await admin.ping().catch(() => '')) === 'PONG', 10_000, 10);
       const restartedAt = performance.now();
       while ((await call(server.url, 'GET', '/ready')).status !== 200) await new Promise((r) => setTimeout(r, 20));
-      readyBack = performance.now() - restartedAt;
+      readyAt = performance.now();
+      readyBack = readyAt - restartedAt;
     }, 500);
     expect(answers.filter((a) => ![OK, 503].includes(a.status))).toEqual([]);
     expect(count(answers, 503)).toBeGreaterThan(0);
-    expect(count(answers, OK)).toBeGreaterThan(200);
-    expect(readyDown).toBeLessThan(1_000);
-    expect(readyBack).toBeLessThan(1_000);
+    // Bookings were acknowledged before the kill and again once /ready was back: how many
+    // depends on the machine's speed, that there are some does not.
+    expect(answers.filter((a) => a.status === OK && a.sentAt + a.ms < killedAt).length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status === OK && a.sentAt >= readyAt).length).toBeGreaterThan(0);
+    expect(readyDown).toBeLessThan(1_000 + SLACK_MS);
+    expect(readyBack).toBeLessThan(1_000 + SLACK_MS);
     const stored = await booked(event.objectsKey);
     const acknowledged = answers.filter((a) => a.status === OK).map((a) => a.label);
     expect(acknowledged.filter((label) => !stored.has(label))).toEqual([]);

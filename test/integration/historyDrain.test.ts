@@ -313,7 +313,7 @@ describe('history drain', () => {
       const entry = (time: number, label: string) => [String(time), label, 'booked', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR);
       // Two owners' marks (one bucket each), an unmarked release, labels outside ASCII, two
       // months; entries as the status function writes them (the field named by the mark) and
-      // as servers before session 25 did (`c`, then the mark as a field `u`), in one batch.
+      // as older servers did (`c`, then the mark as a field `u`), in one batch.
       await redis.xadd(key, '0-*', '1:7:3', entry(march, 'Ä-1'));
       await redis.xadd(key, '0-*', 'c', entry(march, 'B-1'), 'u', '1:8:3');
       await redis.xadd(key, '0-*', 'c', [String(march), 'Ä-1', 'free', '1', '', '', 'API_CALL', '', ''].join(FIELD_SEPARATOR));

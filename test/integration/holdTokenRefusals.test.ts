@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenStore.js';
+import { holdTokenEventsKey, holdTokenKey } from '../../src/inventory/holdTokenKeys.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { action, done, expireIn, holdToken, objectInfos } from '../support/events.js';
 import { expectError, isBackgroundKey } from '../support/harness.js';

@@ -266,7 +266,7 @@ describe('GA holds', () => {
   it('holds 3 of GA1: numHeld 3 and the token in holds; then books them with the token', async () => {
     const held = await action(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 3 }], holdToken: token }, true);
     expect(held.status, held.text).toBe(200);
-    expect(held.body.objects.GA1).toMatchObject({ status: 'free', numHeld: 3, numBooked: 0, numFree: 97, capacity: 100 });
+    expect(held.body.objects.GA1).toMatchObject({ status: 'reservedByToken', numHeld: 3, numBooked: 0, numFree: 97, capacity: 100 });
     expect(await objectInfo(ctx.api, event, 'GA1')).toMatchObject({
       numHeld: 3,
       numFree: 97,

@@ -1,27 +1,13 @@
-import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, client, createTestCompany, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
+import { call, client, createTestCompany, rawGet, startTestServer, type TestCompany, type TestServer } from '../support/harness.js';
 import { bodyBytes } from '../../src/http/server.js';
 
 // The HTTP layer: body reading and its limits, JSON and content types, error bodies,
 // request ids, routing errors, gzip, aborted requests.
 
 const MAX_BODY = 4096;
-
-/** A raw request with node:http, so headers like Content-Encoding are seen as sent. */
-function raw(url: string, path: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, any>; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url + path, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 describe('HTTP layer', () => {
   let server: TestServer;
@@ -141,20 +127,20 @@ describe('HTTP layer', () => {
   it('gzips large JSON bodies when asked, and only then', async () => {
     for (let i = 0; i < 10; i++) await admin.post('/workspaces', { name: `gzip ${i}` });
     const auth = 'Basic ' + Buffer.from(company.adminKey + ':').toString('base64');
-    const zipped = await raw(server.url, '/workspaces', { authorization: auth, 'accept-encoding': 'gzip, deflate' });
+    const zipped = await rawGet(server.url + '/workspaces', { authorization: auth, 'accept-encoding': 'gzip, deflate' });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toBe('Accept-Encoding');
     const items = JSON.parse(gunzipSync(zipped.body).toString()).items;
     expect(items.length).toBeGreaterThan(10);
 
-    const plain = await raw(server.url, '/workspaces', { authorization: auth });
+    const plain = await rawGet(server.url + '/workspaces', { authorization: auth });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(plain.body.toString()).items).toEqual(items);
 
-    const refused = await raw(server.url, '/workspaces', { authorization: auth, 'accept-encoding': 'gzip;q=0' });
+    const refused = await rawGet(server.url + '/workspaces', { authorization: auth, 'accept-encoding': 'gzip;q=0' });
     expect(refused.headers['content-encoding']).toBeUndefined();
 
-    const small = await raw(server.url, '/health', { 'accept-encoding': 'gzip' });
+    const small = await rawGet(server.url + '/health', { 'accept-encoding': 'gzip' });
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 
@@ -162,7 +148,7 @@ describe('HTTP layer', () => {
     const name = '€ü'.repeat(100);
     const created = await admin.post('/workspaces', { name });
     const auth = 'Basic ' + Buffer.from(company.adminKey + ':').toString('base64');
-    const plain = await raw(server.url, `/workspaces/${created.body.key}`, { authorization: auth });
+    const plain = await rawGet(server.url + `/workspaces/${created.body.key}`, { authorization: auth });
     expect(Number(plain.headers['content-length'])).toBe(plain.body.length);
     expect(JSON.parse(plain.body.toString('utf8')).name).toBe(name);
     // Under 1,024 characters, over 1,024 bytes: big enough to gzip (bodyBytes).

@@ -12,7 +12,8 @@ import { planChange, type ObjectInput, type StatusOperation, type StatusParamete
 import { decodeHistoryEntry } from '../../src/domain/statusChangeHistory.js';
 import { byUsedBucket, monthOf } from '../../src/domain/usedBuckets.js';
 import { eventKeys, requestRecordsKey, usedBucketKey, usedObjectsKey, type EventRef } from '../../src/inventory/eventKeys.js';
-import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, HoldTokenStore, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenStore.js';
+import { holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, MAX_HOLD_TOKEN_LIFETIME_MS } from '../../src/inventory/holdTokenKeys.js';
+import { HoldTokenStore } from '../../src/inventory/holdTokenStore.js';
 import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
 import { APPLIED, luaDir, Scripts } from '../../src/inventory/scripts.js';

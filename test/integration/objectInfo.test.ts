@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withSections, withTables } from '../fixtures/drawings.js';
-import { done, eventPath, expireIn, holdToken, newEvent, objectInfo, objectInfos } from '../support/events.js';
+import { action, done, eventPath, expireIn, holdToken, newEvent, objectInfo, objectInfos, type Info } from '../support/events.js';
 import { expectError } from '../support/harness.js';
 import { useEventPerTest } from '../support/eventPerTest.js';
 
@@ -48,7 +48,7 @@ describe('object info', () => {
     expect(info).toEqual({
       label: 'A-1',
       labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' } },
-      ids: { own: '1', parent: 'A', section: null },
+      ids: { own: '1', parent: 'A' },
       status: 'lolzor',
       categoryKey: '9',
       categoryLabel: 'Cat1',
@@ -87,7 +87,7 @@ describe('object info', () => {
     const sections = (await newEvent(ctx.api, withSections)).key;
     const infos = await objectInfos(ctx.api, sections, ['Section A-B-3']);
     expect(infos['Section A-B-3']).toMatchObject({
-      labels: { own: { label: '3', type: 'seat' }, parent: { label: 'B', type: 'row' }, section: 'Section A' },
+      labels: { own: { label: '3', type: 'seat' }, parent: { label: 'B', type: 'row' }, section: 'Section A', entrance: { label: 'Entrance 1' } },
       ids: { own: '3', parent: 'B', section: 'Section A' },
       categoryKey: '2',
       categoryLabel: 'Balcony',
@@ -127,7 +127,7 @@ describe('object info', () => {
     for (const absent of ['orderId', 'ticketType', 'extraData']) expect(infos['B-3']).not.toHaveProperty(absent);
   });
 
-  it('GA: 5 booked and 3 held of 100 → numFree 92, holds by token, still free', async () => {
+  it('GA: 5 booked and 3 held of 100 → numFree 92, holds by token, status reservedByToken, still available', async () => {
     const token = await holdToken(ctx.api);
     await done(ctx.api, event, 'book', { objects: [{ objectId: 'GA1', quantity: 5 }] });
     await done(ctx.api, event, 'hold', { objects: [{ objectId: 'GA1', quantity: 3 }], holdToken: token });
@@ -135,7 +135,7 @@ describe('object info', () => {
     expect(info).toMatchObject({
       label: 'GA1',
       objectType: 'generalAdmission',
-      status: 'free',
+      status: 'reservedByToken',
       capacity: 100,
       numBooked: 5,
       numHeld: 3,
@@ -247,6 +247,80 @@ describe('object info', () => {
     expectError(await ctx.api.get(eventPath(event, `/objects?${labels(1001)}`)), 400, 'TOO_MANY_OBJECTS');
     // 1000 distinct labels pass the limit (and then fail on the unknown ones, not the count).
     expectError(await ctx.api.get(eventPath(event, `/objects?${labels(1000)}`)), 404, 'OBJECT_NOT_FOUND');
+  });
+});
+
+// seats.io leaves `ids.section` out for an object in no section (`ids.parent` is null where
+// there is no parent), and names an object's entrance in `labels.entrance` as well as in
+// `entrance`, wherever object info appears (docs/seatsio-behaviour.md, "Object info").
+describe('ids and labels as seats.io answers them', () => {
+  const byLabel = async (key: string) => {
+    const response = await ctx.api.get(`/reports/events/${encodeURIComponent(key)}/byLabel`);
+    expect(response.status, response.text).toBe(200);
+    return response.body as Record<string, Info[]>;
+  };
+
+  it('objects in no section: ids {own, parent} without a section key, in object info, book, hold, best available and reports', async () => {
+    const a1 = { own: '1', parent: 'A' };
+    const infos = await objectInfos(ctx.api, event, ['A-1', 'GA1', 'D-8']);
+    expect(infos['A-1']!.ids).toStrictEqual(a1);
+    expect(infos['GA1']!.ids).toStrictEqual({ own: 'GA1', parent: null });
+    expect(infos['A-1']!.labels).toStrictEqual({ own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' } });
+    expect(infos['A-1']).not.toHaveProperty('section');
+
+    const booked = await action(ctx.api, event, 'book', { objects: ['A-1'] }, true);
+    expect(booked.status, booked.text).toBe(200);
+    expect(booked.body.objects['A-1'].ids).toStrictEqual(a1);
+    const held = await action(ctx.api, event, 'hold', { objects: ['C-1'], holdToken: await holdToken(ctx.api) }, true);
+    expect(held.status, held.text).toBe(200);
+    expect(held.body.objects['C-1'].ids).toStrictEqual({ own: '1', parent: 'C' });
+    const best = await action(ctx.api, event, 'book', { bestAvailable: { number: 2 } });
+    expect(best.status, best.text).toBe(200);
+    for (const label of best.body.objects as string[]) {
+      expect(Object.keys(best.body.objectDetails[label].ids), label).toEqual(['own', 'parent']);
+    }
+
+    const report = await byLabel(event);
+    expect(report['A-1']![0]!.ids).toStrictEqual(a1);
+    expect(report['GA1']![0]!.ids).toStrictEqual({ own: 'GA1', parent: null });
+    for (const [label, [item]] of Object.entries(report)) expect(item!.ids, label).not.toHaveProperty('section');
+  });
+
+  it('objects in a section keep ids.section and carry labels.entrance {label} beside entrance', async () => {
+    const sections = (await newEvent(ctx.api, withSections)).key;
+    const expected = {
+      labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' }, section: 'Section A', entrance: { label: 'Entrance 1' } },
+      ids: { own: '1', parent: 'A', section: 'Section A' },
+      section: 'Section A',
+      entrance: 'Entrance 1',
+    };
+    expect(await objectInfo(ctx.api, sections, 'Section A-A-1')).toMatchObject(expected);
+    const booked = await action(ctx.api, sections, 'book', { objects: ['Section A-A-1'] }, true);
+    expect(booked.status, booked.text).toBe(200);
+    expect(booked.body.objects['Section A-A-1'].labels).toStrictEqual(expected.labels);
+    expect(booked.body.objects['Section A-A-1'].ids).toStrictEqual(expected.ids);
+
+    // A seat with an entrance of its own, and a GA area taking its section's.
+    const infos = await objectInfos(ctx.api, sections, ['Section A-B-1', 'Section B-Standing']);
+    expect(infos['Section A-B-1']).toMatchObject({ entrance: 'Door 3', labels: { entrance: { label: 'Door 3' } } });
+    expect(infos['Section B-Standing']!.labels).toStrictEqual({ own: { label: 'Standing', type: 'generalAdmission' }, section: 'Section B', entrance: { label: 'Entrance 2' } });
+    expect(infos['Section B-Standing']!.ids).toStrictEqual({ own: 'Standing', parent: null, section: 'Section B' });
+
+    const best = await action(ctx.api, sections, 'book', { bestAvailable: { number: 1, sections: ['Section B'], categories: [2] } });
+    expect(best.status, best.text).toBe(200);
+    const [picked] = best.body.objects as string[];
+    expect(best.body.objectDetails[picked!]).toMatchObject({ section: 'Section B', entrance: 'Entrance 2', labels: { section: 'Section B', entrance: { label: 'Entrance 2' } }, ids: { section: 'Section B' } });
+
+    const report = await byLabel(sections);
+    expect(report['Section A-A-1']![0]).toMatchObject(expected);
+    expect(report['Section A-B-1']![0]!.labels.entrance).toEqual({ label: 'Door 3' });
+  });
+
+  it('an object without an entrance has neither entrance nor labels.entrance', async () => {
+    const info = await objectInfo(ctx.api, event, 'D-7');
+    expect(info).not.toHaveProperty('entrance');
+    expect(info.labels).not.toHaveProperty('entrance');
+    expect((await objectInfo(ctx.api, event, 'D-8')).labels.entrance).toEqual({ label: 'Gate D' });
   });
 });
 

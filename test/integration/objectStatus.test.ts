@@ -1,7 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { rowsWithoutSections, withTables } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
-import { action, codes, createEvent, done, objectInfo, objectInfos, statuses } from '../support/events.js';
+import { action, codes, createEvent, done, holdToken, objectInfo, objectInfos, statuses } from '../support/events.js';
 import { expectError } from '../support/harness.js';
 import { useEventPerTest } from '../support/eventPerTest.js';
 
@@ -35,7 +35,7 @@ describe('book', () => {
     expect(a1).toMatchObject({
       label: 'A-1',
       labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' } },
-      ids: { own: '1', parent: 'A', section: null },
+      ids: { own: '1', parent: 'A' },
       status: 'booked',
       categoryKey: '9',
       categoryLabel: 'Cat1',
@@ -213,8 +213,10 @@ describe('custom statuses', () => {
       allowedPreviousStatuses: ['booked'],
     });
     expectError(response, 400, 'ILLEGAL_STATUS_CHANGE');
-    expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors[0].data.objects).toEqual(['A-2', 'A-3']);
+    // Both refused objects were free: one sentence, as seats.io words it.
+    expect(response.body.errors).toEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [free] to [checked-in]: free is not in the list of allowed previous statuses' },
+    ]);
     const infos = await objectInfos(ctx.api, event, ['A-1', 'A-2', 'A-3']);
     expect(infos['A-1']).toMatchObject({ status: 'booked', orderId: 'o1' });
     expect(infos['A-2']!.status).toBe('free');
@@ -235,13 +237,71 @@ describe('custom statuses', () => {
       rejectedPreviousStatuses: ['blocked'],
     });
     expectError(response, 400, 'ILLEGAL_STATUS_CHANGE');
-    expect(response.body.errors).toHaveLength(1);
-    expect(response.body.errors[0].data.objects).toEqual(['A-1']);
+    expect(response.body.errors).toEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [blocked] to [booked]: blocked is in the list of rejected previous statuses' },
+    ]);
     expect(await statuses(ctx.api, event, ['A-1', 'A-2'])).toEqual({ 'A-1': 'blocked', 'A-2': 'free' });
 
     // Not matching: the change happens.
     await done(ctx.api, event, 'change-object-status', { objects: ['A-2'], status: 'booked', rejectedPreviousStatuses: ['blocked'] });
     expect((await objectInfo(ctx.api, event, 'A-2')).status).toBe('booked');
+  });
+
+  // seats.io's own words (docs/seatsio-behaviour.md, "Changing object status"): the error is
+  // exactly {code, message}, with the current status and the one asked for in brackets.
+  it('words a refusal by allowedPreviousStatuses or rejectedPreviousStatuses as seats.io does, exactly code and message', async () => {
+    const allowed = await action(ctx.api, event, 'change-object-status', { objects: ['A-1'], status: 'lolzor', allowedPreviousStatuses: ['SomeOtherStatus'] });
+    expectError(allowed, 400, 'ILLEGAL_STATUS_CHANGE');
+    expect(allowed.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [free] to [lolzor]: free is not in the list of allowed previous statuses' },
+    ]);
+    expect(allowed.body.messages).toEqual(['Cannot change from [free] to [lolzor]: free is not in the list of allowed previous statuses']);
+    const rejected = await action(ctx.api, event, 'change-object-status', { objects: ['A-1'], status: 'lolzor', rejectedPreviousStatuses: ['free'] });
+    expectError(rejected, 400, 'ILLEGAL_STATUS_CHANGE');
+    expect(rejected.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [free] to [lolzor]: free is in the list of rejected previous statuses' },
+    ]);
+    // The same through the batch and the event-group routes (the SDKs' own wire format).
+    const batch = await ctx.api.post('/events/actions/change-object-status', {
+      statusChanges: [{ event, objects: ['A-1'], status: 'lolzor', allowedPreviousStatuses: ['SomeOtherStatus'] }],
+    });
+    expect(batch.status, batch.text).toBe(400);
+    expect(batch.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [free] to [lolzor]: free is not in the list of allowed previous statuses' },
+    ]);
+    const group = await ctx.api.post('/events/groups/actions/change-object-status', {
+      events: [event], type: 'CHANGE_STATUS_TO', objects: [{ objectId: 'A-1' }], status: 'lolzor', rejectedPreviousStatuses: ['free'],
+    });
+    expect(group.status, group.text).toBe(400);
+    expect(group.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [free] to [lolzor]: free is in the list of rejected previous statuses' },
+    ]);
+    expect(await objectInfo(ctx.api, event, 'A-1')).toMatchObject({ status: 'free' });
+  });
+
+  it('names the status a book, hold or release asks for; one error per distinct sentence, other refusals keep data.objects', async () => {
+    await done(ctx.api, event, 'book', { objects: ['A-1'] });
+    await done(ctx.api, event, 'change-object-status', { objects: ['A-3'], status: 'blocked' });
+    const release = await action(ctx.api, event, 'release', { objects: ['A-1'], allowedPreviousStatuses: ['lounge'] });
+    expect(release.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [booked] to [free]: booked is not in the list of allowed previous statuses' },
+    ]);
+    const hold = await action(ctx.api, event, 'hold', { objects: ['A-2'], holdToken: await holdToken(ctx.api), rejectedPreviousStatuses: ['free'] });
+    expect(hold.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [free] to [reservedByToken]: free is in the list of rejected previous statuses' },
+    ]);
+    // Three objects in two statuses: a sentence for each.
+    const several = await action(ctx.api, event, 'book', { objects: ['A-1', 'A-2', 'A-3'], allowedPreviousStatuses: ['free'] });
+    expectError(several, 400, 'ILLEGAL_STATUS_CHANGE');
+    expect(several.body.errors).toStrictEqual([
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [booked] to [booked]: booked is not in the list of allowed previous statuses' },
+      { code: 'ILLEGAL_STATUS_CHANGE', message: 'Cannot change from [blocked] to [booked]: blocked is not in the list of allowed previous statuses' },
+    ]);
+    expect(await statuses(ctx.api, event, ['A-1', 'A-2', 'A-3'])).toEqual({ 'A-1': 'booked', 'A-2': 'free', 'A-3': 'blocked' });
+    // A refusal of another kind still names its objects.
+    const notFree = await action(ctx.api, event, 'book', { objects: ['A-1'] });
+    expectError(notFree, 400, 'OBJECT_NOT_FREE');
+    expect(notFree.body.errors[0].data.objects).toEqual(['A-1']);
   });
 
   it('checks previous statuses on book and release too', async () => {

@@ -3,7 +3,7 @@ import { measureOpenConnections, type OpenConnectionsFigures } from '../../bench
 import { createTestCompany, spawnServer, testEnv, type SpawnedServer } from '../support/harness.js';
 
 // 10,000 idle keep-alive connections to the built server in a process of its own (docs/benchmarks.md,
-// "Open connections"; `npm run bench:connections` measures the same on the
+// "Benches of one part"; `npm run bench:connections` measures the same on the
 // embedded defaults): requests on another connection are still answered, nothing fails,
 // the server's RSS grows by less than 10 KB per connection, and the server closes the idle
 // connections itself (uWebSockets.js: about 10 s idle) and goes on.

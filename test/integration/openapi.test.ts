@@ -13,6 +13,7 @@ const ctx = useServerWithCompany();
 const SAMPLES: Record<string, unknown> = {
   'POST /accounts/me/settings': { key: 'HOLD_PERIOD_IN_MINUTES', value: 20 },
   'POST /accounts/me/actions/change-hold-period': { holdPeriodInMinutes: 15 },
+  'POST /accounts/me/actions/change-password': { password: 'a new password' },
   'POST /workspaces': { name: 'Described' },
   'POST /workspaces/:key': { name: 'Renamed' },
   'POST /workspaces/:key/actions/remove-secret-key': { secretKey: 'some-key' },

@@ -1,4 +1,3 @@
-import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +10,7 @@ import {
   client,
   createTestCompany,
   eventually,
+  rawGet,
   startTestServer,
   type Response as ApiResponse,
   type TestCompany,
@@ -19,26 +19,6 @@ import {
 
 // The operations endpoints: liveness (/health), readiness (/ready) and Prometheus metrics
 // (/metrics), all public; plus response compression, checked on /metrics.
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** A GET through node:http, which (unlike fetch) neither adds Accept-Encoding nor decompresses. */
-function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'GET', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** Prometheus text -> map from "name{labels}" to value (one entry per sample line). */
 function parseSamples(text: string): Map<string, number> {

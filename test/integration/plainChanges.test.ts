@@ -5,7 +5,7 @@ import { planChange, type ObjectInput, type StatusOperation, type StatusParamete
 import { eventKeys, keptEventKeys, type EventRef } from '../../src/inventory/eventKeys.js';
 import type { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
 import { applyPlainChange, applyStatusChanges, checkedTokenExpiry, plainOutcome } from '../../src/inventory/statusChanges.js';
-import { eventEntry, holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, KEPT_FOR_MS } from '../../src/inventory/holdTokenStore.js';
+import { eventEntry, holdTokenEventsKey, holdTokenKey, holdTokenLiveKey, KEPT_FOR_MS } from '../../src/inventory/holdTokenKeys.js';
 import { tokenEntryExpiry } from '../../src/domain/objectStates.js';
 import { plainRequest } from '../../src/inventory/plainRequest.js';
 import { TOKEN_UNCHECKED_MARK } from '../../src/inventory/statusContract.js';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildServer } from '../../src/embedded/childServer.js';
 import { startRedisServer } from '../../src/embedded/redisServer.js';
-import { holdTokenKey, holdTokenLiveKey } from '../../src/inventory/holdTokenStore.js';
+import { holdTokenKey, holdTokenLiveKey } from '../../src/inventory/holdTokenKeys.js';
 import { Scripts } from '../../src/inventory/scripts.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
 

@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runServerToExit, testEnv } from '../support/harness.js';
+import { openFileLimit } from '../../src/util/openFileLimit.js';
+import { runServerToExit, spawnServer, testEnv } from '../support/harness.js';
 
 // Start-up of the built server (`node dist/src/main.js`): a bad environment stops it with
 // exit code 1 and one line naming the variable; unreachable dependencies stop it within
@@ -96,4 +97,24 @@ describe('unreachable dependencies', () => {
     },
     30_000,
   );
+});
+
+describe('the open-file limit', () => {
+  it('is logged at start, with a warning when STREAM_MAX_SUBSCRIBERS could not all connect under it', async () => {
+    const limit = openFileLimit();
+    expect(limit, 'this machine has a limit on open files').toBeGreaterThan(0);
+    for (const [maxSubscribers, warns] of [[100, false], [limit! + 1, true]] as const) {
+      const server = await spawnServer(testEnv({ STREAM_MAX_SUBSCRIBERS: String(maxSubscribers) }));
+      try {
+        const logged = lines(server.output()).filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(logged.find((line) => line.msg === 'open-file limit')).toMatchObject({ openFileLimit: limit, statusStreamMaxSubscribers: maxSubscribers });
+        const warning = logged.find((line) => typeof line.msg === 'string' && line.msg.startsWith('the open-file limit'));
+        expect(Boolean(warning), server.output()).toBe(warns);
+        if (warns) expect(warning).toMatchObject({ level: 40, openFileLimit: limit, needed: maxSubscribers + 1000 });
+      } finally {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceRecord } from '../../src/routes/accountRecords.js';
-import { client, expectError as expectErrorBody, useServerWithCompany, type Api, type Response } from '../support/harness.js';
+import { basic, client, expectError as expectErrorBody, SYSTEM_SECRET, useServerWithCompany, type Api, type Response } from '../support/harness.js';
 import { expectCursorWalk, expectPageEndingBefore } from '../support/pagination.js';
 
 // Workspace management (docs/seatsio-behaviour.md, "Workspaces", "Conventions", "Pagination")
@@ -61,7 +61,7 @@ describe('workspaces', () => {
       expectError(await workspaceKeyClient.post(`/workspaces/${own.workspace.key}/actions/regenerate-secret-key`), 403, 'FORBIDDEN');
 
       const all = await list('/workspaces', ownAdmin);
-      expect(all.items.map((w) => w.name)).toEqual(['Default workspace']);
+      expect(all.items.map((w) => w.name)).toEqual(['Production workspace']);
       expect(all.items[0]!.secretKey).toBe(own.workspace.secretKey);
       await expectWorksIn(own.workspace.secretKey, own.workspace.key);
     });
@@ -79,7 +79,7 @@ describe('workspaces', () => {
       const record = await retrieve(ctx.company.workspace.key);
       expect(record).toMatchObject({
         id: ctx.company.workspace.id,
-        name: 'Default workspace',
+        name: 'Production workspace',
         key: ctx.company.workspace.key,
         secretKey: ctx.company.workspace.secretKey,
         isDefault: true,
@@ -164,7 +164,7 @@ describe('workspaces', () => {
           : await ownAdmin.post('/workspaces', attempt.body);
         expectError(response, 400, 'GENERAL_ERROR');
       }
-      expect((await list('/workspaces', ownAdmin)).items.map((w) => w.name)).toEqual(['Default workspace']);
+      expect((await list('/workspaces', ownAdmin)).items.map((w) => w.name)).toEqual(['Production workspace']);
     });
 
     it('rejects ill-typed update and key bodies, changing nothing', async () => {
@@ -185,7 +185,7 @@ describe('workspaces', () => {
       const { company: own, admin: ownAdmin } = await ctx.freshCompany();
       const first = await list('/workspaces', ownAdmin);
       expect(first.items).toHaveLength(1);
-      expect(first.items[0]).toMatchObject({ id: own.workspace.id, name: 'Default workspace', isDefault: true });
+      expect(first.items[0]).toMatchObject({ id: own.workspace.id, name: 'Production workspace', isDefault: true });
       expect(first).not.toHaveProperty('next_page_starts_after');
       expect(first).not.toHaveProperty('previous_page_ends_before');
 
@@ -255,6 +255,27 @@ describe('workspaces', () => {
       }
       // A page as big as the list needs no cursors.
       expect(await list('/workspaces?limit=7', ownAdmin)).toEqual({ items: (await list('/workspaces', ownAdmin)).items });
+    });
+
+    // What the SDKs' own tests expect of a new company: its first workspace named
+    // "Production workspace", listed last (docs/seatsio-behaviour.md, "Workspaces").
+    it('names a new company\'s first workspace Production workspace, listed last, newest first', async () => {
+      const { admin: ownAdmin } = await ctx.freshCompany();
+      await createWorkspace('ws1', ownAdmin);
+      const ws2 = await createWorkspace('ws2', ownAdmin);
+      expect((await ownAdmin.post(`/workspaces/${ws2.key}/actions/deactivate`)).status).toBe(204);
+      await createWorkspace('ws3', ownAdmin);
+      const names = async (path: string) => (await list(path, ownAdmin)).items.map((w) => w.name);
+      expect(await names('/workspaces/active')).toEqual(['ws3', 'ws1', 'Production workspace']);
+      expect(await names('/workspaces')).toEqual(['ws3', 'ws2', 'ws1', 'Production workspace']);
+      expect(await names('/workspaces/inactive')).toEqual(['ws2']);
+      const production = (await list('/workspaces', ownAdmin)).items.at(-1)!;
+      expect(production).toMatchObject({ name: 'Production workspace', isDefault: true, isActive: true, isTest: false });
+
+      // The test bootstrap's answer names it so too.
+      const bootstrap = await fetch(`${ctx.server.url}/system/private/create-test-company`, { method: 'POST', headers: { authorization: basic(SYSTEM_SECRET) } });
+      expect(bootstrap.status).toBe(200);
+      expect((await bootstrap.json()).workspace).toMatchObject({ name: 'Production workspace', isDefault: true });
     });
 
     it('lists active and inactive workspaces separately', async () => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
 import { startApp, type RunningApp } from '../../src/app.js';
@@ -32,6 +33,10 @@ export function testEnv(overrides: Record<string, string> = {}): Record<string, 
     PORT: '0',
     SYSTEM_API_SECRET: SYSTEM_SECRET,
     LOG_LEVEL: 'silent',
+    // Test files run several at once on few cores (vitest.config.ts): a reader thread at a lower
+    // priority would wait behind the other files' servers, which is its job in production but
+    // not what a test here looks at (the priority itself is tested in statusStream.test.ts).
+    READER_THREAD_NICE: '0',
     ...overrides,
   };
 }
@@ -97,6 +102,29 @@ export async function call<T = any>(url: string, method: string, path: string, o
   let parsed: unknown = undefined;
   if (text !== '' && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/**
+ * A GET through node:http, which (unlike fetch) neither adds Accept-Encoding nor decompresses:
+ * headers like Content-Encoding and the body are seen as sent.
+ */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'GET', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 /** A client bound to one server and one key. */

@@ -27,6 +27,9 @@ describe('error registry', () => {
   it('words a refusal from its labels and detail', () => {
     expect(SCRIPT_REFUSALS.OBJECT_NOT_FREE('A-1, A-2', 'booked')).toBe('Objects are not free: A-1, A-2 (status booked)');
     expect(SCRIPT_REFUSALS.OBJECT_TAKEN_IN_SEASON('A-1', 'booked')).toBe('Objects are taken in another unit of the season: A-1 (status booked)');
+    // A status guard's refusal is seats.io's sentence, naming no object (lua/includes/statusGuard.lua gives the detail).
+    expect(SCRIPT_REFUSALS.ILLEGAL_STATUS_CHANGE('A-1', 'allowed\u001ffree\u001flolzor')).toBe('Cannot change from [free] to [lolzor]: free is not in the list of allowed previous statuses');
+    expect(SCRIPT_REFUSALS.ILLEGAL_STATUS_CHANGE('A-1', 'rejected\u001ffree\u001flolzor')).toBe('Cannot change from [free] to [lolzor]: free is in the list of rejected previous statuses');
   });
 
   it('has no code twice between the routes and the script, and every registered code is used', () => {

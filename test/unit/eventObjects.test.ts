@@ -123,8 +123,12 @@ describe('records and object info', () => {
     const ga = sample.byLabel.get('GA1')!;
     const holds = new Map([['tok', heldByTicketType(['', '', '1', 'vip', 'adult', '2'].join(SEP))]]);
     const info = describeEventObject(plain, sample, ga, { state: areaState(['5', '3', 'booked'].join(SEP), holds) });
-    expect(info).toMatchObject({ capacity: 100, numBooked: 5, numHeld: 3, numFree: 92, numNotForSale: 0, status: 'free' });
+    // Held places make the area reservedByToken (seats.io's reports say so), still available.
+    expect(info).toMatchObject({ capacity: 100, numBooked: 5, numHeld: 3, numFree: 92, numNotForSale: 0, status: 'reservedByToken', isAvailable: true });
     expect(info.holds).toEqual({ tok: { NO_TICKET_TYPE: 1, adult: 2 } });
+    const bookedOnly = describeEventObject(plain, sample, ga, { state: areaState(['5', '0', 'booked'].join(SEP)) });
+    expect(bookedOnly).toMatchObject({ status: 'free', numBooked: 5, numFree: 95, isAvailable: true });
+    expect(describeEventObject(plain, sample, ga, { state: areaState(null) })).toMatchObject({ status: 'free', numFree: 100 });
     const full = describeEventObject(plain, sample, ga, { state: areaState(['100', '0', 'booked'].join(SEP)) });
     expect(full).toMatchObject({ status: 'booked', numFree: 0, isAvailable: false });
   });

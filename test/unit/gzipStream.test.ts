@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { GzipStream } from '../../src/util/gzipStream.js';
+import { GzipStream, ON_THIS_THREAD } from '../../src/util/gzipStream.js';
 
 // The blocks are deflated apart and joined: what comes out must be one valid gzip member
 // whose trailer (CRC and length of the whole body) gunzip checks.
@@ -28,8 +28,9 @@ describe('GzipStream', () => {
     expect(gunzipSync(compressed).equals(body)).toBe(true);
     // One member: the stock gunzip (which also checks the trailer) reads it the same.
     expect(execFileSync('gzip', ['-dc'], { input: compressed, maxBuffer: 64 << 20 }).equals(body)).toBe(true);
-    // One block at a time (a report while sales run) makes the same stream.
+    // One block at a time, or each on the writing thread as it fills, makes the same stream.
     expect((await gzipped(parts, () => 1)).equals(compressed)).toBe(true);
+    expect((await gzipped(parts, ON_THIS_THREAD)).equals(compressed)).toBe(true);
   });
 
   it('a writer waits while more than a few blocks wait to be compressed, and is let go as they are', async () => {
@@ -50,8 +51,11 @@ describe('GzipStream', () => {
     expect(compressed.length).toBeLessThan(text.length / 5);
   });
 
-  it('places parts written apart where they are appended, whole blocks and remainders alike', async () => {
-    const out = new GzipStream(() => 2);
+  it.each([
+    ['two blocks at once on the thread pool', () => 2],
+    ['on the writing thread', ON_THIS_THREAD],
+  ])('places parts written apart where they are appended, whole blocks and remainders alike (%s)', async (_, width) => {
+    const out = new GzipStream(width);
     const big = out.apart();
     const small = out.apart();
     const bigText = Array.from({ length: 50_000 }, (_, i) => `{"n":${i},"s":"${'q'.repeat(i % 40)}"}`).join(',');

@@ -68,7 +68,7 @@ describe('buildObjectIndex: rows without sections', () => {
     expect(details).toEqual({
       label: 'A-1',
       labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' } },
-      ids: { own: '1', parent: 'A', section: null },
+      ids: { own: '1', parent: 'A' },
       categoryLabel: 'Cat1',
       categoryKey: '9',
       objectType: 'seat',
@@ -135,9 +135,19 @@ describe('buildObjectIndex: rows without sections', () => {
     expect(get(index, 'A-1').left).toBe(-1);
   });
 
-  it('takes a seat\'s own entrance', () => {
+  it('takes a seat\'s own entrance, in labels too', () => {
     expect(describe_(index, 'D-8').entrance).toBe('Gate D');
+    expect(describe_(index, 'D-8').labels).toEqual({ own: { label: '8', type: 'seat' }, parent: { label: 'D', type: 'row' }, entrance: { label: 'Gate D' } });
     expect(describe_(index, 'D-7')).not.toHaveProperty('entrance');
+    expect(describe_(index, 'D-7').labels).not.toHaveProperty('entrance');
+  });
+
+  it('leaves ids.section out for objects in no section, keeping ids.parent null where there is no parent', () => {
+    for (const object of index.objects) {
+      const { ids } = describe_(index, object.label) as { ids: Record<string, unknown> };
+      expect(ids, object.label).not.toHaveProperty('section');
+      expect(Object.keys(ids), object.label).toEqual(['own', 'parent']);
+    }
   });
 
   it('describes GA areas with capacity, occupancy and bookAsAWhole, without seat fields', () => {
@@ -145,7 +155,7 @@ describe('buildObjectIndex: rows without sections', () => {
     expect(ga1).toEqual({
       label: 'GA1',
       labels: { own: { label: 'GA1', type: 'generalAdmission' } },
-      ids: { own: 'GA1', parent: null, section: null },
+      ids: { own: 'GA1', parent: null },
       categoryLabel: 'Cat1',
       categoryKey: '9',
       objectType: 'generalAdmission',
@@ -194,7 +204,7 @@ describe('buildObjectIndex: sections', () => {
     const details = describe_(index, 'Section A-A-1');
     expect(details).toEqual({
       label: 'Section A-A-1',
-      labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' }, section: 'Section A' },
+      labels: { own: { label: '1', type: 'seat' }, parent: { label: 'A', type: 'row' }, section: 'Section A', entrance: { label: 'Entrance 1' } },
       ids: { own: '1', parent: 'A', section: 'Section A' },
       categoryLabel: 'Stalls',
       categoryKey: '1',
@@ -229,6 +239,8 @@ describe('buildObjectIndex: sections', () => {
     expect(describe_(index, 'Section A-B-2').entrance).toBe('Entrance 1');
     expect(describe_(index, 'Section B-A-1').entrance).toBe('Entrance 2');
     expect(describe_(index, 'Section B-Standing').entrance).toBe('Entrance 2');
+    expect((describe_(index, 'Section A-B-1').labels as { entrance: unknown }).entrance).toEqual({ label: 'Door 3' });
+    expect((describe_(index, 'Section B-Standing').labels as { entrance: unknown }).entrance).toEqual({ label: 'Entrance 2' });
   });
 
   it('takes the zone from the section', () => {
@@ -268,7 +280,7 @@ describe('buildObjectIndex: tables', () => {
     expect(t1).toEqual({
       label: 'T1',
       labels: { own: { label: 'T1', type: 'table' } },
-      ids: { own: 'T1', parent: null, section: null },
+      ids: { own: 'T1', parent: null },
       categoryLabel: 'Tables',
       categoryKey: '1',
       objectType: 'table',
@@ -287,7 +299,7 @@ describe('buildObjectIndex: tables', () => {
     expect(seat).toMatchObject({
       label: 'T1-1',
       labels: { own: { label: '1', type: 'seat' }, parent: { label: 'T1', type: 'table' } },
-      ids: { own: '1', parent: 'T1', section: null },
+      ids: { own: '1', parent: 'T1' },
       objectType: 'seat',
       ...noFlags,
     });
@@ -326,7 +338,7 @@ describe('buildObjectIndex: booths', () => {
     expect(b1).toEqual({
       label: 'B1',
       labels: { own: { label: 'B1', type: 'booth' } },
-      ids: { own: 'B1', parent: null, section: null },
+      ids: { own: 'B1', parent: null },
       categoryLabel: 'Small booth',
       categoryKey: 'small',
       objectType: 'booth',
@@ -356,7 +368,7 @@ describe('buildObjectIndex: floors', () => {
 
   it('describes a seat on a floor inside a section', () => {
     expect(describe_(index, 'Balcony-A-2')).toMatchObject({
-      labels: { own: { label: '2', type: 'seat' }, parent: { label: 'A', type: 'row' }, section: 'Balcony' },
+      labels: { own: { label: '2', type: 'seat' }, parent: { label: 'A', type: 'row' }, section: 'Balcony', entrance: { label: 'Stairs' } },
       ids: { own: '2', parent: 'A', section: 'Balcony' },
       categoryKey: '2',
       categoryLabel: 'Upstairs',

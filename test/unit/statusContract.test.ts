@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_KEY_NAMES } from '../../src/inventory/eventKeys.js';
 import { statusLibrary } from '../../src/inventory/scripts.js';
-import { KEPT_FOR_MS } from '../../src/inventory/holdTokenStore.js';
-import { PLAIN_ARGS, STATUS_ARGS, statusArgs, statusContractLua, TOKEN_KEYS } from '../../src/inventory/statusContract.js';
+import { KEPT_FOR_MS } from '../../src/inventory/holdTokenKeys.js';
+import { BATCH_REQUEST_HEAD, PLAIN_ARGS, STATUS_ARGS, statusArgs, statusContractLua, TOKEN_KEYS } from '../../src/inventory/statusContract.js';
 
 // The status call's contract (src/inventory/statusContract.ts): the server and the Lua take
 // the keys' and arguments' positions from the same lists.
@@ -27,7 +27,10 @@ describe("the status call's contract", () => {
     expect(lua.TOKEN_KEY_FROM_END_TOKEN).toBe(TOKEN_KEYS.length - TOKEN_KEYS.indexOf('token'));
     expect(lua.TOKEN_KEY_FROM_END_TOKEN_EVENTS).toBe(TOKEN_KEYS.length - TOKEN_KEYS.indexOf('tokenEvents'));
     expect(lua.TOKEN_EVENTS_KEPT_MS).toBe(KEPT_FOR_MS);
-    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1 + TOKEN_KEYS.length + 1);
+    // A batch: the count first, then each request's head (its own keys' count, its arguments' count) and arguments.
+    expect([lua.BATCH_ARG_COUNT, lua.BATCH_FIRST_REQUEST]).toEqual([1, 2]);
+    expect([lua.BATCH_HEAD_MORE_KEYS, lua.BATCH_HEAD_ARG_COUNT, lua.BATCH_HEAD_LENGTH]).toEqual([BATCH_REQUEST_HEAD.indexOf('moreKeys'), BATCH_REQUEST_HEAD.indexOf('argCount'), BATCH_REQUEST_HEAD.length]);
+    expect(Object.keys(lua)).toHaveLength(1 + EVENT_KEY_NAMES.length + STATUS_ARGS.length + PLAIN_ARGS.length + 1 + TOKEN_KEYS.length + 1 + 2 + BATCH_REQUEST_HEAD.length + 1);
     expect(statusArgs({ sentBefore: 0, keepMs: 4, deadline: 3, request: '{}', now: 1, recordId: 'c1' })).toEqual([1, '{}', 3, 4, 0, 'c1']);
     // Into a plain call's list, whose first places are kept for them.
     const plain = [0, 0, 0, 0, 0, 0, 'book', 'booked', 'A-1'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, changesMessage, changesOf, parseSince, SeasonLens, snapshotMessage, ViewOverlay, type FollowedEntry, type StreamChange, type StreamObject } from '../../src/domain/statusStreamView.js';
+import { applyChange, changesMessage, conflatedMessage, changesOf, parseSince, SeasonLens, snapshotMessage, ViewOverlay, type FollowedEntry, type StreamChange, type StreamObject } from '../../src/domain/statusStreamView.js';
 import type { StatusChangeRecord } from '../../src/domain/statusChangeHistory.js';
 
 const entry = (fields: Partial<StatusChangeRecord>): StatusChangeRecord => ({
@@ -131,8 +131,16 @@ describe('status stream view', () => {
     expect(JSON.parse(snapshotMessage(3, objects, 'public', false))).toEqual({ type: 'snapshot', seq: 3, objects: { 'A-1': { status: 'reservedByToken' } } });
     expect(JSON.parse(snapshotMessage(3, objects, 'secret', true))).toEqual({ type: 'snapshot', seq: 3, reset: true, objects: { 'A-1': { status: 'reservedByToken', holdToken: 't', orderId: 'o' } } });
     const changes = [{ objectLabel: 'A-1', status: 'booked', quantity: 1, orderId: 'o' }];
-    expect(JSON.parse(changesMessage(4, changes, 'public'))).toEqual({ type: 'changes', seq: 4, changes: [{ objectLabel: 'A-1', status: 'booked', quantity: 1 }] });
-    expect(JSON.parse(changesMessage(5, [{ objectLabel: 'A-2', notForSale: 1 }], 'public'))).toEqual({ type: 'changes', seq: 5, changes: [{ objectLabel: 'A-2', notForSale: 1 }] });
+    expect(JSON.parse(changesMessage(3, 4, changes, 'public'))).toEqual({ type: 'changes', from: 3, seq: 4, changes: [{ objectLabel: 'A-1', status: 'booked', quantity: 1 }] });
+    expect(JSON.parse(changesMessage(4, 5, [{ objectLabel: 'A-2', notForSale: 1 }], 'public'))).toEqual({ type: 'changes', from: 4, seq: 5, changes: [{ objectLabel: 'A-2', notForSale: 1 }] });
+    const states: [string, StreamObject | undefined][] = [['A-1', { status: 'reservedByToken', holdToken: 't', orderId: 'o' }], ['A-2', undefined]];
+    expect(JSON.parse(conflatedMessage(2, 9, states, 'public'))).toEqual({
+      type: 'changes',
+      conflated: true,
+      from: 2,
+      seq: 9,
+      changes: [{ objectLabel: 'A-1', status: 'reservedByToken' }, { objectLabel: 'A-2', status: 'free' }],
+    });
   });
 
   it('reads since as a whole number, undefined when absent, null when malformed', () => {
