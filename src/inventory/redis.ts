@@ -147,7 +147,10 @@ export function connectRedis(target: RedisTarget, name: string, logger: Logger, 
     redis.on('error', (error: Error) => logger.warn({ connection: name, err: error.message }, 'redis connection error'));
   }
   if (isCluster(redis)) redis.on('node error', (error: Error, node: string) => logger.warn({ connection: name, node, err: error.message }, 'redis cluster node error'));
-  if (options.timeoutMs !== undefined) settleTimeouts(redis);
+  if (options.timeoutMs !== undefined) {
+    settleTimeouts(redis);
+    if (isCluster(redis)) boundPipelines(redis, options.timeoutMs);
+  }
   return redis;
 }
 
@@ -167,6 +170,51 @@ function settleTimeouts(redis: RedisClient): void {
     return (send as (...args: unknown[]) => unknown).call(this, command, ...rest);
   } as typeof send;
 }
+
+/**
+ * On a cluster, ioredis sends a pipeline again by itself while all its commands meet the same
+ * failover error ("Connection is closed.", CLUSTERDOWN, TRYAGAIN), up to `maxRedirections`
+ * times with a pause and a fresh slot map between: 6 to 17 s of a master killed, during which
+ * the command timeout never applies (it is armed once, on a live node, and a retry on a node
+ * that is gone fails before it). Its last error then reached the client as a 500. A pipeline's
+ * (or a MULTI's) outcome is bounded here as a command's is: after `timeoutMs` it fails with the
+ * command timeout's error (redisOutageAnswer: 503); what Redis does with it later goes nowhere.
+ * Only the first `exec` is bounded: ioredis's own retries call it again on the same pipeline.
+ */
+function boundPipelines(cluster: Cluster, timeoutMs: number): void {
+  for (const name of ['pipeline', 'multi'] as const) {
+    const make = cluster[name] as (...args: unknown[]) => ReturnType<Cluster['pipeline']>;
+    (cluster as unknown as Record<string, unknown>)[name] = function boundedPipeline(this: Cluster, ...args: unknown[]) {
+      const pipeline = make.apply(this, args);
+      const exec = pipeline.exec;
+      let first = true;
+      pipeline.exec = function boundedExec(this: typeof pipeline, ...execArgs: unknown[]) {
+        const outcome = (exec as (...a: unknown[]) => ReturnType<typeof exec>).apply(this, execArgs);
+        if (!first) return outcome;
+        first = false;
+        outcome.catch(ignore);
+        return new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(COMMAND_TIMED_OUT)), timeoutMs);
+          outcome.then(
+            (results) => (clearTimeout(timer), resolve(results)),
+            (error: unknown) => (clearTimeout(timer), reject(error)),
+          );
+        });
+      } as typeof exec;
+      return pipeline;
+    };
+  }
+}
+
+/** ioredis's error for a command that got no answer within its timeout. */
+const COMMAND_TIMED_OUT = 'Command timed out';
+
+/**
+ * A cluster that does not serve the slot: it is failing over (CLUSTERDOWN), a slot is half
+ * moved (TRYAGAIN), ioredis ran out of redirections following them, or could read no slot map
+ * from any node. Nothing ran on a node that answered so; after a redirection, perhaps.
+ */
+const CLUSTER_NOT_SERVING = /^(CLUSTERDOWN |TRYAGAIN |Too many Cluster redirections|Failed to refresh slots cache)/;
 
 /**
  * 503 for a request Redis did not serve. `applied` says what became of a status change:
@@ -193,8 +241,9 @@ export function unavailable(why: string, applied?: false | 'unknown'): ApiError 
  */
 export function redisOutageAnswer(error: unknown) {
   if (!(error instanceof Error)) return undefined;
-  if (error.message === 'Command timed out') return unavailable('a command got no answer in time');
+  if (error.message === COMMAND_TIMED_OUT) return unavailable('a command got no answer in time');
   if (NOT_PRIMARY.test(error.message)) return unavailable('the primary is failing over');
+  if (CLUSTER_NOT_SERVING.test(error.message)) return unavailable('the cluster does not serve the slot now');
   if (error.name === 'MaxRetriesPerRequestError' || /^Connection is closed|Stream isn't writeable/.test(error.message)) {
     return unavailable('no connection');
   }
