@@ -54,7 +54,7 @@ describe('a pipeline whose slot has no master', () => {
     while (performance.now() < until) {
       const started = performance.now();
       const error = await Promise.all([redis.pipeline().get(key).exec(), redis.multi().get(key).exec()]).then(
-        (results) => results.flat().find(([e]) => e)?.[0] ?? new Error('answered'),
+        (results) => results.flatMap((result) => result ?? []).find(([e]) => e)?.[0] ?? new Error('answered'),
         (e: unknown) => e as Error,
       );
       outcomes.push({ ms: Math.round(performance.now() - started), status: redisOutageAnswer(error)?.status, error: error.message });
