@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ReplyError } from 'ioredis';
 import { requestRecordsKey, type EventRef } from './eventKeys.js';
-import { NOT_PRIMARY, unavailable, type RedisClient } from './redis.js';
+import { CONNECTION_LOST, NOT_PRIMARY, unavailable, type RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
 import { APPLIED, NO_MORE_KEYS, type BatchedStatusRequest, type Scripts, type StatusReply } from './scripts.js';
 import { PLAIN_OBJECTS_AT, type StatusRequest } from './statusContract.js';
@@ -63,8 +63,6 @@ interface RecordHash {
   /** The connection's epoch in which an applied call set the hash's expiry, or -1. */
   expiringSince: number;
 }
-
-const CONNECTION_CLOSED = /^Connection is closed/;
 
 /** A wait for one of a set of signals, or for a moment: resolves true on a signal, false at `until`. */
 function signalOrTime(signals: Set<() => void>, until: number): Promise<boolean> {
@@ -272,11 +270,12 @@ class StatusCall implements SentCall, StatusReceiver {
   fail(error: unknown): void {
     // A Redis error is an answer (the script failed, nothing written), and so is an error
     // while the connection stays up; any other is the connection failing under the call.
-    // On a cluster only a node's connection fails, not the client: its "Connection is closed".
+    // On a cluster only a node's connection fails, not the client: its "Connection is closed",
+    // or the abort of a pipeline's unanswered rest (CONNECTION_LOST).
     const calls = this.calls;
     // A node that is no longer the primary (a failover, src/inventory/redis.ts) did not run it: sent again on the next.
     const notPrimary = error instanceof ReplyError && NOT_PRIMARY.test((error as Error).message);
-    const lost = notPrimary || (!(error instanceof ReplyError) && (calls.epoch !== this.epoch || calls.connection.status !== 'ready' || CONNECTION_CLOSED.test(String((error as Error)?.message))));
+    const lost = notPrimary || (!(error instanceof ReplyError) && (calls.epoch !== this.epoch || calls.connection.status !== 'ready' || CONNECTION_LOST.test(String((error as Error)?.message))));
     this.answered();
     if (!calls.sentCalls.settle(this)) return;
     if (lost) this.lost();

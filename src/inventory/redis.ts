@@ -86,6 +86,13 @@ export const describeTarget = (target: RedisTarget): string => {
 export const NOT_PRIMARY = /^(READONLY|MASTERDOWN|LOADING) /;
 
 /**
+ * The connection closed under the command, which may or may not have run: ioredis's "Connection
+ * is closed.", or its AbortError for the unanswered rest of a pipeline whose first commands
+ * were answered (a status call's WAIT on a cluster, when the master dies while it waits).
+ */
+export const CONNECTION_LOST = /^(Connection is closed|Command aborted due to connection close)/;
+
+/**
  * ioredis's options for the primary that sentinels watch: it asks them for the primary's
  * address on every (re)connect, taking the next sentinel each time, and checks that the node
  * it reaches is a primary. A primary killed drops its connections, which then reconnect to
@@ -244,7 +251,7 @@ export function redisOutageAnswer(error: unknown) {
   if (error.message === COMMAND_TIMED_OUT) return unavailable('a command got no answer in time');
   if (NOT_PRIMARY.test(error.message)) return unavailable('the primary is failing over');
   if (CLUSTER_NOT_SERVING.test(error.message)) return unavailable('the cluster does not serve the slot now');
-  if (error.name === 'MaxRetriesPerRequestError' || /^Connection is closed|Stream isn't writeable/.test(error.message)) {
+  if (error.name === 'MaxRetriesPerRequestError' || CONNECTION_LOST.test(error.message) || /^Stream isn't writeable/.test(error.message)) {
     return unavailable('no connection');
   }
   return undefined;
