@@ -95,6 +95,33 @@ describe('what lives next to the inventory survives a failover (REDIS_REPLICA_AC
   }, 60_000);
 });
 
+describe('a booking whose WAIT waits when the primary dies (REDIS_REPLICA_ACKS=2, one replica: the WAIT never confirms)', () => {
+  it('is sent again to the promoted replica, where the record it replicated answers it: 503 "unknown", the place booked once', async () => {
+    // A timeout (8 s) that outlasts the promotion (about 3 s with down-after-milliseconds 2000).
+    const { clients, eventKey, objectsKey, prefix } = await setUp({ REDIS_REPLICA_ACKS: '2', REDIS_TIMEOUT_MS: '8000' });
+    const set = live.redis!;
+    const oldPort = await set.primaryPort();
+    const answer = call(live.server!.url, 'POST', `/events/${eventKey}/actions/book`, { key: clients.company.workspace.secretKey, body: { objects: [{ objectId: 'GA', quantity: 1 }] } });
+    // The call has run on the primary (and reached the replica); its WAIT waits.
+    await new Promise((r) => setTimeout(r, 300));
+    process.kill(set.servers[0]!.pid, 'SIGKILL');
+    const response = await answer;
+    expect({ status: response.status, applied: response.body?.errors?.[0]?.data?.applied }).toEqual({ status: 503, applied: 'unknown' });
+    expect(await set.primaryPort()).not.toBe(oldPort);
+    const primary = new Redis(await set.primaryPort(), '127.0.0.1');
+    try {
+      // The promoted replica ran the status function as a client's call: the call sent again
+      // (a primary sends its replicas a function's writes, never the FCALL). Counted by Redis,
+      // since the sentinels close the replica's clients as they promote it.
+      const stats = (await primary.info('commandstats')).match(/cmdstat_fcall:calls=(\d+)/);
+      expect(Number(stats?.[1] ?? 0)).toBeGreaterThan(0);
+      expect(areaState(await primary.hget(`${prefix}${objectsKey}`, 'GA')).nonFree).toBe(1);
+    } finally {
+      primary.disconnect();
+    }
+  }, 60_000);
+});
+
 describe('a sentinel list naming no reachable sentinel', () => {
   it('keeps the server waiting, not ready, saying why in its log; it does not exit', async () => {
     // Ports held by this test, each hanging up on whoever connects: a port only found free
