@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
-import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer } from './inventory/redis.js';
+import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer, settleStrayRejections } from './inventory/redis.js';
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
 import { connectMongo } from './metadata/mongo.js';
@@ -35,6 +35,7 @@ interface Core {
 }
 
 async function connect(config: Config, logger: Logger): Promise<Core> {
+  settleStrayRejections(logger);
   const commands = { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs };
   const redis = connectRedis(config.redis, 'seatsio-commands', logger, commands);
   // No command timeout here: AtMostOnceCalls bounds each status change itself, and a

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { bulkReadsFor } from './inventory/bulkReader.js';
 import { EventObjectStore } from './inventory/eventObjectStore.js';
-import { closeRedis, connected, connectRedis, describeTarget, type RedisClient } from './inventory/redis.js';
+import { closeRedis, connected, connectRedis, describeTarget, settleStrayRejections, type RedisClient } from './inventory/redis.js';
 import { Scripts } from './inventory/scripts.js';
 import { waitMsOf } from './inventory/replicaAcks.js';
 import { SeasonStore } from './inventory/seasonStore.js';
@@ -66,6 +66,7 @@ export function composeReaders(connections: ReaderConnections, config: Pick<Conf
 
 /** A reader thread's connections (src/streamThread.ts, src/reportThread.ts): commands and invalidations on Redis, and MongoDB. */
 export async function connectReaders(config: Config, logger: Logger): Promise<{ connections: ReaderConnections; close(): Promise<void> }> {
+  settleStrayRejections(logger);
   const redis = connectRedis(config.redis, 'seatsio-reader', logger, { keyPrefix: config.redisKeyPrefix, timeoutMs: config.redisTimeoutMs });
   const subscriber = connectRedis(config.redis, 'seatsio-reader-invalidation', logger);
   let metadata;

@@ -1,12 +1,14 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { connectRedis, type RedisClient } from '../../src/inventory/redis.js';
+import { connectRedis, settleStrayRejections, type RedisClient } from '../../src/inventory/redis.js';
 import { testRedis } from '../support/harness.js';
 
 // A connection with a command timeout (src/inventory/redis.ts, connectRedis) on the tests'
 // Redis, held busy by a script that loops: a command nothing waits for any more times out
 // without an unhandled rejection (which would end the server's process), and one that is
-// awaited still fails with the timeout. The redis project only (vitest.config.ts).
+// awaited still fails with the timeout; a promise made from it that nobody handles is logged
+// once the server's handler is in (settleStrayRejections), while any other unhandled
+// rejection still ends up thrown. The redis project only (vitest.config.ts).
 
 const TIMEOUT_MS = 100;
 /** Long enough for the timeout to pass, short of Redis's busy-script limit (5 s). */
@@ -51,5 +53,32 @@ describe('a command that times out', () => {
       process.off('unhandledRejection', note);
     }
     expect(unhandled).toEqual([]);
+  });
+});
+
+describe('a promise made from a command that times out, with nothing waiting for it', () => {
+  it('is logged by the handler the server installs, and the process goes on; any other unhandled rejection is thrown again', async () => {
+    const lines: string[] = [];
+    settleStrayRejections(pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
+    const thrown: unknown[] = [];
+    // A listener of this test's: it takes the rethrown rejection (vitest would report it otherwise).
+    const note = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', note);
+    try {
+      await redis.ping();
+      const blocking = busy.eval(BUSY, 0);
+      await new Promise((r) => setTimeout(r, 20));
+      // A derived promise: settleTimeouts handles the command's own, not this one.
+      void redis.get('a-derived-promise').then(() => 'never');
+      void Promise.reject(new Error('not a Redis outage'));
+      await blocking;
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      process.off('uncaughtException', note);
+    }
+    expect(lines.map((line) => JSON.parse(line) as { err: string; msg: string })).toEqual([
+      expect.objectContaining({ err: 'Command timed out', msg: 'a Redis command failed after nothing waited for it any more' }),
+    ]);
+    expect(thrown.map((e) => (e as Error).message)).toEqual(['not a Redis outage']);
   });
 });
