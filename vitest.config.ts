@@ -22,13 +22,13 @@ const ON_CLUSTER = [
 ].map((name) => `test/integration/${name}.test.ts`);
 
 // Redis's primary or a cluster's master killed under load, each test starting its own servers.
-const FAILOVER = ['test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts'];
+const FAILOVER = ['test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts', 'test/cluster/waitAborted.test.ts'];
 
 /**
  * The files that take longest, first: started last, one would hold the run up alone (without
  * timings of an earlier run, as on a fresh clone, vitest orders files by size).
  */
-const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'holdExpiryAtScale', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors'].map((name) => `/${name}.test.ts`);
+const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'holdExpiryAtScale', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors', 'waitAborted'].map((name) => `/${name}.test.ts`);
 
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -56,7 +56,7 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'redis', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/cluster/**', ...FAILOVER] } },
       { extends: true, test: { name: 'cluster', include: [...ON_CLUSTER, 'test/cluster/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FAILOVER] } },
-      // After the others, side by side (three files): a failover's timings (promotion, the
+      // After the others, side by side (four files): a failover's timings (promotion, the
       // window of 503s) are what these tests measure, and beside the other files on two cores
       // they stretch past what the tests allow.
       { extends: true, test: { name: 'failover', include: FAILOVER, sequence: { groupOrder: 1 } } },
