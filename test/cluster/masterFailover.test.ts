@@ -1,16 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
-import calculateSlot from 'cluster-key-slot';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { areaState } from '../../src/domain/objectStates.js';
-import { startRedisCluster, type RedisClusterNodes } from '../../src/embedded/redisCluster.js';
-import { eventKeys } from '../../src/inventory/eventKeys.js';
+import type { RedisClusterNodes } from '../../src/embedded/redisCluster.js';
 import { generatedDrawing } from '../fixtures/drawings.js';
-import { uploadDrawing } from '../support/charts.js';
+import { eventOnCluster, slotNodes } from '../support/clusterEvent.js';
 import { failoverServers } from '../support/failoverServers.js';
-import { createEventRecord } from '../support/events.js';
-import { call, createCompanyClients, eventually, startTestServer, testEnv } from '../support/harness.js';
+import { call, eventually } from '../support/harness.js';
 
 // A Redis Cluster master killed (SIGKILL) under a GA booking load (docs/operations.md, "High
 // availability"): 3 masters with one replica each, or two (cluster-node-timeout 2000), a
@@ -35,35 +30,9 @@ interface Answer {
   answeredAt: number;
 }
 
-/** The port of the master that serves `slot` now. */
-async function masterPortOf(nodes: RedisClusterNodes, slot: number): Promise<number> {
-  for (const server of nodes.servers) {
-    const node = new Redis(server.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    node.on('error', () => undefined);
-    try {
-      const ranges = (await node.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
-      const range = ranges.find(([from, to]) => from <= slot && slot <= to);
-      if (range) return range[2][1];
-    } catch {
-      // a node that is down: the next one
-    } finally {
-      node.disconnect();
-    }
-  }
-  throw new Error('no node answered CLUSTER SLOTS');
-}
-
 async function killMasterUnderLoad(acks: number, replicas: number) {
-  const nodes = (live.redis = await startRedisCluster({ dir: mkdtempSync(join(live.dir, 'set-')), masters: 3, replicas }));
-  const env = testEnv({ REDIS_CLUSTER_NODES: nodes.addresses.join(','), REDIS_TIMEOUT_MS: String(TIMEOUT_MS), REDIS_REPLICA_ACKS: String(acks), LOG_LEVEL: process.env.FO_LOG ?? 'silent' });
-  const server = (live.server = await startTestServer(env));
-  const clients = await createCompanyClients(server.url);
-  const chartKey = (await uploadDrawing(clients.api, drawing)).key;
-  const record = await createEventRecord(clients.api, chartKey);
-  const doc = (await server.app.parts.repos.events.findByKey(clients.company.workspace.id, record.key))!;
-  const objectsKey = `${env.REDIS_KEY_PREFIX}${eventKeys(doc).objects}`;
-  const slot = calculateSlot(objectsKey);
-  const masterPort = await masterPortOf(nodes, slot);
+  const { nodes, server, clients, eventKey, objectsKey, slot } = await eventOnCluster(live, { drawing, replicas, acks, timeoutMs: TIMEOUT_MS });
+  const masterPort = (await slotNodes(nodes, slot)).master;
   const masterIndex = nodes.servers.findIndex((s) => new URL(s.url).port === String(masterPort));
 
   const answers: Answer[] = [];
@@ -72,7 +41,7 @@ async function killMasterUnderLoad(acks: number, replicas: number) {
   const worker = async () => {
     while (!stop) {
       const sentAt = performance.now();
-      const response = await call(server.url, 'POST', `/events/${record.key}/actions/book`, { key: clients.company.workspace.secretKey, body: { objects: [{ objectId: 'GA', quantity: 1 }] } }).catch(() => ({ status: 0, body: undefined }));
+      const response = await call(server.url, 'POST', `/events/${eventKey}/actions/book`, { key: clients.company.workspace.secretKey, body: { objects: [{ objectId: 'GA', quantity: 1 }] } }).catch(() => ({ status: 0, body: undefined }));
       const error = response.body?.errors?.[0];
       answers.push({ status: response.status, applied: error?.data?.applied, message: error?.message, sentAt, answeredAt: performance.now() });
     }
@@ -84,7 +53,7 @@ async function killMasterUnderLoad(acks: number, replicas: number) {
     process.kill(nodes.servers[masterIndex]!.pid, 'SIGKILL');
     killedAt = performance.now();
     // Generous bounds: beside other test files on few cores a promotion takes longer than the ~4 s it takes alone.
-    promotedAfter = await eventually(async () => (await masterPortOf(nodes, slot)) !== masterPort, 40_000, 100);
+    promotedAfter = await eventually(async () => (await slotNodes(nodes, slot)).master !== masterPort, 40_000, 100);
     await nodes.restart(masterIndex);
     await eventually(async () => answers.some((a) => a.status === OK && a.sentAt > killedAt), 40_000, 50);
     await new Promise((r) => setTimeout(r, 1_000));

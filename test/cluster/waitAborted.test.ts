@@ -1,16 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
-import calculateSlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { areaState } from '../../src/domain/objectStates.js';
-import { startRedisCluster, type RedisClusterNodes } from '../../src/embedded/redisCluster.js';
-import { eventKeys } from '../../src/inventory/eventKeys.js';
+import type { RedisClusterNodes } from '../../src/embedded/redisCluster.js';
 import { generatedDrawing } from '../fixtures/drawings.js';
-import { uploadDrawing } from '../support/charts.js';
+import { eventOnCluster, slotNodes } from '../support/clusterEvent.js';
 import { failoverServers } from '../support/failoverServers.js';
-import { createEventRecord } from '../support/events.js';
-import { call, createCompanyClients, eventually, startTestServer, testEnv } from '../support/harness.js';
+import { call, eventually } from '../support/harness.js';
 
 // A Redis Cluster master killed (SIGKILL) while a booking's WAIT waits for its replica
 // (docs/operations.md, "High availability"): 3 masters with one replica each
@@ -23,33 +18,14 @@ const drawing = generatedDrawing({ sections: 0, rowsPerSection: 1, seatsPerRow: 
 /** The running test's cluster and server (stopped after each test). */
 const live = failoverServers<RedisClusterNodes>('cluster-wait-aborted');
 
-/** The ports of the master that serves `slot` now and of its replicas. */
-async function slotNodes(nodes: RedisClusterNodes, slot: number): Promise<{ master: number; replicas: number[] }> {
-  const node = new Redis(nodes.servers[0]!.url, { maxRetriesPerRequest: 0 });
-  try {
-    const ranges = (await node.call('CLUSTER', 'SLOTS')) as [number, number, ...[string, number][]][];
-    const [, , master, ...replicas] = ranges.find(([from, to]) => from <= slot && slot <= to)!;
-    return { master: master![1], replicas: replicas.map((r) => r[1]) };
-  } finally {
-    node.disconnect();
-  }
-}
-
 /** A cluster with one replica per master, a server on it, and an event whose slot's master and replicas are known. */
-async function eventOnCluster(acks: number, timeoutMs: number) {
-  const nodes = (live.redis = await startRedisCluster({ dir: mkdtempSync(join(live.dir, 'set-')), masters: 3, replicas: 1 }));
-  const env = testEnv({ REDIS_CLUSTER_NODES: nodes.addresses.join(','), REDIS_TIMEOUT_MS: String(timeoutMs), REDIS_REPLICA_ACKS: String(acks), LOG_LEVEL: process.env.FO_LOG ?? 'silent' });
-  const server = (live.server = await startTestServer(env));
-  const clients = await createCompanyClients(server.url);
-  const record = await createEventRecord(clients.api, (await uploadDrawing(clients.api, drawing)).key);
-  const doc = (await server.app.parts.repos.events.findByKey(clients.company.workspace.id, record.key))!;
-  const objectsKey = `${env.REDIS_KEY_PREFIX}${eventKeys(doc).objects}`;
-  const slot = calculateSlot(objectsKey);
+async function eventWithReplicas(acks: number, timeoutMs: number) {
+  const { nodes, server, clients, eventKey, objectsKey, slot } = await eventOnCluster(live, { drawing, replicas: 1, acks, timeoutMs });
   // A replica is listed once it has joined its master.
   let { master, replicas } = await slotNodes(nodes, slot);
   await eventually(async () => ({ master, replicas } = await slotNodes(nodes, slot)).replicas.length > 0, 20_000, 100);
   const serverOf = (port: number) => nodes.servers.find((s) => new URL(s.url).port === String(port))!;
-  const book = () => call(server.url, 'POST', `/events/${record.key}/actions/book`, { key: clients.company.workspace.secretKey, body: { objects: [{ objectId: 'GA', quantity: 1 }] } });
+  const book = () => call(server.url, 'POST', `/events/${eventKey}/actions/book`, { key: clients.company.workspace.secretKey, body: { objects: [{ objectId: 'GA', quantity: 1 }] } });
   return { objectsKey, master: serverOf(master), replicas: replicas.map(serverOf), book };
 }
 
@@ -58,7 +34,7 @@ describe('a Redis Cluster master killed while a booking waits for its WAIT', () 
   // pipeline's unanswered WAIT ("Command aborted due to connection close"). The call may have
   // run: it is sent again (src/inventory/atMostOnce.ts) with its record key.
   it('REDIS_REPLICA_ACKS=1, the replica frozen: 503 with applied "unknown" within the timeout', async () => {
-    const { master, replicas, book } = await eventOnCluster(1, 3_000);
+    const { master, replicas, book } = await eventWithReplicas(1, 3_000);
     expect((await book()).status).toBe(OK);
     for (const replica of replicas) process.kill(replica.pid, 'SIGSTOP');
     try {
@@ -80,7 +56,7 @@ describe('a Redis Cluster master killed while a booking waits for its WAIT', () 
     // The change reached the replica before the master died; the call sent again must not book
     // a second place wherever it lands: its record answers it on the promoted replica, or it
     // reaches no master before its deadline (ioredis may keep it for the dead node that long).
-    const { objectsKey, master, replicas, book } = await eventOnCluster(2, 4_000);
+    const { objectsKey, master, replicas, book } = await eventWithReplicas(2, 4_000);
     const replica = replicas[0]!;
     const answer = book();
     await new Promise((r) => setTimeout(r, 300));

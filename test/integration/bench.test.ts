@@ -4,39 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { BENCH_SCENARIOS as SCENARIOS } from '../support/benchScenarios.js';
 
 // The benchmark suite's smoke run (`node dist/bench/run.js --smoke`): every scenario against
 // the server on its embedded defaults, briefly and at low load. What is asserted are the
 // report's shape and the correctness checks each scenario makes against the final state in
 // Redis; no timing (the figures are ratios for people to read, see docs/benchmarks.md).
 
-// In the order they run (docs/benchmarks.md, "Order, settling and warm-up").
-const SCENARIOS = [
-  'ceiling',
-  'referenceBook2',
-  'referenceHealth',
-  'book2',
-  'health',
-  'referenceReleaseChurn',
-  'releaseChurn',
-  'holdThenBook',
-  'referenceSeasonEventBook',
-  'seasonEventBook',
-  'bestAvailable4Cold',
-  'bestAvailable4',
-  'chartLoad',
-  'statusStream',
-  'statusStreamJson',
-  'statusStreamIdle',
-  'hotSeats',
-  'hotEvent',
-  'gaSellOut',
-  'seasonBook',
-  'reportSummary100k',
-  'book2WhileReporting',
-  'holdTokenCreate',
-  'workspaceList',
-];
 
 describe('npm run bench -- --smoke', () => {
   it('runs every scenario; no seat sold twice or lost (seasons included), no GA place oversold, exactly 100 hot seats sold', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printedKey, startDevServer } from '../../bench/lib/devServer.js';
 import { basicAuth } from '../../bench/lib/measure.js';
 import type { ChildServer } from '../../src/embedded/childServer.js';
+import { BENCH_SCENARIOS } from '../support/benchScenarios.js';
 import { freePort } from '../../src/embedded/freePort.js';
 
 // The bench against a server it did not start (`node dist/bench/run.js --target URL`,
@@ -18,28 +19,10 @@ import { freePort } from '../../src/embedded/freePort.js';
 // And the bad targets: nothing listening, a wrong system secret, a server that is not this
 // project, each one line on stderr and exit code 1, before any load.
 
-/** What --target runs, in order: the scenarios that need neither the server's processes nor its Redis. */
-const ON_A_TARGET = [
-  'book2',
-  'health',
-  'releaseChurn',
-  'holdThenBook',
-  'seasonEventBook',
-  'bestAvailable4Cold',
-  'bestAvailable4',
-  'chartLoad',
-  'statusStream',
-  'statusStreamJson',
-  'hotSeats',
-  'hotEvent',
-  'gaSellOut',
-  'seasonBook',
-  'reportSummary100k',
-  'book2WhileReporting',
-  'holdTokenCreate',
-  'workspaceList',
-];
+/** What --target leaves out: the scenarios that need the server's processes or its Redis. */
 const NOT_ON_A_TARGET = ['ceiling', 'referenceBook2', 'referenceHealth', 'referenceReleaseChurn', 'referenceSeasonEventBook', 'eventsAndMemory', 'statusStreamIdle'];
+/** What --target runs, in order: the others. */
+const ON_A_TARGET = BENCH_SCENARIOS.filter((name) => !NOT_ON_A_TARGET.includes(name));
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-target-'));
 let server: ChildServer;
