@@ -33,6 +33,10 @@ class HeldReceiver implements StatusReceiver {
 export const notReplicated = (confirmed: number, acks: number, waitMs: number) =>
   unavailable(`${confirmed} of the ${acks} replicas REDIS_REPLICA_ACKS asks for confirmed the change within ${waitMs} ms`, 'unknown');
 
+/** `value` when `confirmed` replicas are enough for `acks`, else the 503 of a change not replicated. */
+export const confirmedOr = (confirmed: number, waits: { acks: number; waitMs: number }, value: unknown) =>
+  confirmed >= waits.acks ? value : Promise.reject(notReplicated(confirmed, waits.acks, waits.waitMs));
+
 /**
  * What a WAIT that failed makes of the calls before it. An error Redis answered (a node that
  * is a replica now: a demoted primary, or a cluster's old master back before it learned that
@@ -70,26 +74,21 @@ export class ReplicaAcks {
     if (group.length === 0) return;
     this.group = [];
     this.sendWait(this.acks, this.waitMs).then(
-      (confirmed) => {
-        // A call's reply precedes the WAIT's on the connection: each is answered or failed by now.
-        for (const held of group) {
-          if (!held.answered) continue;
-          held.answered = false;
-          if (confirmed >= this.acks) held.receiver.answer(held.reply);
-          else held.receiver.fail(notReplicated(confirmed, this.acks, this.waitMs));
-        }
-      },
+      (confirmed) => answerHeld(group, (held) => (confirmed >= this.acks ? held.receiver.answer(held.reply) : held.receiver.fail(notReplicated(confirmed, this.acks, this.waitMs)))),
       // The connection dropped before the WAIT's reply: as if the calls' replies were lost
       // (AtMostOnceCalls sends them again, and their records answer); or Redis refused the
       // WAIT (waitFailed).
-      (error: unknown) => {
-        for (const held of group) {
-          if (!held.answered) continue;
-          held.answered = false;
-          held.receiver.fail(waitFailed(error));
-        }
-      },
+      (error: unknown) => answerHeld(group, (held) => held.receiver.fail(waitFailed(error))),
     );
+  }
+}
+
+/** The calls of a WAIT's group that Redis answered, each once (a call's reply precedes the WAIT's on the connection: each is answered or failed by now). */
+function answerHeld(group: HeldReceiver[], answer: (held: HeldReceiver) => void): void {
+  for (const held of group) {
+    if (!held.answered) continue;
+    held.answered = false;
+    answer(held);
   }
 }
 

@@ -8,7 +8,7 @@ import { FUNCTION_MISSING, StatusWire, type StatusArg, type StatusCommand, type 
 import { scriptSource } from './luaSource.js';
 import { BATCH_REQUEST_HEAD, STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua, type StatusRequest } from './statusContract.js';
 import { isCluster, mastersOf, type RedisClient } from './redis.js';
-import { notReplicated, ReplicaAcks, waitFailed } from './replicaAcks.js';
+import { confirmedOr, ReplicaAcks, waitFailed } from './replicaAcks.js';
 import { projectDir } from '../util/projectDir.js';
 import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
 
@@ -106,10 +106,6 @@ export interface ReplicaWait {
   acks: number;
   waitMs: number;
 }
-
-/** `value` when `confirmed` replicas are enough, else the 503 of a change not replicated. */
-const confirmedOr = (confirmed: number, waits: ReplicaWait, value: unknown) =>
-  confirmed >= waits.acks ? value : Promise.reject(notReplicated(confirmed, waits.acks, waits.waitMs));
 
 /** A status call without keys between the events' and the record key (a hold's token keys, statusContract.ts). */
 export const NO_MORE_KEYS: readonly string[] = Object.freeze([]);
