@@ -1,5 +1,4 @@
 import { loadConfigOrExit } from './config.js';
-import { startApp } from './app.js';
 import { createLogger } from './log.js';
 import { runUntilSignalled } from './processRun.js';
 import { runServerProcesses } from './serverProcesses.js';
@@ -8,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 // Production start-up: `npm start`. Runs against the REDIS_URL and MONGODB_URL it is
 // given and never starts servers itself (that is src/dev.ts). Exits 0 after a graceful
 // shutdown on SIGTERM/SIGINT. With WORKERS=N (N > 1) it runs N server processes on one
-// port instead of serving itself.
+// port instead of serving itself. The server's modules load only once the configuration is
+// read (serve): a configuration error is reported at once, and the parent of WORKERS processes
+// never loads them.
 
 const config = loadConfigOrExit();
 const logger = createLogger(config.logLevel);
@@ -28,6 +29,7 @@ if (config.workers > 1) {
 }
 
 async function serve(): Promise<void> {
+  const { startApp } = await import('./app.js');
   const app = await runUntilSignalled(
     () => startApp(config, logger),
     async (running, signal) => {
