@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ReplyError } from 'ioredis';
 import { requestRecordsKey, type EventRef } from './eventKeys.js';
-import { CONNECTION_LOST, NOT_PRIMARY, unavailable, type RedisClient } from './redis.js';
+import { CONNECTION_LOST, NOT_PRIMARY, refusedForReplicas, unavailable, type RedisClient } from './redis.js';
 import type { RedisClock } from './redisClock.js';
 import { APPLIED, NO_MORE_KEYS, type BatchedStatusRequest, type Scripts, type StatusReply } from './scripts.js';
 import { PLAIN_OBJECTS_AT, type StatusRequest } from './statusContract.js';
@@ -279,7 +279,7 @@ class StatusCall implements SentCall, StatusReceiver {
     this.answered();
     if (!calls.sentCalls.settle(this)) return;
     if (lost) this.lost();
-    else this.outcome.reject(error);
+    else this.outcome.reject(refusedForReplicas(error, false) ?? error);
   }
 
   /**

@@ -86,6 +86,24 @@ export const describeTarget = (target: RedisTarget): string => {
 export const NOT_PRIMARY = /^(READONLY|MASTERDOWN|LOADING) /;
 
 /**
+ * A primary that has fewer good replicas than its `min-replicas-to-write` asks for refuses a
+ * write before running it (docs/operations.md, "High availability"): nothing changed.
+ */
+const TOO_FEW_REPLICAS = /^NOREPLICAS /;
+
+/**
+ * The 503 of a write the primary refused for want of replicas (TOO_FEW_REPLICAS), alone or as
+ * the reason a MULTI was discarded (ioredis's EXECABORT carries its commands' errors); undefined
+ * for any other error.
+ */
+export function refusedForReplicas(error: unknown, applied?: false): ApiError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const reasons = [error, ...((error as { previousErrors?: Error[] }).previousErrors ?? [])];
+  if (!reasons.some((reason) => TOO_FEW_REPLICAS.test(String(reason?.message)))) return undefined;
+  return unavailable('the primary has fewer replicas following it than its min-replicas-to-write asks for', applied);
+}
+
+/**
  * The connection closed under the command, which may or may not have run: ioredis's "Connection
  * is closed.", or its AbortError for the unanswered rest of a pipeline whose first commands
  * were answered (a status call's WAIT on a cluster, when the master dies while it waits).
@@ -251,6 +269,8 @@ export function redisOutageAnswer(error: unknown) {
   if (error.message === COMMAND_TIMED_OUT) return unavailable('a command got no answer in time');
   if (NOT_PRIMARY.test(error.message)) return unavailable('the primary is failing over');
   if (CLUSTER_NOT_SERVING.test(error.message)) return unavailable('the cluster does not serve the slot now');
+  const refused = refusedForReplicas(error);
+  if (refused) return refused;
   if (error.name === 'MaxRetriesPerRequestError' || CONNECTION_LOST.test(error.message) || /^Stream isn't writeable/.test(error.message)) {
     return unavailable('no connection');
   }

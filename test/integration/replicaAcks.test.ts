@@ -15,7 +15,8 @@ import { call, createCompanyClients, eventually, startTestServer, testEnv, type 
 
 // REDIS_REPLICA_ACKS=1 (docs/operations.md, "Acknowledged means replicated") on a primary and
 // one replica of this file's own, no sentinels: nothing fails over here, the replica only
-// follows, stops following (SIGSTOP) and comes back. A status change and a hold token's
+// follows, stops following (SIGSTOP) and comes back, or the primary wants more replicas than
+// follow it (min-replicas-to-write). A status change and a hold token's
 // creation or expiry change answer 2xx only once the replica has them.
 
 const TIMEOUT_MS = 1_000;
@@ -146,5 +147,42 @@ describe('REDIS_REPLICA_ACKS=1 and a WAIT that Redis refuses (a node that is a r
     expect(error.status).toBe(503);
     expect(error.errors[0]).toMatchObject({ code: 'SERVICE_UNAVAILABLE', data: { applied: 'unknown' } });
     expect(error.message).toMatch(/WAIT cannot be used with replica/);
+  });
+});
+
+describe('a primary that refuses writes while too few replicas follow it (min-replicas-to-write)', () => {
+  it('every change answers 503 applied false at once and changes nothing; once enough follow, 2xx again', async () => {
+    const token = (await newToken()).body.holdToken as string;
+    // One replica follows; the primary is told to want two.
+    await onPrimary.config('SET', 'min-replicas-to-write', '2');
+    try {
+      for (const [what, send] of [
+        ['booking', () => book('B-11')],
+        ['hold', () => api('POST', `/events/${eventKey}/actions/hold`, { objects: ['B-12'], holdToken: token })],
+        ['hold token', () => newToken()],
+        ['hold token expiry', () => api('POST', `/hold-tokens/${token}`, { expiresInMinutes: 7 })],
+        ['not for sale', () => api('POST', `/events/${eventKey}/actions/mark-as-not-for-sale`, { objects: ['B-13'] })],
+      ] as const) {
+        const started = performance.now();
+        const answer = await send();
+        expect(answer.status, what).toBe(503);
+        expect(answer.body.errors[0].code, what).toBe('SERVICE_UNAVAILABLE');
+        if (what !== 'not for sale') expect(answer.body.errors[0].data, what).toEqual({ applied: false });
+        expect(answer.body.errors[0].message, what).toMatch(/replicas/);
+        // Refused by Redis before it ran anything: no wait for the request's timeout.
+        expect(performance.now() - started, what).toBeLessThan(TIMEOUT_MS / 2);
+      }
+      // Requests of one turn go to Redis as one batched call: each refused on its own.
+      const burst = await Promise.all(['B-14', 'B-15', 'B-16', 'B-17', 'B-18'].map(book));
+      expect(burst.map((answer) => [answer.status, answer.body.errors?.[0]?.data])).toEqual(Array(5).fill([503, { applied: false }]));
+      const booked = Object.keys(await onPrimary.hgetall(prefix + objectsKey));
+      for (const label of ['B-11', 'B-12', 'B-14', 'B-15', 'B-16', 'B-17', 'B-18']) expect(booked).not.toContain(label);
+      expect((await api('GET', `/events/${eventKey}/objects/B-13`)).body).toMatchObject({ status: 'free', forSale: true });
+    } finally {
+      await onPrimary.config('SET', 'min-replicas-to-write', '0');
+    }
+    expect((await book('B-11')).status).toBe(204);
+    // The key the refused ones were looked for in is the one a booking lands in.
+    expect(await onPrimary.hget(prefix + objectsKey, 'B-11')).toBe('booked');
   });
 });
