@@ -279,7 +279,7 @@ class StatusCall implements SentCall, StatusReceiver {
     this.answered();
     if (!calls.sentCalls.settle(this)) return;
     if (lost) this.lost();
-    else this.outcome.reject(refusedForReplicas(error, false) ?? error);
+    else this.outcome.reject(refusedForReplicas(error) ?? error);
   }
 
   /**

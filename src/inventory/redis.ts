@@ -93,14 +93,14 @@ const TOO_FEW_REPLICAS = /^NOREPLICAS /;
 
 /**
  * The 503 of a write the primary refused for want of replicas (TOO_FEW_REPLICAS), alone or as
- * the reason a MULTI was discarded (ioredis's EXECABORT carries its commands' errors); undefined
- * for any other error.
+ * the reason a MULTI was discarded (ioredis's EXECABORT carries its commands' errors): nothing
+ * ran, so `applied` is false whatever the write was. Undefined for any other error.
  */
-export function refusedForReplicas(error: unknown, applied?: false): ApiError | undefined {
+export function refusedForReplicas(error: unknown): ApiError | undefined {
   if (!(error instanceof Error)) return undefined;
   const reasons = [error, ...((error as { previousErrors?: Error[] }).previousErrors ?? [])];
   if (!reasons.some((reason) => TOO_FEW_REPLICAS.test(String(reason?.message)))) return undefined;
-  return unavailable('the primary has fewer replicas following it than its min-replicas-to-write asks for', applied);
+  return unavailable('the primary has fewer replicas following it than its min-replicas-to-write asks for', false);
 }
 
 /**

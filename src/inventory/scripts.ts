@@ -7,7 +7,7 @@ import { ScriptWire } from './scriptWire.js';
 import { FUNCTION_MISSING, StatusWire, type StatusArg, type StatusCommand, type StatusReceiver } from './statusWire.js';
 import { scriptSource } from './luaSource.js';
 import { BATCH_REQUEST_HEAD, STATUS_CONTRACT_INCLUDE, statusArgs, statusContractLua, type StatusRequest } from './statusContract.js';
-import { isCluster, mastersOf, refusedForReplicas, type RedisClient } from './redis.js';
+import { isCluster, mastersOf, type RedisClient } from './redis.js';
 import { confirmedOr, ReplicaAcks, waitFailed } from './replicaAcks.js';
 import { projectDir } from '../util/projectDir.js';
 import { ENTRY_SEPARATOR } from '../domain/statusChangeHistory.js';
@@ -183,8 +183,7 @@ export class Scripts {
         : batched(redis, viaIoredis, fixedKeys, waits);
       this.calls.set(name, (keys, args) => {
         if (fixedKeys !== undefined && keys.length !== fixedKeys) return Promise.reject(new Error(`${name} takes ${fixedKeys} keys, got ${keys.length}`));
-        // A primary short of replicas refused it unrun (min-replicas-to-write): 503, nothing changed.
-        return send(keys, args).catch((error: unknown) => Promise.reject(refusedForReplicas(error, false) ?? error));
+        return send(keys, args);
       });
     }
     const library = (this.statusLibrary = statusLibrary(dir));
