@@ -19,6 +19,15 @@ export interface BenchSeason {
   events: BenchEvent[];
 }
 
+/** How many times a GET answered 503 is asked in all. */
+const GET_ATTEMPTS = 5;
+
+/** A 503's Retry-After in ms (seconds in the header), 1 s when absent, at most 5 s. */
+function retryAfterMs(header: string | null): number {
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 5) * 1_000 : 1_000;
+}
+
 export class Admin {
   readonly headers: Record<string, string>;
   private keys = 0;
@@ -38,10 +47,20 @@ export class Admin {
 
   async call<T>(method: string, path: string, body?: unknown, expected = 200): Promise<T> {
     checkOrigin(`${this.base}${path}`);
-    const response = await fetch(`${this.base}${path}`, { method, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await response.text();
-    if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+    for (let attempt = 1; ; attempt++) {
+      const response = await fetch(`${this.base}${path}`, { method, headers: this.headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await response.text();
+      if (response.status === expected) return (text ? JSON.parse(text) : undefined) as T;
+      // A read answered 503 (the store slow under the run's own load, a report thread
+      // restarting) is asked again after its Retry-After: a GET changes nothing, and a
+      // correctness check should not fail a run over a moment of overload. Writes are not
+      // repeated here: their answer is what the scenario measures.
+      if (method === 'GET' && response.status === 503 && attempt < GET_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, retryAfterMs(response.headers.get('retry-after'))));
+        continue;
+      }
+      throw new Error(`${method} ${path} answered ${response.status}${attempt > 1 ? ` (attempt ${attempt})` : ''}: ${text.slice(0, 500)}`);
+    }
   }
 
   /** Uploads a drawing as a new chart; returns its key. */
