@@ -22,7 +22,7 @@ const ON_CLUSTER = [
 ].map((name) => `test/integration/${name}.test.ts`);
 
 // Redis's primary or a cluster's master killed under load, each test starting its own servers.
-const FAILOVER = ['test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts', 'test/cluster/waitAborted.test.ts'];
+const FAILOVER = ['test/integration/composeHa.test.ts', 'test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts', 'test/cluster/waitAborted.test.ts'];
 
 /**
  * The files that take longest, first: started last, one would hold the run up alone (without
