@@ -22,13 +22,13 @@ const ON_CLUSTER = [
 ].map((name) => `test/integration/${name}.test.ts`);
 
 // Redis's primary or a cluster's master killed under load, each test starting its own servers.
-const FAILOVER = ['test/integration/composeHa.test.ts', 'test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts', 'test/cluster/waitAborted.test.ts'];
+const FAILOVER = ['test/integration/failover.test.ts', 'test/integration/failoverSurvivors.test.ts', 'test/cluster/masterFailover.test.ts', 'test/cluster/waitAborted.test.ts'];
 
 /**
  * The files that take longest, first: started last, one would hold the run up alone (without
  * timings of an earlier run, as on a fresh clone, vitest orders files by size).
  */
-const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'holdExpiryAtScale', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors', 'waitAborted'].map((name) => `/${name}.test.ts`);
+const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'holdExpiryAtScale', 'composeHa', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors', 'waitAborted'].map((name) => `/${name}.test.ts`);
 
 class SlowFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
