@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startChildServer, type ChildServer } from '../src/embedded/childServer.js';
@@ -45,7 +45,7 @@ import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundO
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
 //  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up] [-- --replica-acks N]`
+//  [-- --node-flags "FLAGS"] [-- --server-log FILE] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up] [-- --replica-acks N]`
 // `npm run bench -- --target URL --system-secret S [-- --quick | --smoke] [-- --only a,b] [-- --connections N] [-- --output FILE] [-- --compare FILE] [-- --no-warm-up]`
 // `npm run bench -- --target URL --cleanup [RUN_ID]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
@@ -102,6 +102,9 @@ if (replicaAcks !== undefined && !(Number.isInteger(replicaAcks) && replicaAcks 
 // hold expiry) in a process of their own (`npm run worker`, docs/operations.md), whose CPU
 // per request each scenario reports as `jobsUsPerRequest` beside the server's.
 const jobsApart = args.includes('--jobs-apart');
+// `--server-log FILE`: what the server printed during the run (its warnings, or what V8 flags such
+// as --trace-gc given through --node-flags print), written to FILE when it stops.
+const serverLog = option('--server-log');
 const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
 // `--alternate N`: after the scenarios, N rounds of the reference, book2 and those of holdThenBook,
 // releaseChurn and seasonEventBook the run ran, one right after the other, the order reversed each
@@ -615,6 +618,7 @@ async function runBench(masters: number | undefined, acks = 0): Promise<BenchRep
     await reference?.stop();
     await jobs?.stop();
     await server.stop();
+    if (serverLog) writeFileSync(serverLog, server.output());
     await cluster?.stop();
     for (const replica of replicas) await replica.stop();
     rmSync(dataDir, { recursive: true, force: true });
