@@ -347,7 +347,14 @@ class BatchReceiver implements StatusReceiver {
  * corkForTheTurn).
  */
 class Batches {
-  private readonly byKeys = new Map<readonly string[], StatusCall[]>();
+  /**
+   * This turn's calls by event. A new Map each turn, never `clear()`ed: V8 links a cleared
+   * Map's old table to its new one and leaves its entries in it, so once one table has been
+   * promoted, every later table and the calls they held outlive the scavenges until the next
+   * full collection (a third of each booking's bytes did: docs/performance.md, "What outlives
+   * a scavenge").
+   */
+  private byKeys = new Map<readonly string[], StatusCall[]>();
   /** An event's calls that came while its last ones were in flight: sent when those are answered. */
   private readonly held = new Map<readonly string[], StatusCall[]>();
   /** How many of an event's calls are in flight (sent, not answered, not given up on). */
@@ -394,13 +401,16 @@ class Batches {
 
   private readonly flush = (): void => {
     this.scheduled = false;
+    // What is queued while this turn's go (a call lost at once, sent again) waits for the next turn.
+    const byKeys = this.byKeys;
+    this.byKeys = new Map();
     const calls = this.calls;
     const scripts = calls.scripts;
     const ready = calls.connection.status === 'ready';
     const atMost = calls.options.batchAtMost ?? BATCH_REQUESTS_AT_MOST;
     scripts.corkStatus();
     try {
-      for (const [keys, list] of this.byKeys) {
+      for (const [keys, list] of byKeys) {
         // The event's last calls still in flight: these wait for their answers, and go with
         // whatever else comes meanwhile (measured against sending each turn's at once:
         // docs/performance.md, "Batched calls").
@@ -436,7 +446,6 @@ class Batches {
         if (group.length > 0) this.send(group);
       }
     } finally {
-      this.byKeys.clear();
       scripts.uncorkStatus();
     }
   };

@@ -66,7 +66,7 @@ function changesIn(c: Buffer): number {
 
 export class HistoryStreams {
   /** Streams changed since the last flush, in this process. */
-  private readonly changed = new Set<string>();
+  private changed = new Set<string>();
   private flushing: Promise<void> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   /** Changes per entry in the last batch read (oldest): a 2-seat booking's entry holds 2. */
@@ -118,7 +118,9 @@ export class HistoryStreams {
   flush(): Promise<void> {
     if (this.changed.size === 0 || this.flushing) return this.flushing ?? Promise.resolve();
     const keys = [...this.changed];
-    this.changed.clear();
+    // A new Set rather than clear(), which would link the old table to the new one and keep
+    // both alive (src/inventory/atMostOnce.ts, Batches).
+    this.changed = new Set();
     this.flushing = this.redis
       .sadd(PENDING_KEY, ...keys)
       .then(() => undefined)
