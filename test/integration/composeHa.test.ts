@@ -57,9 +57,9 @@ describe('docker compose --profile ha, its services run as processes', () => {
     // One ack is live: with the replica frozen, a booking is not acknowledged; it is answered
     // 503 "unknown" once REDIS_TIMEOUT_MS (2 s by default) has passed.
     const replica = running.get('redis-replica')!;
-    replica.process.kill('SIGSTOP');
+    process.kill(replica.pid, 'SIGSTOP');
     const frozen = await book('A-2');
-    replica.process.kill('SIGCONT');
+    process.kill(replica.pid, 'SIGCONT');
     expect(frozen.status).toBe(503);
     expect(frozen.body.errors[0].data.applied).toBe('unknown');
 

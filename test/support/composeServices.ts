@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { startChildServer } from '../../src/embedded/childServer.js';
 
 // docker-compose.yml's services run as processes of this machine, for a test of the file
 // itself where no Docker engine or image registry is at hand: each service's own command and
@@ -32,7 +32,7 @@ export interface RunningService {
   name: string;
   /** Its stand-in network address. */
   address: string;
-  process: ChildProcess;
+  pid: number;
   output(): string;
   /** Kills it (SIGKILL) and waits for it to be gone. */
   kill(): Promise<void>;
@@ -122,33 +122,19 @@ export class ComposeStandIn {
   /** Starts the service; resolves once it printed `readyLine`. */
   async start(name: string, root: string, readyLine: RegExp, timeoutMs = 20_000): Promise<RunningService> {
     const { command, args, env, cwd } = this.commandOf(name, root);
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${name} printed no ${readyLine} within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-      const read = (data: Buffer) => {
-        output += data.toString();
-        if (readyLine.test(output)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout!.on('data', read);
-      child.stderr!.on('data', read);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`${name} exited (${code}) before it was ready:\n${output}`));
-      });
-    });
+    const server = await startChildServer({ name, command, args, env, cwd, readyLine, timeoutMs, url: '' });
     return {
       name,
       address: this.addresses.get(name)!,
-      process: child,
-      output: () => output,
+      pid: server.pid,
+      output: server.output,
       kill: async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await exited;
+        try {
+          process.kill(server.pid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+        await server.stop();
       },
     };
   }
