@@ -4,6 +4,7 @@ import { SeatLedger } from '../lib/ledger.js';
 import { measure, type Figures } from '../lib/measure.js';
 import { cpuSecondsOf } from '../lib/processes.js';
 import { viewDigest } from '../lib/streamSubscribers.js';
+import { waitUntil } from '../lib/waitUntil.js';
 import { bookTwoRequests } from './bookTwo.js';
 import type { BenchContext } from './context.js';
 
@@ -141,17 +142,19 @@ export const statusStream = (ctx: BenchContext): Promise<Figures> => withBooking
 
 export const statusStreamJson = (ctx: BenchContext): Promise<Figures> => withBookings(ctx, Math.max(1, Math.round(ctx.scale.streamSubscribers / 5)), 'json');
 
-/** The server's memory once its RSS moves by less than 1 MiB in a second (at most 20 s). */
+/** The server's memory once its RSS moves by less than 1 MiB in a second (at most about 20 s). */
 async function steadyMemory(ctx: BenchContext): Promise<ReturnType<BenchContext['serverMemory']>> {
-  let last = ctx.serverMemory();
-  for (let waited = 0; waited < 20_000; waited += 1_000) {
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const now = ctx.serverMemory();
-    const steady = Math.abs(now.rssBytes - last.rssBytes) < 2 ** 20;
-    last = now;
-    if (steady) break;
-  }
-  return last;
+  let now: ReturnType<BenchContext['serverMemory']> | undefined;
+  await waitUntil(
+    async () => {
+      const last = now;
+      now = ctx.serverMemory();
+      return last !== undefined && Math.abs(now.rssBytes - last.rssBytes) < 2 ** 20;
+    },
+    20_000,
+    1_000,
+  );
+  return now!;
 }
 
 /**

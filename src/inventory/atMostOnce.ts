@@ -401,7 +401,7 @@ class Batches {
 
   private readonly flush = (): void => {
     this.scheduled = false;
-    // What is queued while this turn's go (a call lost at once, sent again) waits for the next turn.
+    // A call queued while this turn's calls go (one lost at once and sent again) waits for the next turn.
     const byKeys = this.byKeys;
     this.byKeys = new Map();
     const calls = this.calls;

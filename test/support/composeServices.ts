@@ -40,7 +40,7 @@ export interface RunningService {
 
 /** The services of `file` that `profile` starts (and the ones they depend on), in an order that starts each after its dependencies. */
 export function composeServices(file: string, profile: string): { order: string[]; services: Record<string, ComposeService> } {
-  const services = (parse(readFileSync(file, 'utf8'), { merge: true }) as { services: Record<string, ComposeService> }).services;
+  const services = (parse(readFileSync(file, 'utf8')) as { services: Record<string, ComposeService> }).services;
   const wanted = new Set(Object.keys(services).filter((name) => services[name]!.profiles?.includes(profile)));
   for (const name of [...wanted]) for (const needed of Object.keys(services[name]!.depends_on ?? {})) wanted.add(needed);
   // In rounds, as compose starts them: each round every service whose dependencies have
@@ -55,7 +55,7 @@ export function composeServices(file: string, profile: string): { order: string[
 }
 
 /** The Dockerfile's last CMD (its exec form). */
-export function dockerfileCommand(file: string): string[] {
+function dockerfileCommand(file: string): string[] {
   const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.startsWith('CMD '));
   return JSON.parse(lines.at(-1)!.slice(4)) as string[];
 }
