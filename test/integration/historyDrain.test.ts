@@ -197,7 +197,10 @@ describe('history drain', () => {
     const target = new URL(inject('mongoUrl'));
     const proxy: TcpProxy = await startTcpProxy(target.hostname, Number(target.port));
     try {
-      const env = testEnv({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` });
+      // A booking that waits past REDIS_TIMEOUT_MS answers 503 (docs/faults.md). Beside the
+      // suite's load tests one of these 300 once answered something else than 204; the deadline
+      // is not what this test looks at, so it is long here.
+      const env = testEnv({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, REDIS_TIMEOUT_MS: '15000' });
       const app = await server(env);
       const clients = await createCompanyClients(app.url);
       const chart = (await uploadDrawing(clients.api, drawing)).key;
@@ -217,7 +220,7 @@ describe('history drain', () => {
           return statuses;
         }),
       );
-      expect(answers.flat().every((status) => status === 204)).toBe(true);
+      expect(answers.flat().filter((status) => status !== 204)).toEqual([]);
       await new Promise((r) => setTimeout(r, 1_000));
       expect(await metrics(app.url)).toMatchObject({ history_pending_streams: 1 });
       proxy.restore();
