@@ -44,9 +44,9 @@ import { callBatchFigures, callRequests } from './lib/callBatches.js';
 import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundOrder, summarizeAlternating, type WithOwnReference, type AgainstBook2, type AlternatingRound, type AlternatingSummary, type RoundScenario, type Spread } from './lib/alternating.js';
 
 // `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
-//  [-- --connections N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
+//  [-- --connections N] [-- --rate N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
 //  [-- --node-flags "FLAGS"] [-- --server-log FILE] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up] [-- --replica-acks N]`
-// `npm run bench -- --target URL --system-secret S [-- --quick | --smoke] [-- --only a,b] [-- --connections N] [-- --output FILE] [-- --compare FILE] [-- --no-warm-up]`
+// `npm run bench -- --target URL --system-secret S [-- --quick | --smoke] [-- --only a,b] [-- --connections N] [-- --rate N] [-- --output FILE] [-- --compare FILE] [-- --no-warm-up]`
 // `npm run bench -- --target URL --cleanup [RUN_ID]`
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
@@ -67,13 +67,14 @@ import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundO
 // Every run also writes an HTML report beside the JSON (bench/lib/htmlReport.ts).
 
 const args = process.argv.slice(2);
-const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number }> = {
+const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number; rate?: number }> = {
   full: { mode: 'full', durationSeconds: 15, connections: 100, bookEvents: 16, checkoutEvents: 4, eventsCreated: 50, hotSeatConnections: 1000, hotSeatRequests: 30_000, streamSubscribers: 5000, indexInOwnProcess: true },
   quick: { mode: 'quick', durationSeconds: 4, connections: 100, bookEvents: 6, checkoutEvents: 2, eventsCreated: 10, hotSeatConnections: 1000, hotSeatRequests: 10_000, streamSubscribers: 5000, indexInOwnProcess: true },
-  // What the test suite runs (test/integration/bench.test.ts): every scenario and check, briefly.
-  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, bookEvents: 2, checkoutEvents: 1, eventsCreated: 20, hotSeatConnections: 100, hotSeatRequests: 1000, streamSubscribers: 20, indexInOwnProcess: false },
+  // What the test suite runs (test/integration/bench.test.ts): every scenario and check, briefly
+  // and at a bounded rate, so that it checks without taking the cores the other test files need.
+  smoke: { mode: 'smoke', durationSeconds: 1, connections: 10, rate: 2_000, bookEvents: 2, checkoutEvents: 1, eventsCreated: 20, hotSeatConnections: 100, hotSeatRequests: 1000, streamSubscribers: 20, indexInOwnProcess: false },
 };
-const { durationSeconds, connections, ...scale } = SCALES[args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full'];
+const { durationSeconds, connections, rate, ...scale } = SCALES[args.includes('--smoke') ? 'smoke' : args.includes('--quick') ? 'quick' : 'full'];
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const compareFile = option('--compare');
 // `--cluster` compares the scenarios the issue of Redis Cluster names, unless --only says others.
@@ -105,7 +106,13 @@ const jobsApart = args.includes('--jobs-apart');
 // `--server-log FILE`: what the server printed during the run (its warnings, or what V8 flags such
 // as --trace-gc given through --node-flags print), written to FILE when it stops.
 const serverLog = option('--server-log');
-const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds };
+// `--rate N`: every timed scenario at N requests per second over all its connections rather than
+// as fast as answers come (the smoke run's default is 2,000; `--rate 0` lifts it): a load
+// tester's fixed offered load, at which latency is compared between deployments.
+const rateOption = option('--rate');
+const offeredRate = rateOption === undefined ? rate : Number(rateOption);
+if (offeredRate !== undefined && !(Number.isInteger(offeredRate) && offeredRate >= 0)) throw new Error(`--rate takes requests per second, 0 or more, got ${rateOption}`);
+const settings: LoadSettings = { connections: Number(option('--connections') ?? connections), durationSeconds, ...(offeredRate ? { rate: offeredRate } : {}) };
 // `--alternate N`: after the scenarios, N rounds of the reference, book2 and those of holdThenBook,
 // releaseChurn and seasonEventBook the run ran, one right after the other, the order reversed each
 // round; each round's ratios and their median and spread
@@ -513,7 +520,7 @@ async function runBench(masters: number | undefined, acks = 0): Promise<BenchRep
   const sections: Record<string, unknown> = {};
   let memory: Record<string, number> = {};
   try {
-    console.log(`bench (${scale.mode}): ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections`);
+    console.log(`bench (${scale.mode}): ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections${settings.rate ? `, ${settings.rate} requests per second` : ''}`);
     const upload = await chartUpload(admin, scale.indexInOwnProcess);
     sections.charts = upload.figures;
     const charts = await seedCharts(admin, upload.chartKey);
@@ -680,7 +687,7 @@ async function runTarget(origin: string, systemSecret: string): Promise<BenchRep
   const admin = new Admin(origin, run.adminKey, runId);
   const skipped = Object.fromEntries(Object.entries(NOT_ON_A_TARGET).filter(([name]) => selected(name)));
   for (const [name, why] of Object.entries(skipped)) console.log(`not run with --target: ${name} (${why})`);
-  console.log(`bench (${scale.mode}) against ${origin}, run ${runId}: ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections`);
+  console.log(`bench (${scale.mode}) against ${origin}, run ${runId}: ${settings.durationSeconds} s per timed scenario, ${settings.connections} connections${settings.rate ? `, ${settings.rate} requests per second` : ''}`);
   const scenarios: Record<string, Figures> = {};
   const timelines: Record<string, Timeline> = {};
   let charts: Record<string, unknown> = {};

@@ -23,6 +23,11 @@ export interface Figures {
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
+  /**
+   * Requests per second over all connections of a timed run (autocannon's overallRate);
+   * unset, each connection sends its next request as soon as its answer came.
+   */
+  rate?: number;
 }
 
 export { percentile };
@@ -36,8 +41,9 @@ export async function measure(settings: LoadSettings, options: autocannon.Option
 export async function measured(settings: LoadSettings, options: autocannon.Options): Promise<{ figures: Figures; result: autocannon.Result }> {
   // With --target, load goes to the target alone (bench/lib/loadOrigin.ts).
   checkOrigin(options.url);
-  // A scenario bounded by `amount` runs until that many answers came, however long it takes.
-  const bound = options.amount ? {} : { duration: settings.durationSeconds };
+  // A scenario bounded by `amount` runs until that many answers came, however long it takes,
+  // at whatever rate its connections make (its concurrency is what it tests).
+  const bound = options.amount ? {} : { duration: settings.durationSeconds, ...(settings.rate ? { overallRate: settings.rate } : {}) };
   // Without a callback autocannon returns its instance, which is also a promise of the result.
   const run = autocannon({ connections: settings.connections, ...bound, ...options }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
   // A run bounded by `amount` lasts a few seconds: its per-second samples say little, and

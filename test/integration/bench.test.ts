@@ -25,6 +25,10 @@ describe('npm run bench -- --smoke', () => {
       expect(report.commit).toMatch(/^[0-9a-f]{40}$|^unknown$/);
       // Each scenario compared with the references first ran untimed, its checks at 0 (bench/scenarios/warmUp.ts).
       expect(report.warmUpSeconds).toBe(1);
+      // A smoke run offers at most 2,000 requests per second (--rate's default there): what it
+      // checks needs no more, and the other test files need the cores.
+      expect(report.settings).toMatchObject({ connections: 10, durationSeconds: 1, rate: 2_000 });
+      expect(report.scenarios.book2.rps).toBeLessThan(2_000 * 1.2);
       expect(Object.keys(report.scenarios)).toEqual(SCENARIOS);
       // statusStreamIdle sends no requests: it measures memory (below).
       for (const name of SCENARIOS.filter((n) => n !== 'statusStreamIdle')) {
