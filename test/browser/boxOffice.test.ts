@@ -15,7 +15,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = 'test-artifacts';
 
 describe('box office in a browser', () => {
-  const ctx = useServerWithCompany();
+  const ctx = useServerWithCompany('shared');
   let browser: Browser;
   let page: Page;
   let event = '';

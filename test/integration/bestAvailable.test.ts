@@ -10,7 +10,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // Best available on the routes (docs/best-available.md): the answers the official SDKs
 // expect on their sample chart, the parameters it combines with, and bad input.
 
-const ctx = useServerWithCompany();
+const ctx = useServerWithCompany('shared');
 let chartKey: string;
 
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { expectError, useServerWithCompany } from '../support/harness.js';
 // object info, by label, object type, category, section and zone, and their summaries;
 // bookWholeTables true/false/chart; the published or the draft version; bad input.
 
-const ctx = useServerWithCompany();
+const ctx = useServerWithCompany('shared');
 
 type Report = Record<string, Record<string, any>[]>;
 type Node = { count: number; [dimension: string]: any };

@@ -8,7 +8,7 @@ import { expectError, useServerWithCompany } from '../support/harness.js';
 // in-memory catalog, on every process) and the events' Redis sale fields follow at once.
 
 describe('events after their chart is published again', () => {
-  const ctx = useServerWithCompany();
+  const ctx = useServerWithCompany('shared');
 
   it('sees the new version of the objects and applies for-sale categories to them', async () => {
     const chart = await uploadDrawing(ctx.api, rowsWithoutSections);

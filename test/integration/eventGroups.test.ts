@@ -11,7 +11,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // event: objectStatus.test.ts.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 describe('event groups', () => {
   const group = (body: Record<string, unknown>, expand = true) =>

@@ -8,7 +8,7 @@ import { expectCursorWalk } from '../support/pagination.js';
 // The event log (docs/seatsio-behaviour.md, "Event log"): what admins changed in a
 // workspace, oldest first, paged like every list.
 
-const ctx = useServerWithCompany();
+const ctx = useServerWithCompany('shared');
 
 describe('event log', () => {
   it('lists chart and event changes of the workspace oldest first, with the keys they were about', async () => {

@@ -13,7 +13,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // summaries one level further.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 type Node = { count: number; [dimension: string]: any };
 

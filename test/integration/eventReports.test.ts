@@ -16,7 +16,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // always; bad report types and events. Summaries: eventReportSummaries.test.ts.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 type Report = Record<string, { label: string; status: string; [field: string]: unknown }[]>;
 

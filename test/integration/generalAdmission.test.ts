@@ -9,7 +9,7 @@ import { useEventPerTest } from '../support/eventPerTest.js';
 // counter, the status of a full area, release with a quantity. GA holds: holds.test.ts.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 const ga = (quantity: number, objectId = 'GA1') => ({ objectId, quantity });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useServerWithCompany } from '../support/harness.js';
 
 describe('hold tokens', () => {
-  const ctx = useServerWithCompany();
+  const ctx = useServerWithCompany('shared');
 
   it('creates a token with the company hold period by default', async () => {
     const before = Date.now();

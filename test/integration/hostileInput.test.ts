@@ -9,7 +9,7 @@ import { useEventPerTest } from '../support/eventPerTest.js';
 // a 400 with the error body and changes nothing (docs/api.md, "Keys, errors, general rules").
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 async function expectUntouched(): Promise<void> {
   const infos = await objectInfos(ctx.api, event, ['A-1', 'GA1']);

@@ -14,7 +14,7 @@ import { useEventPerTest } from '../support/eventPerTest.js';
 // refusal is checked to have changed nothing.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 /** A legacy call: no Authorization header, the key goes where the call wants it. */
 const legacy = (path: string, body?: unknown, extra: { method?: string; headers?: Record<string, string>; raw?: string } = {}): Promise<Response> =>

@@ -9,7 +9,7 @@ import { useEventPerTest } from '../support/eventPerTest.js';
 // extra data ("Changing object status") and the objects of an order ("Object info").
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 const ACCESSIBILITY_FALSE = {
   isAccessible: false,

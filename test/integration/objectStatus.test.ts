@@ -12,7 +12,7 @@ import { useEventPerTest } from '../support/eventPerTest.js';
 // generalAdmission.test.ts; bad input: statusBadInput.test.ts.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 let tablesChartKey: string;
 
 beforeAll(async () => {

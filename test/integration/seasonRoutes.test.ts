@@ -9,7 +9,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // The season routes (docs/seasons.md): create a season with events, add events, partial
 // seasons, and retrieve, update, list and delete through the event routes.
 
-const ctx = useServerWithCompany();
+const ctx = useServerWithCompany('shared');
 let chartKey: string;
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 // and changes nothing.
 
 let event: string;
-const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key));
+const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), 'shared');
 
 const WATCHED = ['A-1', 'A-2', 'B-1', 'GA1'];
 

@@ -11,7 +11,7 @@ import { createSeason, eventKeysOf } from '../support/seasons.js';
 // stored by the drain running inside the test server, listed per event and per object,
 // sorted, filtered and paged like every list.
 
-const ctx = useServerWithCompany();
+const ctx = useServerWithCompany('shared');
 let chartKey: string;
 let tablesChartKey: string;
 

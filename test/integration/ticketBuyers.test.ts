@@ -5,7 +5,7 @@ import { call, client, expectError, useServerWithCompany, type Api } from '../su
 // Ticket buyer ids (docs/seatsio-behaviour.md, "Ticket buyers"): added, removed and listed
 // per workspace, each id once however many calls name it at the same time.
 
-const ctx = useServerWithCompany();
+const ctx = useServerWithCompany('shared');
 
 const ids = (n: number) => Array.from({ length: n }, () => randomUUID());
 

@@ -19,7 +19,7 @@ function expectError(response: Response, status: number, code: string): void {
 }
 
 describe('workspaces', () => {
-  const ctx = useServerWithCompany();
+  const ctx = useServerWithCompany('shared');
 
   async function createWorkspace(name: string, api: Api = ctx.admin, isTest?: boolean): Promise<WorkspaceRecord> {
     const response = await api.post<WorkspaceRecord>('/workspaces', isTest === undefined ? { name } : { name, isTest });

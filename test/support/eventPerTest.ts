@@ -9,12 +9,12 @@ export interface EventPerTest extends ServerWithCompany {
 }
 
 /**
- * The setup the status, hold and report suites share: one in-process server with a test
- * company (useServerWithCompany), the file's drawing uploaded once as a chart, and a fresh
- * event on that chart before each test, handed to `onEvent` (the file keeps it in a variable
- * of its own, so its tests read `event` as before).
+ * The setup the status, hold and report suites share: a server with a test company
+ * (useServerWithCompany, whose `overrides` or `'shared'` it takes), the file's drawing
+ * uploaded once as a chart, and a fresh event on that chart before each test, handed to
+ * `onEvent` (the file keeps it in a variable of its own, so its tests read `event` as before).
  */
-export function useEventPerTest(drawing: unknown, onEvent: (eventKey: string) => void, overrides: Record<string, string> = {}): EventPerTest {
+export function useEventPerTest(drawing: unknown, onEvent: (eventKey: string) => void, overrides: Record<string, string> | 'shared' = {}): EventPerTest {
   const ctx = useServerWithCompany(overrides) as EventPerTest;
   beforeAll(async () => {
     ctx.chartKey = (await uploadDrawing(ctx.api, drawing)).key;

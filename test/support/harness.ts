@@ -1,44 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
-import { startApp, type RunningApp } from '../../src/app.js';
+import type { RunningApp } from '../../src/app.js';
 import type { RedisClient } from '../../src/inventory/redis.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { serverEnv, startServerWith, SYSTEM_SECRET, type TestServer } from './testServer.js';
+
+export { newDatabaseName, serverEnv, startServerWith, SYSTEM_SECRET, type TestServer, type TestStores } from './testServer.js';
 
 // Boots real servers for tests: the app in-process on a free port (startTestServer) or as
 // a child process running the built dist/ (spawnServer), against the Redis and MongoDB
-// wire servers of globalSetup. Plus a small HTTP client.
-
-export const SYSTEM_SECRET = 'test-system-secret';
-
-export function newDatabaseName(): string {
-  return `t_${randomBytes(6).toString('hex')}`;
-}
+// wire servers of globalSetup; or hands a file the server globalSetup started for every file
+// of its project (useServerWithCompany('shared')). Plus a small HTTP client.
 
 /** Environment for a server under test; `MONGODB_DB` isolates its metadata. */
 export function testEnv(overrides: Record<string, string> = {}): Record<string, string> {
-  const database = overrides.MONGODB_DB ?? newDatabaseName();
-  return {
-    REDIS_URL: inject('redisUrl'),
-    // Set in the cluster project (vitest.config.ts): the servers then use the cluster, not REDIS_URL.
-    REDIS_CLUSTER_NODES: inject('redisClusterNodes'),
-    MONGODB_URL: inject('mongoUrl'),
-    MONGODB_DB: database,
-    // Test servers share one Redis; ids restart at 1 in each database, so keys are kept apart.
-    REDIS_KEY_PREFIX: `${database}:`,
-    HOST: '127.0.0.1',
-    PORT: '0',
-    SYSTEM_API_SECRET: SYSTEM_SECRET,
-    LOG_LEVEL: 'silent',
-    // Test files run several at once on few cores (vitest.config.ts): a reader thread at a lower
-    // priority would wait behind the other files' servers, which is its job in production but
-    // not what a test here looks at (the priority itself is tested in statusStream.test.ts).
-    READER_THREAD_NICE: '0',
-    ...overrides,
-  };
+  return serverEnv({ redisUrl: inject('redisUrl'), redisClusterNodes: inject('redisClusterNodes'), mongoUrl: inject('mongoUrl') }, overrides);
 }
 
 /**
@@ -57,17 +34,26 @@ export function testRedis(keyPrefix = ''): RedisClient {
  */
 export const isBackgroundKey = (key: string, prefix: string): boolean => key.startsWith(`${prefix}bull:`) || key.startsWith(`${prefix}history:`);
 
-export interface TestServer {
-  url: string;
-  app: RunningApp;
-  stop(): Promise<void>;
-}
 
 export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
-  const config = loadConfig(testEnv(overrides));
-  const app = await startApp(config, createLogger(config.logLevel));
-  const url = `http://127.0.0.1:${app.port}`;
-  return { url, app, stop: async () => void (await app.shutdown(5_000)) };
+  return startServerWith(testEnv(overrides));
+}
+
+
+/**
+ * The server globalSetup started for every file of the project that asks for it. Its parts
+ * live in vitest's main process: a test that reads them (`server.app`) needs a server of its own.
+ */
+function sharedServer(): TestServer {
+  const url = inject('sharedServerUrl');
+  if (!url) throw new Error('this project has no shared test server (test/support/globalSetup.ts)');
+  return {
+    url,
+    get app(): RunningApp {
+      throw new Error("this file runs on the shared test server (useServerWithCompany('shared')), whose parts are in vitest's main process: give it a server of its own to read them");
+    },
+    stop: async () => undefined,
+  };
 }
 
 export interface Response<T = any> {
@@ -186,13 +172,17 @@ export interface ServerWithCompany extends CompanyClients {
 
 /**
  * Registers beforeAll/afterAll hooks for the enclosing describe (or file): one in-process server
- * and one test company on it. The fields of the returned object are filled in by beforeAll, so
- * read them inside hooks and tests only.
+ * (with `overrides` in its environment) and one test company on it. The fields of the returned
+ * object are filled in by beforeAll, so read them inside hooks and tests only.
+ *
+ * `'shared'`: the project's shared server instead (globalSetup.ts), for files whose tests see
+ * the server only through its API. Their companies keep them apart from the other files on it,
+ * and they neither load the server's modules nor start one (about a second of CPU per file).
  */
-export function useServerWithCompany(overrides: Record<string, string> = {}): ServerWithCompany {
+export function useServerWithCompany(overrides: Record<string, string> | 'shared' = {}): ServerWithCompany {
   const ctx = { freshCompany: () => createCompanyClients(ctx.server.url) } as ServerWithCompany;
   beforeAll(async () => {
-    ctx.server = await startTestServer(overrides);
+    ctx.server = overrides === 'shared' ? sharedServer() : await startTestServer(overrides);
     Object.assign(ctx, await createCompanyClients(ctx.server.url));
   });
   afterAll(() => ctx.server?.stop());
