@@ -80,10 +80,14 @@ export class EventService {
   /**
    * Inserts the events in order, all or none: if one insert fails (a key taken meanwhile)
    * the ones already inserted are deleted again. Keys were checked before, so that is rare.
+   * A single event's key is not looked up first: the unique index on the workspace and key
+   * refuses its insert just the same, and creating one event is a round trip shorter.
    */
   async create(at: EventChart, events: NewEvent[], tag?: string): Promise<EventDoc[]> {
-    for (const fields of events) {
-      if (await this.events.findByKey(fields.workspaceId, fields.key)) throw eventKeyTaken(fields.key);
+    if (events.length > 1) {
+      for (const fields of events) {
+        if (await this.events.findByKey(fields.workspaceId, fields.key)) throw eventKeyTaken(fields.key);
+      }
     }
     const created: EventDoc[] = [];
     try {
@@ -98,9 +102,13 @@ export class EventService {
       for (const doc of created) await this.events.delete(doc._id);
       throw error;
     }
-    await this.charts.markUsed(at.chart._id);
-    for (const event of created) if (hasSaleConfig(event)) await this.saleConfig.sync(event, at.index);
-    for (const event of created) await this.log.record(event.workspaceId, 'event.created', event.key);
+    // The chart's mark of use and the events' own writes do not depend on each other: they are
+    // sent together (the log's entries stay in the events' order).
+    const ownWrites = async () => {
+      for (const event of created) if (hasSaleConfig(event)) await this.saleConfig.sync(event, at.index);
+      for (const event of created) await this.log.record(event.workspaceId, 'event.created', event.key);
+    };
+    await Promise.all([this.charts.markUsed(at.chart._id), ownWrites()]);
     return created;
   }
 
