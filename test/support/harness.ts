@@ -6,7 +6,7 @@ import type { RunningApp } from '../../src/app.js';
 import type { RedisClient } from '../../src/inventory/redis.js';
 import { serverEnv, startServerWith, SYSTEM_SECRET, type TestServer } from './testServer.js';
 
-export { newDatabaseName, serverEnv, startServerWith, SYSTEM_SECRET, type TestServer, type TestStores } from './testServer.js';
+export { newDatabaseName, SYSTEM_SECRET, type TestServer } from './testServer.js';
 
 // Boots real servers for tests: the app in-process on a free port (startTestServer) or as
 // a child process running the built dist/ (spawnServer), against the Redis and MongoDB
@@ -34,11 +34,9 @@ export function testRedis(keyPrefix = ''): RedisClient {
  */
 export const isBackgroundKey = (key: string, prefix: string): boolean => key.startsWith(`${prefix}bull:`) || key.startsWith(`${prefix}history:`);
 
-
 export async function startTestServer(overrides: Record<string, string> = {}): Promise<TestServer> {
   return startServerWith(testEnv(overrides));
 }
-
 
 /**
  * The server globalSetup started for every file of the project that asks for it. Its parts
