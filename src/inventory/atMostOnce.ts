@@ -42,7 +42,7 @@ const RECORD_SLACK_MS = 5_000;
  * every SCAN walks) and each expired on its own. A tenth of a second keeps a hash small
  * (about 1,700 replies at 17,000 bookings a second), as Redis frees an expired hash at once.
  */
-const RECORD_WINDOW_MS = 100;
+export const RECORD_WINDOW_MS = 100;
 /**
  * How long a record hash is kept from the call that sets its expiry: the first of its window
  * applied sets it, and the window's last call may be made a window later and repeated until

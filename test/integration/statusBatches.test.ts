@@ -44,6 +44,7 @@ describe('one batch of status requests on one event', () => {
     const event = newEvent();
     expect(await plain(event, 'book', ['A-3'])).toEqual({ holdings: [] });
     sent.length = 0;
+    await status.windowStart();
     // All made in one turn: one call of the batch function.
     const answers = await Promise.all([
       plain(event, 'book', ['A-1', 'A-2']),
@@ -90,6 +91,7 @@ describe('one batch of status requests on one event', () => {
     // 4 rows of 30 seats: a booking of 100 seats is over a batch's 64 objects.
     const wide = buildObjectIndex(generatedDrawing({ sections: 0, rowsPerSection: 4, seatsPerRow: 30 }));
     const many = Array.from({ length: 100 }, (_, i) => `${rowLabel(Math.floor(i / 30))}-${(i % 30) + 1}`);
+    await status.windowStart();
     const answers = await Promise.all([
       plain(event, 'book', ['D-29', 'D-30'], wide),
       plain(event, 'book', many, wide),

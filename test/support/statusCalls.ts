@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { AtMostOnceCalls } from '../../src/inventory/atMostOnce.js';
+import { AtMostOnceCalls, RECORD_WINDOW_MS } from '../../src/inventory/atMostOnce.js';
 import { RedisClock } from '../../src/inventory/redisClock.js';
 import { Scripts } from '../../src/inventory/scripts.js';
 import { applyPlainChange, plainOutcome, type AppliedChanges, type EventStatusChange } from '../../src/inventory/statusChanges.js';
@@ -16,6 +16,11 @@ import { RedisMonitor } from './redisMonitor.js';
 export interface StatusCalls {
   redis: Redis;
   calls: AtMostOnceCalls;
+  /**
+   * Resolves early in a record window (src/inventory/atMostOnce.ts, RECORD_WINDOW_MS): calls
+   * made at once from there share one record hash, so one batch, however slow the machine is.
+   */
+  windowStart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -26,6 +31,11 @@ export function statusCallsOn(redisUrl: string, prefix: string): StatusCalls {
   return {
     redis,
     calls,
+    windowStart: async () => {
+      for (let into = clock.now() % RECORD_WINDOW_MS; into > RECORD_WINDOW_MS / 4; into = clock.now() % RECORD_WINDOW_MS) {
+        await new Promise((wake) => setTimeout(wake, RECORD_WINDOW_MS - into));
+      }
+    },
     close: async () => {
       clock.stop();
       await redis.quit();
