@@ -8,10 +8,13 @@ import { CLOSE_TOO_SLOW } from '../../src/services/streamSockets.js';
 // on a 2-core machine: a plain TCP socket each, speaking just enough WebSocket (the handshake,
 // unmasked server frames, pongs); most subscribers read only each frame's header (its seq
 // range: kind and two varints in the compact format, the opening fields of a JSON message)
-// and skip the rest unread, and read their sockets a few times a second, not on every
-// frame. A sample of them reads continuously and decodes every frame: their delivery times
-// and their views are the figures. Every subscriber checks its seq continuity from the
-// headers: each changes frame follows on from where the last one left it (`from`).
+// and skip the rest unread, and read their sockets once a second, not on every frame (libuv
+// reads straight into one buffer, and a socket stops reading between rounds: the kernel keeps
+// what comes, about 20 KB a second each at book2's rate). A sample of them reads continuously
+// and keeps every frame with the time it came; once the load is over, each decodes its frames:
+// their delivery times and their views are the figures. Every subscriber checks its seq
+// continuity from the headers: each changes frame follows on from where the last one left it
+// (`from`). Reading five times a second instead cost the subscribers' process twice the CPU.
 
 interface Start {
   type: 'start';
@@ -38,7 +41,7 @@ interface Finish {
 }
 
 /** How often a subscriber outside the sample reads its socket. */
-const READ_EVERY_MS = 200;
+const READ_EVERY_MS = 1000;
 /** Payload bytes a subscriber outside the sample keeps of a frame: enough for its header. */
 const HEADER_BYTES = 96;
 const JSON_HEAD = /^\{"type":"(snapshot|changes|pong)"(?:,"conflated":(true))?(?:,"from":(\d+))?(?:,"seq":(\d+))?/;
@@ -53,10 +56,15 @@ class Subscriber {
   /** Payload bytes of its changes frames, and the changes they carried. */
   changeBytes = 0;
   changes = 0;
-  /** For the sample: label -> when first seen, and the view. */
+  /** For the sample: label -> when first seen, and the view (worked out by replay()). */
   readonly seen: Map<string, number> | undefined;
   readonly view: Map<string, string> | undefined;
   private readonly decoder: FrameDecoder | undefined;
+  /**
+   * For the sample: each frame as it came and when. Decoded after the load (replay()), so that
+   * the sample's decoding is not CPU taken from the server during the run.
+   */
+  private readonly received: { payload: Buffer; at: number; snapshot: boolean }[] = [];
   // The frame being read: its header bytes, then its payload.
   private head = Buffer.alloc(14);
   private headLength = 0;
@@ -94,7 +102,8 @@ class Subscriber {
         const take = Math.min(this.remaining, chunk.length - at);
         const keep = this.sampled || this.opcode === 8 ? take : Math.min(take, HEADER_BYTES - this.keptLength);
         if (keep > 0) {
-          this.kept.push(chunk.subarray(at, at + keep));
+          // A copy: the chunk is the process's one read buffer, overwritten by the next read.
+          this.kept.push(Buffer.from(chunk.subarray(at, at + keep)));
           this.keptLength += keep;
         }
         at += take;
@@ -147,12 +156,15 @@ class Subscriber {
       }
     }
     this.seq = to;
-    if (this.sampled) this.decode(payload, snapshot);
+    if (this.sampled) this.received.push({ payload: sharedPayload(payload), at: performance.timeOrigin + performance.now(), snapshot });
   }
 
-  /** The sample: every change, its first receipt, and the view. */
-  private decode(payload: Buffer, snapshot: boolean): void {
-    const at = performance.timeOrigin + performance.now();
+  /** The sample, once the load is over: every change of the frames received, its first receipt, and the view. */
+  replay(): void {
+    for (const { payload, at, snapshot } of this.received.splice(0)) this.decode(payload, at, snapshot);
+  }
+
+  private decode(payload: Buffer, at: number, snapshot: boolean): void {
     const view = this.view!;
     const changes: [string, string][] = [];
     if (this.format === 'compact') {
@@ -175,6 +187,23 @@ class Subscriber {
   private pong(payload: Buffer): void {
     this.socket.write(Buffer.concat([Buffer.from([0x8a, 0x80 | payload.length, 0, 0, 0, 0]), payload]));
   }
+}
+
+/**
+ * The sampled subscribers mostly receive the same frames: each payload is kept once (the same
+ * bytes, compared in full), not once per subscriber.
+ */
+const payloads = new Map<string, Buffer[]>();
+function sharedPayload(payload: Buffer): Buffer {
+  const key = `${payload.length}:${payload.toString('latin1', 0, Math.min(payload.length, 24))}`;
+  const same = payloads.get(key);
+  if (same === undefined) {
+    payloads.set(key, [payload]);
+    return payload;
+  }
+  for (const kept of same) if (kept.equals(payload)) return kept;
+  same.push(payload);
+  return payload;
 }
 
 /** kind, from and to of a compact frame, from its first bytes. */
@@ -209,37 +238,45 @@ export function viewDigest(view: Iterable<[string, string]>): string {
 }
 
 const subscribers: Subscriber[] = [];
+/** Every socket's reads land here (each read is parsed before the next can happen). */
+const READ_BUFFER = Buffer.alloc(256 * 1024);
 const paused: Socket[] = [];
 
 /** Opens a subscriber; resolves once it has its first frame. */
 function open(start: Start, index: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: start.host, port: start.port, noDelay: true });
     const sampled = index < start.sampled;
-    const subscriber = new Subscriber(socket, sampled, start.format, start.layout, resolve);
     let upgraded = false;
     let response = Buffer.alloc(0);
     const timer = setTimeout(() => reject(new Error(`subscriber ${index}: no first frame within 60 s`)), 60_000);
-    socket.on('connect', () => {
-      const key = randomBytes(16).toString('base64');
-      const headers = Object.entries(start.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-      socket.write(`GET ${start.path} HTTP/1.1\r\nHost: ${start.host}:${start.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n${headers}\r\n`);
-    });
-    socket.on('data', (chunk: Buffer) => {
+    // Read into the process's one buffer, straight from libuv (no stream, no Buffer per read);
+    // returning false stops reading at once, until the next round resumes it: the kernel holds
+    // what comes meanwhile, and one read takes it all.
+    const onread = (length: number, into: Uint8Array): boolean => {
+      let chunk = Buffer.from(into.buffer, into.byteOffset, length);
       if (!upgraded) {
         response = Buffer.concat([response, chunk]);
         const end = response.indexOf('\r\n\r\n');
-        if (end < 0) return;
+        if (end < 0) return true;
         const status = response.toString('latin1', 0, end).split('\r\n')[0]!;
-        if (!/^HTTP\/1\.1 101/.test(status)) return reject(new Error(`subscriber ${index}: ${status}`));
+        if (!/^HTTP\/1\.1 101/.test(status)) {
+          reject(new Error(`subscriber ${index}: ${status}`));
+          return true;
+        }
         upgraded = true;
         chunk = response.subarray(end + 4);
       }
       subscriber.read(chunk);
-      if (!sampled && subscriber.seq >= 0) {
-        socket.pause();
-        paused.push(socket);
-      }
+      if (sampled || subscriber.seq < 0 || subscriber.closeCode !== undefined) return true;
+      paused.push(socket);
+      return false;
+    };
+    const socket = connect({ host: start.host, port: start.port, noDelay: true, onread: { buffer: READ_BUFFER, callback: onread } });
+    const subscriber = new Subscriber(socket, sampled, start.format, start.layout, resolve);
+    socket.on('connect', () => {
+      const key = randomBytes(16).toString('base64');
+      const headers = Object.entries(start.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`GET ${start.path} HTTP/1.1\r\nHost: ${start.host}:${start.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n${headers}\r\n`);
     });
     socket.on('close', () => {
       clearTimeout(timer);
@@ -255,6 +292,7 @@ async function finish(message: Finish): Promise<void> {
   const deadline = Date.now() + message.timeoutMs;
   const behind = () => subscribers.filter((s) => s.closeCode === undefined && s.seq < message.lastSeq).length;
   while (behind() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  for (const s of subscribers) if (s.sampled) s.replay();
   const answered = new Map(message.answered);
   const latencies: number[] = [];
   for (const s of subscribers) if (s.seen) for (const [label, at] of s.seen) if (answered.has(label)) latencies.push(at - answered.get(label)!);

@@ -66,6 +66,13 @@ export const CLOSE_RESTARTED = 1011;
 const DROPPED = 2;
 /** How often skipped subscribers are checked against STREAM_BLOCKED_CLOSE_MS. */
 const BLOCKED_CHECK_MS = 1_000;
+/**
+ * Sockets written per turn of the event loop. A write costs a few microseconds (the socket's
+ * send), so a frame for 5,000 subscribers written at once held the thread for tens of
+ * milliseconds each tick, and every booking waiting meanwhile with it; in slices, the bookings
+ * that come in are served between them (docs/status-stream.md, "The stream thread").
+ */
+export const WRITES_PER_TURN = 256;
 
 export interface StreamSocketsOptions {
   limits: StreamLimits;
@@ -87,6 +94,10 @@ export class StreamSockets {
   /** Drained subscribers to catch up, sent to the thread once per turn. */
   private catchUps: Extract<ToStream, { t: 'catchUp' }>['items'] = [];
   private closing = false;
+  /** The thread's messages not handled yet, in the order it sent them. */
+  private readonly queue: FromStream[] = [];
+  /** The sockets of the queue's first frame not written yet (a live view: closed ones leave it). */
+  private writing: Iterator<StreamSocket> | undefined;
 
   constructor(private readonly options: StreamSocketsOptions) {
     this.thread = options.thread(
@@ -179,17 +190,55 @@ export class StreamSockets {
     await this.thread.stop();
   }
 
+  /**
+   * The thread's messages are handled in the order they came, at most WRITES_PER_TURN writes
+   * per turn: what a frame has left goes on at the next turn, and what came after it waits
+   * for it (a subscriber's frames follow on from each other).
+   */
   private delivered(message: FromStream): void {
-    if (message.t === 'frame') this.frame(message);
-    else if (message.t === 'send') this.send(message);
-    else for (const id of message.ids) this.byId.get(id)?.end(message.code, message.reason);
+    this.queue.push(message);
+    if (this.queue.length === 1) this.handleSome();
   }
 
-  /** A tick's frame to every current subscriber of its event; one whose socket has not drained is skipped. */
-  private frame({ eventId, gen, to, bytes }: Extract<FromStream, { t: 'frame' }>): void {
-    const sockets = this.byEvent.get(eventId);
-    if (!sockets) return;
-    for (const ws of sockets) {
+  private readonly handleSome = (): void => {
+    let budget = WRITES_PER_TURN;
+    while (this.queue.length > 0) {
+      const message = this.queue[0]!;
+      if (message.t === 'frame') {
+        budget = this.frame(message, budget);
+        if (budget === 0 && this.writing !== undefined) {
+          return void setImmediate(this.handleSome);
+        }
+      } else if (message.t === 'send') {
+        this.send(message);
+        budget = Math.max(0, budget - message.ids.length);
+      } else for (const id of message.ids) this.byId.get(id)?.end(message.code, message.reason);
+      this.queue.shift();
+      if (budget === 0 && this.queue.length > 0) {
+        return void setImmediate(this.handleSome);
+      }
+    }
+  };
+
+  /**
+   * A tick's frame to every current subscriber of its event, `budget` writes at most; one whose
+   * socket has not drained is skipped. What is left of the budget; `writing` holds the sockets
+   * still to go when it ran out.
+   */
+  private frame({ eventId, gen, to, bytes }: Extract<FromStream, { t: 'frame' }>, budget: number): number {
+    if (this.writing === undefined) {
+      const sockets = this.byEvent.get(eventId);
+      if (!sockets) return budget;
+      this.writing = sockets.values();
+    }
+    for (;;) {
+      if (budget === 0) return 0;
+      const next = this.writing.next();
+      if (next.done) {
+        this.writing = undefined;
+        return budget;
+      }
+      const ws = next.value;
       const subscriber = ws.getUserData();
       if (subscriber.state !== 'current') continue;
       const frame = bytes[subscriber.variant];
@@ -199,6 +248,7 @@ export class StreamSockets {
         continue;
       }
       this.write(ws, subscriber, frame, to, gen);
+      budget--;
     }
   }
 
@@ -245,6 +295,9 @@ export class StreamSockets {
   private crashed(error?: Error): void {
     this.options.logger?.error({ err: error?.stack ?? error?.message },'status stream: its thread died; closing its subscribers (they resume with since) and starting it again');
     this.catchUps = [];
+    // What the dead thread sent and is not handled yet goes with it.
+    this.queue.length = 0;
+    this.writing = undefined;
     for (const ws of [...this.byId.values()]) ws.end(CLOSE_RESTARTED, 'The status stream restarted: connect again with since');
   }
 }
