@@ -40,14 +40,22 @@ import { WARMED, warmUp } from './scenarios/warmUp.js';
 import { bestAvailable4, bestAvailable4Cold, bestAvailableChartOf } from './scenarios/bestAvailable.js';
 import { book2WhileReporting, halfBookedEvent, reportSummary100k } from './scenarios/reports.js';
 import { AGAINST_REFERENCE, addReferenceRatios, referenceBook2, referenceHealth, referenceReleaseChurn, referenceSeasonEventBook } from './scenarios/reference.js';
+import { argumentError, type ArgumentSpec } from './lib/cliArguments.js';
 import { callBatchFigures, callRequests } from './lib/callBatches.js';
 import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundOrder, summarizeAlternating, type WithOwnReference, type AgainstBook2, type AlternatingRound, type AlternatingSummary, type RoundScenario, type Spread } from './lib/alternating.js';
 
-// `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
-//  [-- --connections N] [-- --rate N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
-//  [-- --node-flags "FLAGS"] [-- --server-log FILE] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up] [-- --replica-acks N]`
-// `npm run bench -- --target URL --system-secret S [-- --quick | --smoke] [-- --only a,b] [-- --connections N] [-- --rate N] [-- --output FILE] [-- --compare FILE] [-- --no-warm-up]`
-// `npm run bench -- --target URL --cleanup [RUN_ID]`
+/** `npm run bench -- --help`; each option is explained below. */
+const USAGE = `npm run bench [-- --quick | --smoke] [-- --compare FILE] [-- --only a,b] [-- --profile DIR] [-- --subscribers N]
+  [-- --connections N] [-- --rate N] [-- --output FILE] [-- --workers N] [-- --jobs-apart] [-- --cluster] [-- --allocation | --survivors]
+  [-- --node-flags "FLAGS"] [-- --server-log FILE] [-- --alternate N] [-- --server-dir DIR] [-- --no-settle] [-- --keep-history] [-- --no-warm-up] [-- --replica-acks N]
+npm run bench -- --target URL --system-secret S [-- --quick | --smoke] [-- --only a,b] [-- --connections N] [-- --rate N] [-- --output FILE] [-- --compare FILE] [-- --no-warm-up]
+npm run bench -- --target URL --cleanup [RUN_ID]
+(docs/benchmarks.md)`;
+const ARGUMENTS: ArgumentSpec = {
+  flags: ['--quick', '--smoke', '--jobs-apart', '--cluster', '--allocation', '--survivors', '--no-settle', '--keep-history', '--no-warm-up'],
+  valued: ['--compare', '--only', '--profile', '--subscribers', '--connections', '--rate', '--output', '--workers', '--node-flags', '--server-log', '--alternate', '--server-dir', '--replica-acks', '--target', '--system-secret'],
+  optionallyValued: ['--cleanup'],
+};
 // Starts the server on its embedded defaults (npm run dev's launcher, with a temp data dir)
 // in a child process and a no-op uWS ceiling in another, seeds charts of 10,000 and
 // 100,000 seats, and drives the on-sale scenarios with autocannon at the same connections
@@ -67,6 +75,15 @@ import { AGAINST_BOOK2, OWN_REFERENCES, alternatingRound, describeSpread, roundO
 // Every run also writes an HTML report beside the JSON (bench/lib/htmlReport.ts).
 
 const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const wrongArgument = argumentError(args, ARGUMENTS);
+if (wrongArgument !== undefined) {
+  console.error(`${wrongArgument}; npm run bench -- --help lists the options`);
+  process.exit(1);
+}
 const SCALES: Record<Scale['mode'], Scale & { durationSeconds: number; connections: number; rate?: number }> = {
   full: { mode: 'full', durationSeconds: 15, connections: 100, bookEvents: 16, checkoutEvents: 4, eventsCreated: 50, hotSeatConnections: 1000, hotSeatRequests: 30_000, streamSubscribers: 5000, indexInOwnProcess: true },
   quick: { mode: 'quick', durationSeconds: 4, connections: 100, bookEvents: 6, checkoutEvents: 2, eventsCreated: 10, hotSeatConnections: 1000, hotSeatRequests: 10_000, streamSubscribers: 5000, indexInOwnProcess: true },
