@@ -59,6 +59,8 @@ export const VARIANTS = 4;
 export type ToStream =
   | { t: 'join'; id: number; workspace: WorkspaceDoc; eventKey: string; variant: number; since: number | undefined }
   | { t: 'leave'; id: number }
+  /** The event's last frame is written to its subscribers: the follower may make the next. */
+  | { t: 'written'; eventId: number }
   | { t: 'catchUp'; items: { id: number; eventId: number; variant: number; seq: number; gen: number }[] };
 
 /** What the stream's thread sends the server's. */
@@ -86,6 +88,11 @@ const IDLE_FOLLOWER_MS = 5_000;
 const RECENT_CHANGES = 10_000;
 /** After a failed read, the follower tries again this much later. */
 const RETRY_MS = 200;
+/**
+ * How long a follower waits at most for the server's thread to have written its last frame
+ * (a `written` message) before it makes the next one anyway.
+ */
+const WRITTEN_WAIT_MS = 1_000;
 
 interface Recent {
   seq: number;
@@ -117,6 +124,10 @@ class Follower {
   idleTimer: NodeJS.Timeout | undefined;
   waiters: { seq: number; wake: () => void }[] = [];
   ready: Promise<void>;
+  /** Frames posted that the server's thread has not said are written yet. */
+  unwritten = 0;
+  /** Wakes the follower waiting for its frames to be written. */
+  onWritten: (() => void) | undefined;
 
   constructor(
     readonly eventId: number,
@@ -201,6 +212,7 @@ export class StreamFollowers {
   receive(message: ToStream): void {
     if (message.t === 'join') void this.join(message);
     else if (message.t === 'leave') this.leave(message.id);
+    else if (message.t === 'written') this.written(message.eventId);
     else for (const item of message.items) this.catchUp(item);
   }
 
@@ -271,6 +283,40 @@ export class StreamFollowers {
     this.flushing = true;
     // Before the next tick's frame can be made (a tick is a timer: it runs after this).
     queueMicrotask(() => this.flush());
+  }
+
+  /** The server's thread wrote one of the event's frames. */
+  private written(eventId: number): void {
+    const follower = this.followers.get(eventId);
+    if (!follower || follower.unwritten === 0) return;
+    follower.unwritten--;
+    if (follower.unwritten === 0) follower.onWritten?.();
+  }
+
+  /** A frame to every current subscriber of the follower's event, counted until the server's thread says it is written. */
+  private postFrame(follower: Follower, to: number, bytes: (Uint8Array | undefined)[]): void {
+    follower.unwritten++;
+    this.parts.post({ t: 'frame', eventId: follower.eventId, gen: follower.resets, to, bytes });
+  }
+
+  /**
+   * Resolves once the follower's frames are written (or after WRITTEN_WAIT_MS): a server's
+   * thread slower than the ticks (thousands of subscribers, the sale at full speed) gets
+   * fewer, bigger frames rather than a queue of them, and each subscriber's delay stays
+   * about one tick and one round of writes.
+   */
+  private async allWritten(follower: Follower): Promise<void> {
+    if (follower.unwritten === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, WRITTEN_WAIT_MS);
+      function done(): void {
+        clearTimeout(timer);
+        follower.onWritten = undefined;
+        resolve();
+      }
+      follower.onWritten = done;
+    });
+    follower.unwritten = 0;
   }
 
   private flush(): void {
@@ -369,6 +415,7 @@ export class StreamFollowers {
         // handing it to the subscribers costs per frame, not per change.
         const wait = readAt + this.options.tickMs - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.allWritten(follower);
         readAt = performance.now();
         if (await this.layoutChanged(follower)) {
           await this.resetAll(follower);
@@ -459,7 +506,7 @@ export class StreamFollowers {
         ? compactChanges(from, to, changes, audience, follower.positions, follower.table, added)
         : encode(changesMessageOf(from, to, changes.map((change) => changeJson(change, audience))));
     }
-    this.parts.post({ t: 'frame', eventId: follower.eventId, gen: follower.resets, to, bytes });
+    this.postFrame(follower, to, bytes);
   }
 
   /**
@@ -500,7 +547,7 @@ export class StreamFollowers {
     await this.readView(follower);
     const bytes: (Uint8Array | undefined)[] = new Array(VARIANTS);
     for (let variant = 0; variant < VARIANTS; variant++) if (follower.variants[variant]! > 0) bytes[variant] = follower.snapshot(variant, true);
-    this.parts.post({ t: 'frame', eventId: follower.eventId, gen: follower.resets, to: follower.shown, bytes });
+    this.postFrame(follower, follower.shown, bytes);
     this.wakeWaiters(follower);
   }
 

@@ -228,7 +228,7 @@ export class StreamSockets {
   private frame({ eventId, gen, to, bytes }: Extract<FromStream, { t: 'frame' }>, budget: number): number {
     if (this.writing === undefined) {
       const sockets = this.byEvent.get(eventId);
-      if (!sockets) return budget;
+      if (!sockets) return this.written(eventId, budget);
       this.writing = sockets.values();
     }
     for (;;) {
@@ -236,7 +236,7 @@ export class StreamSockets {
       const next = this.writing.next();
       if (next.done) {
         this.writing = undefined;
-        return budget;
+        return this.written(eventId, budget);
       }
       const ws = next.value;
       const subscriber = ws.getUserData();
@@ -250,6 +250,12 @@ export class StreamSockets {
       this.write(ws, subscriber, frame, to, gen);
       budget--;
     }
+  }
+
+  /** The thread makes the event's next frame once it hears this one is written (streamFollowers.ts, allWritten). */
+  private written(eventId: number, budget: number): number {
+    this.thread.post({ t: 'written', eventId });
+    return budget;
   }
 
   /** A frame for some subscribers alone (first frames, catch-ups): they are current after it. */

@@ -649,6 +649,22 @@ describe('status stream: its thread', () => {
     await expectViewMatches(ctx.api, event, resumed);
     resumed.close();
   });
+
+  it("makes the next frame as soon as the server's thread says the last is written, not a second later", async () => {
+    // A follower waits for that word (src/services/streamFollowers.ts, allWritten) at most a
+    // second: without it, 30 bookings 50 ms apart would reach the subscriber in 2 or 3 frames.
+    const s = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey });
+    await s.until((m) => m.type === 'snapshot');
+    const seats = Array.from({ length: 30 }, (_, i) => `${String.fromCharCode(65 + Math.floor(i / 8))}-${(i % 8) + 1}`);
+    for (const seat of seats) {
+      await done(ctx.api, event, 'book', { objects: [seat] });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await s.until((m) => m.seq === seats.length);
+    expect(s.messages.filter((m) => m.type === 'changes').length).toBeGreaterThan(6);
+    expectNoGap(s);
+    s.close();
+  });
 });
 
 describe('status stream: its thread at a lower priority', () => {

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceDoc } from '../../src/domain/tenant.js';
-import type { FromStream } from '../../src/services/streamFollowers.js';
+import type { FromStream, ToStream } from '../../src/services/streamFollowers.js';
 import { StreamSockets, WRITES_PER_TURN, type StreamSocket, type Subscriber } from '../../src/services/streamSockets.js';
 import type { ReaderThread } from '../../src/util/readerThread.js';
 
@@ -33,7 +33,13 @@ class RecordingSocket implements StreamSocket {
 
 function setUp(count: number) {
   let deliver: (message: FromStream) => void = () => undefined;
-  const thread = { start: () => undefined, post: () => true, stop: async () => undefined } as unknown as ReaderThread<never, FromStream>;
+  /** What the server's thread told the stream's thread, but for joins. */
+  const told: ToStream[] = [];
+  const post = (message: ToStream) => {
+    if (message.t !== 'join') told.push(message);
+    return true;
+  };
+  const thread = { start: () => undefined, post, stop: async () => undefined } as unknown as ReaderThread<ToStream, FromStream>;
   const sockets = new StreamSockets({
     limits: { maxSubscribers: 100_000, maxEventSubscribers: 100_000, retainedChanges: 1_000, tickMs: 100, blockedCloseMs: 30_000 },
     thread: (toServer) => {
@@ -46,7 +52,7 @@ function setUp(count: number) {
   // Each one current at seq 0, with no bytes of its own.
   deliver({ t: 'send', ids: all.map((ws) => ws.getUserData().id), gen: 1, to: 0, bytes: undefined, binary: true });
   const frame = (marker: number, to: number): FromStream => ({ t: 'frame', eventId: 1, gen: 1, to, bytes: [undefined, undefined, Uint8Array.of(marker), undefined] });
-  return { sockets, all, deliver: (message: FromStream) => deliver(message), frame };
+  return { sockets, all, told, deliver: (message: FromStream) => deliver(message), frame };
 }
 
 const writes = (all: RecordingSocket[]) => all.reduce((n, ws) => n + ws.written.length, 0);
@@ -64,6 +70,17 @@ describe('a frame for more subscribers than one turn writes', () => {
     expect(writes(all)).toBe(count * 2);
     expect(new Set(all.map((ws) => ws.written.join(',')))).toEqual(new Set(['1,2']));
     expect(new Set(all.map((ws) => ws.getUserData().seq))).toEqual(new Set([9]));
+  });
+
+  it("tells the stream's thread each frame is written once its last slice is, and at once for an event with no subscriber here", async () => {
+    const { all, told, deliver, frame } = setUp(WRITES_PER_TURN + 1);
+    deliver(frame(1, 5));
+    expect(told).toEqual([]);
+    await nextTurn();
+    expect(writes(all)).toBe(WRITES_PER_TURN + 1);
+    expect(told).toEqual([{ t: 'written', eventId: 1 }]);
+    deliver({ t: 'frame', eventId: 2, gen: 1, to: 3, bytes: [Uint8Array.of(9)] });
+    expect(told).toEqual([{ t: 'written', eventId: 1 }, { t: 'written', eventId: 2 }]);
   });
 
   it('sends what the thread sent after a frame only once that frame is written, and writes nothing to a subscriber gone meanwhile', async () => {
