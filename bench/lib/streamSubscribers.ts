@@ -8,9 +8,9 @@ import { CLOSE_TOO_SLOW } from '../../src/services/streamSockets.js';
 // on a 2-core machine: a plain TCP socket each, speaking just enough WebSocket (the handshake,
 // unmasked server frames, pongs); most subscribers read only each frame's header (its seq
 // range: kind and two varints in the compact format, the opening fields of a JSON message)
-// and skip the rest unread, and read their sockets once a second, not on every frame (libuv
-// reads straight into one buffer, and a socket stops reading between rounds: the kernel keeps
-// what comes, about 20 KB a second each at book2's rate). A sample of them reads continuously
+// and skip the rest unread, and read their sockets in rounds, 5,000 reads a second in all, not
+// on every frame (libuv reads straight into one buffer, and a socket stops reading between
+// rounds: the kernel keeps what comes, about 20 KB a second each in compact frames at book2's rate). A sample of them reads continuously
 // and keeps every frame with the time it came; once the load is over, each decodes its frames:
 // their delivery times and their views are the figures. Every subscriber checks its seq
 // continuity from the headers: each changes frame follows on from where the last one left it
@@ -40,8 +40,14 @@ interface Finish {
   expectedDigest: string;
 }
 
-/** How often a subscriber outside the sample reads its socket. */
-const READ_EVERY_MS = 1000;
+/**
+ * Reads a second of the subscribers outside the sample, all together: each reads every
+ * count / READS_PER_SECOND seconds (5,000 subscribers once a second), but at least
+ * every READ_AT_MOST_EVERY_MS, so that a subscriber's kernel buffer does not fill between
+ * two reads (1,000 JSON subscribers take about half a megabyte a second each).
+ */
+const READS_PER_SECOND = 5_000;
+const READ_AT_MOST_EVERY_MS = 200;
 /** Payload bytes a subscriber outside the sample keeps of a frame: enough for its header. */
 const HEADER_BYTES = 96;
 const JSON_HEAD = /^\{"type":"(snapshot|changes|pong)"(?:,"conflated":(true))?(?:,"from":(\d+))?(?:,"seq":(\d+))?/;
@@ -267,7 +273,8 @@ function open(start: Start, index: number): Promise<void> {
         chunk = response.subarray(end + 4);
       }
       subscriber.read(chunk);
-      if (sampled || subscriber.seq < 0 || subscriber.closeCode !== undefined) return true;
+      // A full buffer: there may be more to read now.
+      if (sampled || subscriber.seq < 0 || subscriber.closeCode !== undefined || length === READ_BUFFER.length) return true;
       paused.push(socket);
       return false;
     };
@@ -321,9 +328,12 @@ const percentileOf = (sorted: number[], p: number) => (sorted.length === 0 ? -1 
 
 process.on('message', (message: Start | Finish) => {
   if (message.type === 'start') {
-    setInterval(() => {
-      for (const socket of paused.splice(0)) socket.resume();
-    }, READ_EVERY_MS);
+    setInterval(
+      () => {
+        for (const socket of paused.splice(0)) socket.resume();
+      },
+      Math.max(READ_AT_MOST_EVERY_MS, (message.count / READS_PER_SECOND) * 1000),
+    );
     void (async () => {
       // Opened in slices: thousands of handshakes at once would time out on a 2-core machine.
       for (let i = 0; i < message.count; i += 250) {
