@@ -9,14 +9,13 @@
 // that a busy process kept committed. A booking now allocates under 6 KB and reports read
 // through src/inventory/bulkReader.ts, so the bigger young generation bought nothing the
 // spread shows and cost the peak: alternating bench runs of 16 against 64
-// (docs/performance.md, "The young generation at 16 MB"), full runs of the same hour
+// (docs/performance.md, "Peak memory"), full runs of the same hour
 // peak RSS 368 against 511 MB, booking CPU against the reference the same within the spread.
 //
 // --heap-growing-percent=50: after each full collection V8 lets the old generation grow to
 // 1.5 times what survived before the next one, where its own factor (up to 4 on this
 // machine) let garbage that reports and chart uploads promote pile up to 300 MB before it
-// was collected. Quick bench runs, alternating (docs/performance.md, "Peak memory: the old
-// generation's growth and the slow readers' allowance"): peak server RSS 652, 661 -> 432,
+// was collected. Quick bench runs, alternating (docs/performance.md, "Peak memory"): peak server RSS 652, 661 -> 432,
 // 431 MB, booking CPU within the spread (a full run, with the status stream's smaller
 // allowance for slow readers: 826 -> 511 MB); a booking promotes little, so full collections
 // stay rare on the priority lane.
