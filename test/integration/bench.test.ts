@@ -42,10 +42,10 @@ describe('npm run bench -- --smoke', () => {
       for (const figures of [book2, holdThenBook, releaseChurn]) expect(figures.non2xx).toBe(0);
       for (const figures of [book2, holdThenBook, hotSeats]) expect([figures.doubleBookings, figures.lostBookings]).toEqual([0, 0]);
       expect(book2.seatsBooked).toBeGreaterThan(0);
-      // p99Ms is kept to 0.01 ms from every 2xx answer's time (bench/lib/measure.ts); autocannon's own, in whole ms, beside it.
-      // They agree to its rounding, or, when a slow machine stretches the tail (a few dozen
-      // answers make the p99 of a smoke run), to a tenth and a half.
-      expect(Math.abs(book2.p99Ms - book2.p99MsWhole), `${book2.p99Ms} against ${book2.p99MsWhole}`).toBeLessThan(Math.max(2, 0.15 * book2.p99MsWhole));
+      // p99Ms is kept to 0.01 ms from every 2xx answer's time (bench/lib/measure.ts); autocannon's
+      // own, in whole ms, beside it, from the same answers (at the smoke run's set rate, without
+      // its correction for coordinated omission, which made it 19 ms against 12.56).
+      expect(Math.abs(book2.p99Ms - book2.p99MsWhole), `${book2.p99Ms} against ${book2.p99MsWhole}`).toBeLessThan(2);
       expect(book2.p99Ms).toBeGreaterThanOrEqual(book2.p50Ms);
       // The server's in-memory MongoDB is found and measured beside it (bench/lib/processes.ts, mongoPidsOf).
       expect(book2.mongoCpuPct).toBeGreaterThanOrEqual(0);
