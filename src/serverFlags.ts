@@ -15,8 +15,8 @@
 // --heap-growing-percent=50: after each full collection V8 lets the old generation grow to
 // 1.5 times what survived before the next one, where its own factor (up to 4 on this
 // machine) let garbage that reports and chart uploads promote pile up to 300 MB before it
-// was collected. Quick bench runs, alternating (docs/performance.md, "Peak memory"): peak server RSS 652, 661 -> 432,
-// 431 MB, booking CPU within the spread (a full run, with the status stream's smaller
-// allowance for slow readers: 826 -> 511 MB); a booking promotes little, so full collections
-// stay rare on the priority lane.
+// was collected. Quick bench runs, alternating (docs/performance.md, "Peak memory"): peak
+// server RSS 652, 661 -> 432, 431 MB, booking CPU within the spread (a full run, with the
+// status stream's smaller allowance for slow readers: 826 -> 511 MB); a booking promotes
+// little, so full collections stay rare on the priority lane.
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=50'];

@@ -8,13 +8,12 @@ import { CLOSE_TOO_SLOW } from '../../src/services/streamSockets.js';
 // on a 2-core machine: a plain TCP socket each, speaking just enough WebSocket (the handshake,
 // unmasked server frames, pongs); most subscribers read only each frame's header (its seq
 // range: kind and two varints in the compact format, the opening fields of a JSON message)
-// and skip the rest unread, and read their sockets in rounds, 5,000 reads a second in all, not
-// on every frame (libuv reads straight into one buffer, and a socket stops reading between
-// rounds: the kernel keeps what comes, about 20 KB a second each in compact frames at book2's rate). A sample of them reads continuously
-// and keeps every frame with the time it came; once the load is over, each decodes its frames:
-// their delivery times and their views are the figures. Every subscriber checks its seq
-// continuity from the headers: each changes frame follows on from where the last one left it
-// (`from`). Reading five times a second instead cost the subscribers' process twice the CPU.
+// and skip the rest unread, and read their sockets in rounds, not on every frame (libuv reads
+// straight into one buffer, and a socket stops reading between rounds: the kernel keeps what
+// comes meanwhile). A sample of them reads continuously and keeps every frame with the time it
+// came; once the load is over, each decodes its frames: their delivery times and their views
+// are the figures. Every subscriber checks its seq continuity from the headers: each changes
+// frame follows on from where the last one left it (`from`).
 
 interface Start {
   type: 'start';
@@ -41,10 +40,10 @@ interface Finish {
 }
 
 /**
- * Reads a second of the subscribers outside the sample, all together: each reads every
- * count / READS_PER_SECOND seconds (5,000 subscribers once a second), but at least
- * every READ_AT_MOST_EVERY_MS, so that a subscriber's kernel buffer does not fill between
- * two reads (1,000 JSON subscribers take about half a megabyte a second each).
+ * Reads a second by the subscribers outside the sample, all of them together: each reads every
+ * count / READS_PER_SECOND seconds (5,000 subscribers once a second; five reads a second each
+ * doubled their process's CPU), but at least every READ_AT_MOST_EVERY_MS, so that its kernel
+ * buffer does not fill between two reads (a JSON subscriber takes about half a megabyte a second).
  */
 const READS_PER_SECOND = 5_000;
 const READ_AT_MOST_EVERY_MS = 200;
@@ -256,10 +255,9 @@ function open(start: Start, index: number): Promise<void> {
     let response = Buffer.alloc(0);
     const timer = setTimeout(() => reject(new Error(`subscriber ${index}: no first frame within 60 s`)), 60_000);
     // Read into the process's one buffer, straight from libuv (no stream, no Buffer per read);
-    // returning false stops reading at once, until the next round resumes it: the kernel holds
-    // what comes meanwhile, and one read takes it all.
-    const onread = (length: number, into: Uint8Array): boolean => {
-      let chunk = Buffer.from(into.buffer, into.byteOffset, length);
+    // returning false stops reading at once, until the next round resumes it.
+    const onread = (length: number): boolean => {
+      let chunk = READ_BUFFER.subarray(0, length);
       if (!upgraded) {
         response = Buffer.concat([response, chunk]);
         const end = response.indexOf('\r\n\r\n');

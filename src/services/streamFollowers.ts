@@ -124,8 +124,8 @@ class Follower {
   idleTimer: NodeJS.Timeout | undefined;
   waiters: { seq: number; wake: () => void }[] = [];
   ready: Promise<void>;
-  /** Frames posted that the server's thread has not said are written yet. */
-  unwritten = 0;
+  /** Its last frame is posted and the server's thread has not said it is written yet (one frame per read at most). */
+  unwritten = false;
   /** Wakes the follower waiting for its frames to be written. */
   onWritten: (() => void) | undefined;
 
@@ -288,14 +288,14 @@ export class StreamFollowers {
   /** The server's thread wrote one of the event's frames. */
   private written(eventId: number): void {
     const follower = this.followers.get(eventId);
-    if (!follower || follower.unwritten === 0) return;
-    follower.unwritten--;
-    if (follower.unwritten === 0) follower.onWritten?.();
+    if (!follower) return;
+    follower.unwritten = false;
+    follower.onWritten?.();
   }
 
   /** A frame to every current subscriber of the follower's event, counted until the server's thread says it is written. */
   private postFrame(follower: Follower, to: number, bytes: (Uint8Array | undefined)[]): void {
-    follower.unwritten++;
+    follower.unwritten = true;
     this.parts.post({ t: 'frame', eventId: follower.eventId, gen: follower.resets, to, bytes });
   }
 
@@ -306,7 +306,7 @@ export class StreamFollowers {
    * about one tick and one round of writes.
    */
   private async allWritten(follower: Follower): Promise<void> {
-    if (follower.unwritten === 0) return;
+    if (!follower.unwritten) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, WRITTEN_WAIT_MS);
       function done(): void {
@@ -316,7 +316,7 @@ export class StreamFollowers {
       }
       follower.onWritten = done;
     });
-    follower.unwritten = 0;
+    follower.unwritten = false;
   }
 
   private flush(): void {

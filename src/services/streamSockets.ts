@@ -203,20 +203,17 @@ export class StreamSockets {
   private readonly handleSome = (): void => {
     let budget = WRITES_PER_TURN;
     while (this.queue.length > 0) {
+      if (budget === 0) return void setImmediate(this.handleSome);
       const message = this.queue[0]!;
       if (message.t === 'frame') {
         budget = this.frame(message, budget);
-        if (budget === 0 && this.writing !== undefined) {
-          return void setImmediate(this.handleSome);
-        }
+        // Sockets left to write: the budget ran out, the next turn goes on.
+        if (this.writing !== undefined) continue;
       } else if (message.t === 'send') {
         this.send(message);
         budget = Math.max(0, budget - message.ids.length);
       } else for (const id of message.ids) this.byId.get(id)?.end(message.code, message.reason);
       this.queue.shift();
-      if (budget === 0 && this.queue.length > 0) {
-        return void setImmediate(this.handleSome);
-      }
     }
   };
 
@@ -226,17 +223,13 @@ export class StreamSockets {
    * still to go when it ran out.
    */
   private frame({ eventId, gen, to, bytes }: Extract<FromStream, { t: 'frame' }>, budget: number): number {
-    if (this.writing === undefined) {
-      const sockets = this.byEvent.get(eventId);
-      if (!sockets) return this.written(eventId, budget);
-      this.writing = sockets.values();
-    }
-    for (;;) {
+    this.writing ??= this.byEvent.get(eventId)?.values();
+    while (this.writing !== undefined) {
       if (budget === 0) return 0;
       const next = this.writing.next();
       if (next.done) {
         this.writing = undefined;
-        return this.written(eventId, budget);
+        break;
       }
       const ws = next.value;
       const subscriber = ws.getUserData();
@@ -250,10 +243,7 @@ export class StreamSockets {
       this.write(ws, subscriber, frame, to, gen);
       budget--;
     }
-  }
-
-  /** The thread makes the event's next frame once it hears this one is written (streamFollowers.ts, allWritten). */
-  private written(eventId: number, budget: number): number {
+    // The thread makes the event's next frame once it hears this one is written (streamFollowers.ts, allWritten).
     this.thread.post({ t: 'written', eventId });
     return budget;
   }
