@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SummaryNode } from '../domain/reports.js';
-import { builtEntry, READER_THREAD_LIMITS, ReaderThread } from '../util/readerThread.js';
+import { builtEntry, REPORT_THREAD_LIMITS, ReaderThread } from '../util/readerThread.js';
 import { isAnswer, ThreadCalls, type AnswerMessage, type CallMessage } from '../util/threadCalls.js';
 import type { ChartReports } from './chartReportService.js';
 import type { EventReports } from './eventReportService.js';
@@ -41,7 +41,7 @@ export class ReportThreadClient {
     this.thread = new ReaderThread({
       file: builtEntry('reportThread'),
       workerData: { config, inFlight } satisfies ReportThreadData,
-      resourceLimits: READER_THREAD_LIMITS,
+      resourceLimits: REPORT_THREAD_LIMITS,
       onMessage: (message) => {
         if (isAnswer(message)) this.calls.answered(message as AnswerMessage<ReportAnswer>);
       },

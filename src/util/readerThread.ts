@@ -17,10 +17,19 @@ const MAX_RESTART_MS = 5_000;
 const STABLE_MS = 30_000;
 
 /**
- * A reader thread's heap limits: a young generation of a few MB, against the server's 16-MB
- * semi-spaces (src/serverFlags.ts), since nothing waits on a reader thread's scavenges.
+ * The stream thread's heap limits: a young generation of a few MB (semi-spaces of 4 MB,
+ * against the server's 16: src/serverFlags.ts), since nothing waits on its scavenges and
+ * what it makes (frames, views) is small.
  */
 export const READER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 };
+
+/**
+ * The report thread's: semi-spaces of 16 MB, as the server's. A big report makes a slice's
+ * texts (some 1.5 MB per 2,000 objects) faster than 4-MB semi-spaces let them die young:
+ * with 12 MB, a detailed report of 100,000 objects spent about a quarter of its CPU more,
+ * mostly collecting what it had promoted (docs/reports.md, "The report thread").
+ */
+export const REPORT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 };
 
 /** Where a thread entry file of src/ is once built: `streamThread` -> dist/src/streamThread.js. */
 export const builtEntry = (name: string): string => join(projectDir(), 'dist', 'src', `${name}.js`);
