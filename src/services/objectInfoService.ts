@@ -1,7 +1,7 @@
 import { eventLayout } from '../domain/eventLayout.js';
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
-import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, EventFieldsCache, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
 import { bookableObjects, directRules, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
@@ -96,6 +96,8 @@ function rulesOf(loaded: LoadedEvent, settings: EventDoc, make: (event: EventDoc
 export class ObjectInfoService {
   /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
   private readonly views = new WeakMap<LoadedEvent, EventView>();
+  /** Per reading of an event's state (readAll): the event fields its objects share (EventFieldsCache). */
+  private readonly fieldsCaches = new WeakMap<EventObjects, EventFieldsCache>();
   /** Each layout's bytes (layout), by chart version and public key. */
   private readonly layouts = new Lru<string, EncodedBody>(MAX_LAYOUTS);
 
@@ -203,11 +205,14 @@ export class ObjectInfoService {
    * The same object info as its event fields and its JSON text (for big reports, which
    * serialise what they describe at once). The chart's part of the JSON is written anew
    * each time (chartMembersJson: some 60 ms per 100,000 objects), not kept: kept, it was
-   * some 50 MB per 100,000-object chart version for as long as its index lived.
+   * some 50 MB per 100,000-object chart version for as long as its index lived. The event
+   * fields most objects share are made once per reading (EventFieldsCache).
    */
   describeReadJson(read: EventObjects, object: ChartObject): { fields: Record<string, unknown>; json: () => string } {
-    const fields = eventFields(object, read.snapshot(object), read.view.rules);
-    return { fields, json: () => eventObjectJson(chartMembersJson(read.loaded.index, object), fields) };
+    let cache = this.fieldsCaches.get(read);
+    if (!cache) this.fieldsCaches.set(read, (cache = new EventFieldsCache(read.view.rules)));
+    const { fields, text } = cache.of(object, read.snapshot(object));
+    return { fields, json: () => `{${chartMembersJson(read.loaded.index, object)},${text()}` };
   }
 
   private viewOf(loaded: LoadedEvent): EventView {

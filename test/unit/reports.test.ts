@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventDoc } from '../../src/domain/event.js';
-import { chartMembersJson, describeEventObject, eventFields, eventObjectJson, objectStanding, sharedSnapshotJson, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, EventFieldsCache, eventFields, eventObjectJson, objectStanding, sharedSnapshotJson, type ObjectSnapshot } from '../../src/domain/eventObjectInfo.js';
 import { directRules, indexedRules } from '../../src/domain/eventObjectRules.js';
 import { buildObjectIndex, describeObject, type ChartObject } from '../../src/domain/objectIndex.js';
 import { areaState, FREE_OBJECT } from '../../src/domain/objectStates.js';
@@ -221,6 +221,44 @@ describe('object info as JSON for big reports', () => {
       const info = describeEventObject(plain, sections, object, { state: FREE_OBJECT });
       for (const type of ['bySection', 'byZone'] as const) expect(groupOfObject(type, object, fields)).toBe(groupOf(type, info));
     }
+  });
+
+  it('event fields shared by objects whose state is a status alone: the same fields and text as made one by one, made once per category, sale, channel and status', () => {
+    const settings: Settings = {
+      ...plain,
+      objectCategories: { 'A-3': 10 },
+      channels: [{ id: 'c', key: 'c', name: 'c', color: '#000', index: 0, objects: ['A-2', 'A-3'], areaPlaces: {} }],
+      forSaleConfig: { forSale: false, objects: ['B-2'], categories: [], areaPlaces: { GA2: 10 } },
+    };
+    const rules = indexedRules(settings, sample);
+    const booked = { state: { ...FREE_OBJECT, status: 'booked' } };
+    const snapshots: ObjectSnapshot[] = [
+      { state: FREE_OBJECT },
+      booked,
+      { state: { ...FREE_OBJECT, status: 'booked', orderId: 'o-1' } },
+      { state: { ...FREE_OBJECT, status: 'reservedByToken', holdToken: 'token-1' } },
+      { state: { ...FREE_OBJECT, status: 'booked', ticketType: 'adult' } },
+      { state: { ...FREE_OBJECT, status: 'resale', resaleListingId: 'l-1' } },
+      { state: FREE_OBJECT, extraData: { a: 1 } },
+      { state: FREE_OBJECT, unavailable: 'booked' },
+      { state: FREE_OBJECT, seasonStatusOverridden: true },
+      { state: areaState(['5', '2', 'booked'].join('\u001f'), new Map([['token-1', new Map([['', 2]])]])) },
+    ];
+    const cache = new EventFieldsCache(rules);
+    for (const object of sample.objects) {
+      for (const snapshot of snapshots) {
+        const fields = eventFields(object, snapshot, rules);
+        const shared = cache.of(object, snapshot);
+        expect(shared.fields, object.label).toEqual(fields);
+        expect(shared.text(), object.label).toBe(JSON.stringify(fields).slice(1));
+      }
+    }
+    // Seats of one category, sale, channel and status share one entry; any of the four apart, not.
+    const [a1, a2, a3, b1, b2] = ['A-1', 'A-2', 'A-3', 'B-1', 'B-2'].map((label) => sample.byLabel.get(label)!);
+    expect(cache.of(a1!, booked)).toBe(cache.of(b1!, { state: { ...FREE_OBJECT, status: 'booked' } }));
+    for (const other of [a2!, a3!, b2!]) expect(cache.of(other, booked), other.label).not.toBe(cache.of(a1!, booked));
+    expect(cache.of(a1!, { state: FREE_OBJECT })).not.toBe(cache.of(a1!, booked));
+    expect(cache.of(a1!, snapshots[2]!)).not.toBe(cache.of(a1!, snapshots[2]!));
   });
 
   it('objects sharing one snapshot: each worded as eventObjectJson words it, keyed as an object of their details lists them', () => {
