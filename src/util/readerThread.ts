@@ -24,12 +24,13 @@ const STABLE_MS = 30_000;
 export const READER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 };
 
 /**
- * The report thread's: semi-spaces of 16 MB, as the server's. A big report makes a slice's
- * texts (some 1.5 MB per 2,000 objects) faster than 4-MB semi-spaces let them die young:
- * with 12 MB, a detailed report of 100,000 objects spent about a quarter of its CPU more,
- * mostly collecting what it had promoted (docs/reports.md, "The report thread").
+ * The report thread's: semi-spaces of 8 MB. A big report makes a slice's texts (some 1.5 MB
+ * per 2,000 objects) faster than 4-MB semi-spaces let them die young: with 12 MB, a
+ * detailed report of 100,000 objects spent about a fifth more CPU, collecting what it had
+ * promoted. 48 MB (the server's 16-MB semi-spaces) saved a few percent more for some 40 MB
+ * more at the peak (docs/reports.md, "The report thread").
  */
-export const REPORT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 48 };
+export const REPORT_THREAD_LIMITS = { maxYoungGenerationSizeMb: 24 };
 
 /** Where a thread entry file of src/ is once built: `streamThread` -> dist/src/streamThread.js. */
 export const builtEntry = (name: string): string => join(projectDir(), 'dist', 'src', `${name}.js`);
