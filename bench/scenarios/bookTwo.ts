@@ -31,9 +31,15 @@ export async function ceiling(ctx: BenchContext): Promise<Figures> {
   return measure(ctx.settings, { url: ctx.ceilingUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, fake, ctx.workspaceHeaders) });
 }
 
+/**
+ * book-2. `loadServerUsPerRequest`: the server's CPU per request over the timed load alone (its
+ * events' creation and the ledger's check left out), when the bench started the server.
+ */
 export async function bookTwo(ctx: BenchContext): Promise<Figures> {
   const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.bookEvents);
   const ledger = new SeatLedger();
+  const cpuBefore = ctx.serverCpuSeconds?.();
   const figures = await measure(ctx.settings, { url: ctx.serverUrl, requests: bookTwoRequests(ctx.charts.seats100k.labels, events, ctx.workspaceHeaders, ledger) });
-  return { ...figures, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };
+  const loadServerUsPerRequest = ctx.serverCpuSeconds ? Math.round(((ctx.serverCpuSeconds() - cpuBefore!) * 1e7) / Math.max(1, figures.requests)) / 10 : undefined;
+  return { ...figures, loadServerUsPerRequest, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };
 }

@@ -5,7 +5,7 @@ import { measure, type Figures } from '../lib/measure.js';
 import { cpuSecondsOf } from '../lib/processes.js';
 import { viewDigest } from '../lib/streamSubscribers.js';
 import { waitUntil } from '../lib/waitUntil.js';
-import { bookTwoRequests } from './bookTwo.js';
+import { bookTwo, bookTwoRequests } from './bookTwo.js';
 import type { BenchContext } from './context.js';
 
 // The live status stream's scenarios (docs/status-stream.md): subscribers of one event in a
@@ -14,7 +14,7 @@ import type { BenchContext } from './context.js';
 // - statusStream: `scale.streamSubscribers` compact subscribers while book2 runs on the event;
 // - statusStreamJson: a fifth as many JSON subscribers, the same way;
 // - statusStreamIdle: twice as many subscribers and no load: what each costs the server's memory.
-// Reported: book2's rps (against book2 alone in the same run), delivery times (a booking's
+// Reported: book2's rps (against book2 alone just before, `ratioToBook2Alone`), delivery times (a booking's
 // answer to a sampled subscriber's receipt of its seats), the server's CPU per subscriber and
 // second (its CPU less what the same bookings cost alone), bytes per change, and the checks:
 // no gap in any subscriber's seqs, none closed or behind, the sampled views equal the event.
@@ -70,6 +70,9 @@ async function connectSubscribers(ctx: BenchContext, run: ReturnType<typeof subs
 
 /** Subscribers on an event while book2 runs on it. */
 async function withBookings(ctx: BenchContext, count: number, format: 'json' | 'compact'): Promise<Figures> {
+  // book2 alone right before, what the subscribers' run is set against: this machine's speed
+  // moves within minutes, and against the run's first book2 the share kept swung from 0.6 to 1.2.
+  const alone = await bookTwo(ctx);
   const events = await ctx.newEvents(ctx.charts.seats100k, ctx.scale.bookEvents);
   const watched = events[0]!;
   const run = subscribersProcess();
@@ -112,15 +115,23 @@ async function withBookings(ctx: BenchContext, count: number, format: 'json' | '
     const result = await finished;
     const [deliveryP50Ms, deliveryP99Ms, deliverySamples] = result.latencies;
     const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
+    const checked = await ledger.check(ctx.state);
     return {
       ...figures,
-      ...(await ledger.check(ctx.state)),
+      ...checked,
+      doubleBookings: (checked.doubleBookings ?? 0) + (alone.doubleBookings ?? 0),
+      lostBookings: (checked.lostBookings ?? 0) + (alone.lostBookings ?? 0),
+      non2xx: figures.non2xx + alone.non2xx,
+      errors: figures.errors + alone.errors,
+      book2AloneRps: alone.rps,
+      ratioToBook2Alone: round(figures.rps / alone.rps, 3),
+      book2AloneServerUsPerRequest: alone.loadServerUsPerRequest,
       subscribers: count,
       format: format === 'compact' ? 1 : 0,
       deliveryP50Ms: round(deliveryP50Ms),
       deliveryP99Ms: round(deliveryP99Ms),
       deliverySamples,
-      // What the subscribers cost the server beyond the bookings: set against book2 alone by the report (serverCpuUsPerSubscriberSecond).
+      // What the subscribers cost the server beyond the bookings: set against book2 alone (book2AloneServerUsPerRequest) by the report (serverCpuUsPerSubscriberSecond).
       serverCpuSecondsWithSubscribers: cpuDuring === undefined ? undefined : round(cpuDuring, 3),
       loadSeconds: round(seconds, 2),
       subscribersCpuPct: round(subscribersCpuPct),

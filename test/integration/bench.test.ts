@@ -60,6 +60,9 @@ describe('npm run bench -- --smoke', () => {
       for (const figures of [statusStream, statusStreamJson]) {
         expect(figures.deliverySamples).toBeGreaterThan(0);
         expect(figures.serverCpuUsPerSubscriberSecond).toEqual(expect.any(Number));
+        // Set against book2 alone run just before the subscribers connected.
+        expect(figures.book2AloneRps).toBeGreaterThan(0);
+        expect(figures.ratioToBook2Alone).toBeCloseTo(figures.rps / figures.book2AloneRps!, 2);
       }
       // book2's pairs are neighbours in the layout: a compact change is 2 to 4 bytes, a JSON one tens.
       expect(statusStream.bytesPerChange).toBeLessThanOrEqual(4);
