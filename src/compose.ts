@@ -65,7 +65,7 @@ import type { FromStream, ToStream } from './services/streamFollowers.js';
 import { StreamSockets } from './services/streamSockets.js';
 import { statusStreamRoute } from './routes/statusStream.js';
 import type { WebSocketRoute } from './http/webSocketRoute.js';
-import { builtEntry, READER_THREAD_LIMITS, ReaderThread } from './util/readerThread.js';
+import { builtEntry, STREAM_THREAD_LIMITS, ReaderThread } from './util/readerThread.js';
 
 // The composition root: every store, cache, service and route of the server is built here,
 // once, and handed what it uses through its constructor. To find where a request goes,
@@ -240,7 +240,7 @@ export function compose(connections: Connections, config: Config, logger?: Logge
   const statusStream = new StreamSockets({
     limits: config.statusStream,
     thread: (deliver, crashed) =>
-      new ReaderThread<ToStream, FromStream>({ file: builtEntry('streamThread'), workerData: config, onMessage: deliver, onCrash: crashed, resourceLimits: READER_THREAD_LIMITS }),
+      new ReaderThread<ToStream, FromStream>({ file: builtEntry('streamThread'), workerData: config, onMessage: deliver, onCrash: crashed, resourceLimits: STREAM_THREAD_LIMITS }),
     logger,
   });
   const webSockets = [statusStreamRoute({ sockets: statusStream, tenants, catalog, maxMessageBytes: config.statusStream.maxMessageBytes })];

@@ -21,7 +21,7 @@ const STABLE_MS = 30_000;
  * against the server's 16: src/serverFlags.ts), since nothing waits on its scavenges and
  * what it makes (frames, views) is small.
  */
-export const READER_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 };
+export const STREAM_THREAD_LIMITS = { maxYoungGenerationSizeMb: 12 };
 
 /**
  * The report thread's: semi-spaces of 8 MB. A big report makes a slice's texts (some 1.5 MB
