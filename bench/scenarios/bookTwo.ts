@@ -43,3 +43,18 @@ export async function bookTwo(ctx: BenchContext): Promise<Figures> {
   const loadServerUsPerRequest = ctx.serverCpuSeconds ? Math.round(((ctx.serverCpuSeconds() - cpuBefore!) * 1e7) / Math.max(1, figures.requests)) / 10 : undefined;
   return { ...figures, loadServerUsPerRequest, seatsBooked: ledger.seatsBooked, ...(await ledger.check(ctx.state)) };
 }
+
+/**
+ * A booking run's figures set against book2 alone run just before it on the same server: the
+ * share of its rate kept (`ratioToBook2Alone`), and both runs' checks and failures together.
+ */
+export function againstBook2Alone(during: Figures, alone: Figures) {
+  return {
+    book2AloneRps: alone.rps,
+    ratioToBook2Alone: Math.round((during.rps / alone.rps) * 1000) / 1000,
+    doubleBookings: (during.doubleBookings ?? 0) + (alone.doubleBookings ?? 0),
+    lostBookings: (during.lostBookings ?? 0) + (alone.lostBookings ?? 0),
+    non2xx: during.non2xx + alone.non2xx,
+    errors: during.errors + alone.errors,
+  };
+}

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import type { BenchEvent } from '../lib/admin.js';
 import { measure, type Figures } from '../lib/measure.js';
-import { bookTwo } from './bookTwo.js';
+import { againstBook2Alone, bookTwo } from './bookTwo.js';
 import type { BenchContext, SeededChart } from './context.js';
 
 // Reports of a big event, live (docs/reports.md, "Big events"): an event on the
@@ -92,17 +92,15 @@ export async function book2WhileReporting(ctx: BenchContext): Promise<Figures> {
     timeout: 30,
   }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
   const [booking, reports] = await Promise.all([bookTwo(ctx), reporting]);
+  const both = againstBook2Alone(booking, alone);
   return {
     ...booking,
-    book2AloneRps: alone.rps,
-    ratioToBook2Alone: Math.round((booking.rps / alone.rps) * 1000) / 1000,
+    ...both,
     reportsPerSecond: reports.requests.average,
     reportP50Ms: reports.latency.p50,
     reportP99Ms: reports.latency.p99,
     reportNon2xx: reports.non2xx,
-    doubleBookings: (booking.doubleBookings ?? 0) + (alone.doubleBookings ?? 0),
-    lostBookings: (booking.lostBookings ?? 0) + (alone.lostBookings ?? 0),
-    non2xx: booking.non2xx + alone.non2xx + reports.non2xx,
-    errors: booking.errors + alone.errors + reports.errors + reports.timeouts,
+    non2xx: both.non2xx + reports.non2xx,
+    errors: both.errors + reports.errors + reports.timeouts,
   };
 }

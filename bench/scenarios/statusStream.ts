@@ -5,7 +5,7 @@ import { measure, type Figures } from '../lib/measure.js';
 import { cpuSecondsOf } from '../lib/processes.js';
 import { viewDigest } from '../lib/streamSubscribers.js';
 import { waitUntil } from '../lib/waitUntil.js';
-import { bookTwo, bookTwoRequests } from './bookTwo.js';
+import { againstBook2Alone, bookTwo, bookTwoRequests } from './bookTwo.js';
 import type { BenchContext } from './context.js';
 
 // The live status stream's scenarios (docs/status-stream.md): subscribers of one event in a
@@ -115,16 +115,9 @@ async function withBookings(ctx: BenchContext, count: number, format: 'json' | '
     const result = await finished;
     const [deliveryP50Ms, deliveryP99Ms, deliverySamples] = result.latencies;
     const round = (value: number, places = 1) => Math.round(value * 10 ** places) / 10 ** places;
-    const checked = await ledger.check(ctx.state);
     return {
       ...figures,
-      ...checked,
-      doubleBookings: (checked.doubleBookings ?? 0) + (alone.doubleBookings ?? 0),
-      lostBookings: (checked.lostBookings ?? 0) + (alone.lostBookings ?? 0),
-      non2xx: figures.non2xx + alone.non2xx,
-      errors: figures.errors + alone.errors,
-      book2AloneRps: alone.rps,
-      ratioToBook2Alone: round(figures.rps / alone.rps, 3),
+      ...againstBook2Alone({ ...figures, ...(await ledger.check(ctx.state)) }, alone),
       book2AloneServerUsPerRequest: alone.loadServerUsPerRequest,
       subscribers: count,
       format: format === 'compact' ? 1 : 0,

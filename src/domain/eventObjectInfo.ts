@@ -200,10 +200,16 @@ const SEAT_FLAGS_JSON = Array.from({ length: 1 << SEAT_PROPERTIES.length }, (_, 
   SEAT_PROPERTIES.map(([, name], bit) => `,"${name}":${(flags & (1 << bit)) !== 0}`).join(''),
 );
 
-/** Object info as JSON from chartMembersJson and eventFields: the members JSON.stringify(describeEventObject(...)) has. */
-export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => `{${chartMembers},${JSON.stringify(fields).slice(1)}`;
+/** Event fields as the JSON members that follow the chart's in an object info, with its closing brace. */
+const fieldsText = (fields: Record<string, unknown>): string => JSON.stringify(fields).slice(1);
 
-/** An object's event fields, and their JSON text as eventObjectJson writes it after the chart's members (made when asked). */
+/** Object info as JSON from chartMembersJson and the event fields' text (fieldsText). */
+export const objectInfoJson = (chartMembers: string, fields: string): string => `{${chartMembers},${fields}`;
+
+/** Object info as JSON from chartMembersJson and eventFields: the members JSON.stringify(describeEventObject(...)) has. */
+export const eventObjectJson = (chartMembers: string, fields: Record<string, unknown>): string => objectInfoJson(chartMembers, fieldsText(fields));
+
+/** An object's event fields, and their text for objectInfoJson (made when asked). */
 export interface FieldsAndText {
   fields: Record<string, unknown>;
   text: () => string;
@@ -233,14 +239,14 @@ export class EventFieldsCache {
     let entry = byRest.get(key);
     if (!entry) {
       const fields = eventFields(object, snapshot, rules);
-      const text = JSON.stringify(fields).slice(1);
+      const text = fieldsText(fields);
       byRest.set(key, (entry = { fields, text: () => text }));
     }
     return entry;
   }
 }
 
-const withText = (fields: Record<string, unknown>): FieldsAndText => ({ fields, text: () => JSON.stringify(fields).slice(1) });
+const withText = (fields: Record<string, unknown>): FieldsAndText => ({ fields, text: () => fieldsText(fields) });
 
 /** A seat's, table's or booth's snapshot that says nothing but its status (what eventFields then reads of it). */
 function isStatusAlone(snapshot: ObjectSnapshot): boolean {
@@ -280,7 +286,7 @@ export function sharedSnapshotJson(index: ObjectIndex, objects: readonly ChartOb
     const ownNotForSale = rules.notForSale(object);
     const ownChannel = rules.channel(object.label);
     if (ownCategory !== category || ownNotForSale !== notForSale || ownChannel !== channel) {
-      fields = JSON.stringify(eventFields(object, snapshot, rules)).slice(1);
+      fields = fieldsText(eventFields(object, snapshot, rules));
       category = ownCategory;
       notForSale = ownNotForSale;
       channel = ownChannel;

@@ -1,7 +1,7 @@
 import { eventLayout } from '../domain/eventLayout.js';
 import { notFound } from '../domain/errors.js';
 import type { EventDoc } from '../domain/event.js';
-import { chartMembersJson, describeEventObject, EventFieldsCache, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
+import { chartMembersJson, describeEventObject, EventFieldsCache, objectInfoJson, type ObjectSnapshot } from '../domain/eventObjectInfo.js';
 import { eventInThePast, seasonView } from '../domain/season.js';
 import { bookableObjects, directRules, indexedRules, type ObjectRules } from '../domain/eventObjectRules.js';
 import type { ChartObject, ObjectIndex } from '../domain/objectIndex.js';
@@ -41,6 +41,8 @@ export interface EventObjects {
    */
   touched(): ChartObject[];
   records: Pick<WholeEventState, 'labels' | 'values' | 'statusOf'> | null;
+  /** The event fields its objects share, made as they are asked for (describeReadJson). */
+  sharedFields: EventFieldsCache;
 }
 
 /** How much of an event's state a report reads (ObjectInfoService.readAll). */
@@ -96,8 +98,6 @@ function rulesOf(loaded: LoadedEvent, settings: EventDoc, make: (event: EventDoc
 export class ObjectInfoService {
   /** Each loaded event's view, while the catalog keeps it (a changed event is loaded anew). */
   private readonly views = new WeakMap<LoadedEvent, EventView>();
-  /** Per reading of an event's state (readAll): the event fields its objects share (EventFieldsCache). */
-  private readonly fieldsCaches = new WeakMap<EventObjects, EventFieldsCache>();
   /** Each layout's bytes (layout), by chart version and public key. */
   private readonly layouts = new Lru<string, EncodedBody>(MAX_LAYOUTS);
 
@@ -189,10 +189,11 @@ export class ObjectInfoService {
         snapshot: (object) => whole.snapshot(object),
         touched: () => view.objects.filter((object) => object.objectType === 'generalAdmission'),
         records: whole,
+        sharedFields: new EventFieldsCache(view.rules),
       };
     }
     const snapshots = view.objects.length === 0 ? new Map<string, ObjectSnapshot>() : await this.snapshots(loaded, null, now);
-    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, records: null };
+    return { loaded, view, snapshot: (object) => snapshots.get(object.label)!, touched: () => view.objects, records: null, sharedFields: new EventFieldsCache(view.rules) };
   }
 
   /** The object info of one object of `readAll`'s answer. */
@@ -206,13 +207,11 @@ export class ObjectInfoService {
    * serialise what they describe at once). The chart's part of the JSON is written anew
    * each time (chartMembersJson: some 60 ms per 100,000 objects), not kept: kept, it was
    * some 50 MB per 100,000-object chart version for as long as its index lived. The event
-   * fields most objects share are made once per reading (EventFieldsCache).
+   * fields most objects share are made once per reading (`sharedFields`).
    */
   describeReadJson(read: EventObjects, object: ChartObject): { fields: Record<string, unknown>; json: () => string } {
-    let cache = this.fieldsCaches.get(read);
-    if (!cache) this.fieldsCaches.set(read, (cache = new EventFieldsCache(read.view.rules)));
-    const { fields, text } = cache.of(object, read.snapshot(object));
-    return { fields, json: () => `{${chartMembersJson(read.loaded.index, object)},${text()}` };
+    const { fields, text } = read.sharedFields.of(object, read.snapshot(object));
+    return { fields, json: () => objectInfoJson(chartMembersJson(read.loaded.index, object), text()) };
   }
 
   private viewOf(loaded: LoadedEvent): EventView {

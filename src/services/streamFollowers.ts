@@ -31,6 +31,7 @@ import type { EventObjectStore } from '../inventory/eventObjectStore.js';
 import { followsSeasonFeed, type HistoryFollower, type HistoryRange } from '../inventory/historyFollower.js';
 import type { WorkspaceDoc } from '../domain/tenant.js';
 import type { EventCatalog, LoadedEvent } from './eventCatalog.js';
+import { wokenOrAfter } from '../util/timeout.js';
 
 // The live status stream's followers, in the stream's thread (src/streamThread.ts;
 // docs/status-stream.md, "The stream thread"): one per event with subscribers in this
@@ -307,15 +308,8 @@ export class StreamFollowers {
    */
   private async allWritten(follower: Follower): Promise<void> {
     if (!follower.unwritten) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, WRITTEN_WAIT_MS);
-      function done(): void {
-        clearTimeout(timer);
-        follower.onWritten = undefined;
-        resolve();
-      }
-      follower.onWritten = done;
-    });
+    await wokenOrAfter(WRITTEN_WAIT_MS, (wake) => (follower.onWritten = wake));
+    follower.onWritten = undefined;
     follower.unwritten = false;
   }
 
@@ -346,10 +340,7 @@ export class StreamFollowers {
 
   /** Resolves when the follower has shown `seq`, or after SINCE_AHEAD_WAIT_MS. */
   private reach(follower: Follower, seq: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(resolve, SINCE_AHEAD_WAIT_MS);
-      follower.waiters.push({ seq, wake: () => (clearTimeout(timer), resolve()) });
-    });
+    return wokenOrAfter(SINCE_AHEAD_WAIT_MS, (wake) => follower.waiters.push({ seq, wake }));
   }
 
   private followerOf(loaded: LoadedEvent, workspace: WorkspaceDoc): Follower {

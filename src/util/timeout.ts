@@ -19,3 +19,14 @@ export async function withTimeout<T>(promise: Promise<T>, ms: number, what: stri
 export async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void> {
   await withTimeout(promise, ms, 'close').catch(() => undefined);
 }
+
+/** Resolves when the `wake` handed to `register` is called, or once `ms` passed, whichever comes first. */
+export function wokenOrAfter(ms: number, register: (wake: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    register(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
