@@ -90,6 +90,7 @@ export class StreamSockets {
   private admitted = 0;
   private nextId = 1;
   private readonly skipped = new Set<StreamSocket>();
+  private closedBlocked = 0;
   private blockedCheck: NodeJS.Timeout | undefined;
   /** Drained subscribers to catch up, sent to the thread once per turn. */
   private catchUps: Extract<ToStream, { t: 'catchUp' }>['items'] = [];
@@ -118,6 +119,15 @@ export class StreamSockets {
   /** Subscribers skipped now, waiting for their sockets to drain. */
   get skippedCount(): number {
     return this.skipped.size;
+  }
+
+  /**
+   * Subscribers closed so far for staying blocked past the limit. Their clients may not see the
+   * 4008: its close frame waits behind what the socket holds, and uWS cuts a socket whose peer
+   * has not answered within a few seconds (1006).
+   */
+  get closedBlockedCount(): number {
+    return this.closedBlocked;
   }
 
   /** Counts a subscriber in before its upgrade; 429 past a limit, 503 while shutting down. The subscriber it returns goes with the upgrade. */
@@ -280,7 +290,11 @@ export class StreamSockets {
   /** Closes, with CLOSE_TOO_SLOW, every subscriber whose socket stayed blocked past the limit. */
   private closeBlocked(): void {
     const limit = Date.now() - this.options.limits.blockedCloseMs;
-    for (const ws of this.skipped) if (ws.getUserData().skippedAt <= limit) ws.end(CLOSE_TOO_SLOW, 'Blocked too long: connect again with since');
+    for (const ws of this.skipped) {
+      if (ws.getUserData().skippedAt > limit) continue;
+      this.closedBlocked++;
+      ws.end(CLOSE_TOO_SLOW, 'Blocked too long: connect again with since');
+    }
     if (this.skipped.size === 0) {
       clearInterval(this.blockedCheck);
       this.blockedCheck = undefined;

@@ -527,6 +527,7 @@ describe('status stream: a subscriber that stops reading', () => {
     socketOf(slow).resume();
     await slow.until((m) => m.seq === state.rounds * 64, 10_000);
     expect(hub.skippedCount).toBe(0);
+    expect(hub.closedBlockedCount).toBe(0);
     // One conflated frame brings it from the last frame it was sent to the last change: each of
     // the 32 seats once, with its state now, where the reader got every change.
     const conflated = slow.messages.filter((m) => m.conflated);
@@ -547,12 +548,14 @@ describe('status stream: a subscriber blocked too long', () => {
   const ctx = useEventPerTest(rowsWithoutSections, (key) => (event = key), { STREAM_BLOCKED_CLOSE_MS: '3000' });
 
   it('is closed with 4008 once blocked past STREAM_BLOCKED_CLOSE_MS, while bookings and the other subscribers go on, and resumes with since', async () => {
-    const { reader, slow, state, round } = await skipped(ctx, event);
-    await eventually(async () => ctx.server.app.parts.statusStream.subscriberCount === 1, 10_000);
+    const { reader, slow, hub, state, round } = await skipped(ctx, event);
+    await eventually(async () => hub.subscriberCount === 1, 10_000);
+    expect(hub.closedBlockedCount).toBe(1);
     // Read at once: the close frame waits behind what the socket holds, and uWS cuts a socket
-    // whose peer does not answer its close within seconds (the client would then see 1006).
+    // whose peer does not answer its close within a few seconds (its timers tick every 4 s), so
+    // a client that reads through its backlog too slowly, as on a loaded machine, sees 1006.
     socketOf(slow).resume();
-    expect((await slow.closed).code).toBe(4008);
+    expect([4008, 1006]).toContain((await slow.closed).code);
     await round();
     await reader.until((m) => m.seq === state.rounds * 64, 10_000);
     const resumed = await subscribe(ctx.server.url, event, { secretKey: ctx.company.workspace.secretKey, since: slow.seq(), view: slow.view });
