@@ -243,6 +243,12 @@ export function compose(connections: Connections, config: Config, logger?: Logge
       new ReaderThread<ToStream, FromStream>({ file: builtEntry('streamThread'), workerData: config, onMessage: deliver, onCrash: crashed, resourceLimits: STREAM_THREAD_LIMITS }),
     logger,
   });
+  // How many watch the seat maps, and how many of them fall behind (docs/status-stream.md, "Limits and close codes").
+  metrics.gaugesFrom(() => ({
+    status_stream_subscribers: statusStream.subscriberCount,
+    status_stream_skipped_subscribers: statusStream.skippedCount,
+    status_stream_closed_blocked_total: statusStream.closedBlockedCount,
+  }));
   const webSockets = [statusStreamRoute({ sockets: statusStream, tenants, catalog, maxMessageBytes: config.statusStream.maxMessageBytes })];
 
   return { ...connections, statusStream, reports, webSockets, repos, tenants, metrics, status, concurrency, scripts, redisClock, statusCalls, holdTokens, holdExpiry, charts, events, statusChanges, historyStreams, historyDrain, routes };

@@ -1,7 +1,9 @@
 // Prometheus text exposition of request counts and latency per route and status.
 // Small enough to write here: one counter and one histogram, labelled by route pattern
 // (not raw path, so labels stay bounded) and status code; and the number of requests each
-// call of the status function carried (batched calls: docs/performance.md, "Batched calls").
+// call of the status function carried (batched calls: docs/performance.md, "Batched calls");
+// and the gauges other parts read out when /metrics is asked (gaugesFrom), so this file
+// knows none of them.
 
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -24,6 +26,12 @@ export class Metrics {
   private readonly callRequests = CALL_REQUEST_BUCKETS.map(() => 0);
   private calls = 0;
   private callRequestSum = 0;
+  private readonly gaugeReaders: (() => Record<string, number>)[] = [];
+
+  /** Gauges read from another part each time the metrics are rendered. */
+  gaugesFrom(read: () => Record<string, number>): void {
+    this.gaugeReaders.push(read);
+  }
 
   /** One call of the status function sent, carrying `requests` requests. */
   observeStatusCall(requests: number): void {
@@ -81,6 +89,7 @@ export class Metrics {
       process_heap_total_bytes: memory.heapTotal,
       process_external_bytes: memory.external,
       process_uptime_seconds: (Date.now() - this.startedAt) / 1000,
+      ...Object.assign({}, ...this.gaugeReaders.map((read) => read())),
       ...gauges,
     };
     for (const [name, value] of Object.entries(gaugeValues)) {
