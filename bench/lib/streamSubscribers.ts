@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { CONFLATED, FrameDecoder, SNAPSHOT, SNAPSHOT_RESET } from '../../src/domain/compactFrames.js';
 import { CLOSE_TOO_SLOW } from '../../src/services/streamSockets.js';
+import { isSampled } from './streamSample.js';
 
 // The status stream bench's subscribers (bench/scenarios/statusStream.ts), in a process of
 // their own, told by IPC what to subscribe to. Built so that they are not what limits a run
@@ -10,10 +11,11 @@ import { CLOSE_TOO_SLOW } from '../../src/services/streamSockets.js';
 // range: kind and two varints in the compact format, the opening fields of a JSON message)
 // and skip the rest unread, and read their sockets in rounds, not on every frame (libuv reads
 // straight into one buffer, and a socket stops reading between rounds: the kernel keeps what
-// comes meanwhile). A sample of them reads continuously and keeps every frame with the time it
-// came; once the load is over, each decodes its frames: their delivery times and their views
-// are the figures. Every subscriber checks its seq continuity from the headers: each changes
-// frame follows on from where the last one left it (`from`).
+// comes meanwhile). A sample of them, spread over the order they connect in (isSampled), reads
+// continuously and keeps every frame with the time it came; once the load is over, each decodes
+// its frames: their delivery times and their views are the figures. Every subscriber checks its
+// seq continuity from the headers: each changes frame follows on from where the last one left
+// it (`from`).
 
 interface Start {
   type: 'start';
@@ -250,7 +252,7 @@ const paused: Socket[] = [];
 /** Opens a subscriber; resolves once it has its first frame. */
 function open(start: Start, index: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const sampled = index < start.sampled;
+    const sampled = isSampled(index, start.count, start.sampled);
     let upgraded = false;
     let response = Buffer.alloc(0);
     const timer = setTimeout(() => reject(new Error(`subscriber ${index}: no first frame within 60 s`)), 60_000);
