@@ -89,9 +89,9 @@ export class Metrics {
       process_heap_total_bytes: memory.heapTotal,
       process_external_bytes: memory.external,
       process_uptime_seconds: (Date.now() - this.startedAt) / 1000,
-      ...Object.assign({}, ...this.gaugeReaders.map((read) => read())),
-      ...gauges,
     };
+    for (const read of this.gaugeReaders) Object.assign(gaugeValues, read());
+    Object.assign(gaugeValues, gauges);
     for (const [name, value] of Object.entries(gaugeValues)) {
       lines.push(`# TYPE ${name} gauge`);
       lines.push(`${name} ${value}`);

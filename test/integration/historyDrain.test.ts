@@ -5,7 +5,7 @@ import { uploadDrawing } from '../support/charts.js';
 import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done } from '../support/events.js';
-import { call, client, createCompanyClients, newDatabaseName, eventually, spawnWorker, startTestServer, testEnv, testRedis, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
+import { call, client, createCompanyClients, newDatabaseName, eventually, gaugesNamed, spawnWorker, startTestServer, testEnv, testRedis, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
@@ -66,10 +66,8 @@ async function eventOnServerWithoutJobs() {
   return { env, app, clients, event, id };
 }
 
-async function metrics(url: string): Promise<Record<string, number>> {
-  const text = (await call(url, 'GET', '/metrics')).text;
-  return Object.fromEntries([...text.matchAll(/^(history_\w+) (\S+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
-}
+/** The history drain's gauges in /metrics. */
+const metrics = (url: string) => gaugesNamed(url, 'history_');
 
 /** Books seats first..first+count-1, one request each, `concurrency` at a time. */
 async function bookEach(clients: CompanyClients, eventKey: string, first: number, count: number, concurrency = 20): Promise<void> {

@@ -6,7 +6,7 @@ import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, expireIn, holdToken, objectInfo } from '../support/events.js';
 import { useEventPerTest, type EventPerTest } from '../support/eventPerTest.js';
-import { basic, call, client, createTestCompany, eventually, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
+import { basic, client, createTestCompany, eventually, gaugesNamed, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
 import { layoutLabels, statusesOf, streamUrl, subscribe, viewStatuses, type Subscription } from '../support/statusStream.js';
 
@@ -59,12 +59,6 @@ async function skipped(ctx: EventPerTest, event: string) {
   expect(hub.skippedCount).toBe(1);
   await eventually(async () => reader.seq() === state.rounds * 64, 10_000);
   return { reader, slow, hub, state, round };
-}
-
-/** The status stream's gauges in the server's /metrics. */
-async function streamGauges(url: string): Promise<Record<string, number>> {
-  const text = (await call(url, 'GET', '/metrics')).text;
-  return Object.fromEntries([...text.matchAll(/^(status_stream_\w+) (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
 }
 
 /** Each changes message follows the one before (its `from` is the previous seq) and, unless conflated, carries one change per seq: nothing missed or repeated. */
@@ -530,7 +524,7 @@ describe('status stream: a subscriber that stops reading', () => {
     await eventually(async () => reader.seq() === state.rounds * 64, 10_000);
     expect(hub.skippedCount).toBe(1);
     expect(hub.subscriberCount).toBe(2);
-    expect(await streamGauges(ctx.server.url)).toEqual({ status_stream_subscribers: 2, status_stream_skipped_subscribers: 1, status_stream_closed_blocked_total: 0 });
+    expect(await gaugesNamed(ctx.server.url, 'status_stream_')).toEqual({ status_stream_subscribers: 2, status_stream_skipped_subscribers: 1, status_stream_closed_blocked_total: 0 });
     socketOf(slow).resume();
     await slow.until((m) => m.seq === state.rounds * 64, 10_000);
     expect(hub.skippedCount).toBe(0);
@@ -558,7 +552,7 @@ describe('status stream: a subscriber blocked too long', () => {
     const { reader, slow, hub, state, round } = await skipped(ctx, event);
     await eventually(async () => hub.subscriberCount === 1, 10_000);
     expect(hub.closedBlockedCount).toBe(1);
-    expect(await streamGauges(ctx.server.url)).toEqual({ status_stream_subscribers: 1, status_stream_skipped_subscribers: 0, status_stream_closed_blocked_total: 1 });
+    expect(await gaugesNamed(ctx.server.url, 'status_stream_')).toEqual({ status_stream_subscribers: 1, status_stream_skipped_subscribers: 0, status_stream_closed_blocked_total: 1 });
     // Read at once: the close frame waits behind what the socket holds, and uWS cuts a socket
     // whose peer does not answer its close within a few seconds (its timers tick every 4 s), so
     // a client that reads through its backlog too slowly, as on a loaded machine, sees 1006.

@@ -187,6 +187,12 @@ export function useServerWithCompany(overrides: Record<string, string> | 'shared
   return ctx;
 }
 
+/** The server's /metrics gauges whose names start with `prefix`, by name. */
+export async function gaugesNamed(url: string, prefix: string): Promise<Record<string, number>> {
+  const text = (await call(url, 'GET', '/metrics')).text;
+  return Object.fromEntries([...text.matchAll(new RegExp(`^(${prefix}\\w*) (\\S+)$`, 'gm'))].map((m) => [m[1]!, Number(m[2])]));
+}
+
 /** Polls `check` until it returns true; returns the milliseconds it took, or throws after `timeoutMs`. */
 export async function eventually(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 20): Promise<number> {
   const started = Date.now();
