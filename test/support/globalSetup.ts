@@ -15,7 +15,8 @@ import { serverEnv, startServerWith, type TestServer } from './testServer.js';
 // and its test servers run with REDIS_CLUSTER_NODES (testEnv).
 // The `redis` and `cluster` projects also get one server on those stores that the files
 // which see a server only through its API share (harness.ts, useServerWithCompany('shared')),
-// each file in companies of its own; it runs in vitest's main process.
+// each file in companies of its own; it runs in vitest's main process. The `unit` project
+// gets none of these.
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +30,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // The unit tests use no store and no server.
+  if (project.name === 'unit') return;
   const dir = mkdtempSync(join(tmpdir(), 'seatsio-test-redis-'));
   const inCluster = project.name === 'cluster';
   const cluster = inCluster ? await startRedisCluster({ dir }) : undefined;
