@@ -166,7 +166,9 @@ describe('Redis frozen (SIGSTOP) under booking load, then resumed', () => {
       const ready = await call(server.url, 'GET', '/ready');
       expect(ready.status).toBe(503);
       readyDown = performance.now() - frozenAt;
-      await new Promise((r) => setTimeout(r, 2_000 - readyDown));
+      // Long enough that requests sent after the freeze, when those in flight failed at their
+      // deadline, reach theirs too before Redis resumes, however late the timers run.
+      await new Promise((r) => setTimeout(r, 2 * TIMEOUT_MS + SLACK_MS - readyDown));
       signal('SIGCONT');
       const resumedAt = performance.now();
       while ((await call(server.url, 'GET', '/ready')).status !== 200) await new Promise((r) => setTimeout(r, 20));
