@@ -4,6 +4,13 @@ import type { RedisClient } from '../inventory/redis.js';
 // invalidates its own cache directly (so its next request already sees the change) and
 // publishes, so the others drop theirs within milliseconds. Pub/sub is fire-and-forget:
 // a subscriber that reconnects may have missed messages, so it drops everything.
+//
+// Channels are not keys: ioredis puts no REDIS_KEY_PREFIX before them, so the channel names
+// the prefix itself. Deployments that share one Redis under prefixes of their own (and test
+// servers) then drop only their own entries: before, one's change of its company 1 dropped every
+// other's company 1, whose next request had to read MongoDB again (and failed while MongoDB was
+// away). Servers of earlier versions listen on the channel without the prefix: a prefixed
+// server publishes there too, so that during a rolling upgrade they still hear of changes.
 
 const CHANNEL = 'seatsio:invalidate';
 
@@ -18,15 +25,23 @@ export class InvalidationBus {
   private readonly listeners = new Map<string, Listener[]>();
   private readonly resetListeners: (() => void)[] = [];
   private connectedOnce = false;
+  /** This deployment's channel: the key prefix, then CHANNEL. */
+  private readonly channel: string;
+  /** Where servers of earlier versions listen, when that is another channel. */
+  private readonly legacyChannel: string | undefined;
 
   constructor(
     private readonly publisher: RedisClient,
     private readonly subscriber: RedisClient,
-  ) {}
+  ) {
+    const prefix = publisher.options.keyPrefix ?? '';
+    this.channel = `${prefix}${CHANNEL}`;
+    this.legacyChannel = prefix === '' ? undefined : CHANNEL;
+  }
 
   async start(): Promise<void> {
     this.subscriber.on('message', (channel: string, raw: string) => {
-      if (channel !== CHANNEL) return;
+      if (channel !== this.channel) return;
       let message: Invalidation;
       try {
         message = JSON.parse(raw) as Invalidation;
@@ -39,7 +54,7 @@ export class InvalidationBus {
       if (this.connectedOnce) for (const reset of this.resetListeners) reset();
       this.connectedOnce = true;
     });
-    await this.subscriber.subscribe(CHANNEL);
+    await this.subscriber.subscribe(this.channel);
     this.connectedOnce = true;
   }
 
@@ -49,6 +64,7 @@ export class InvalidationBus {
   }
 
   async publish(message: Invalidation): Promise<void> {
-    await this.publisher.publish(CHANNEL, JSON.stringify(message));
+    const raw = JSON.stringify(message);
+    await Promise.all([this.publisher.publish(this.channel, raw), this.legacyChannel === undefined ? undefined : this.publisher.publish(this.legacyChannel, raw)]);
   }
 }

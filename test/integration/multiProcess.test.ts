@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   client,
   createTestCompany,
   eventually,
   newDatabaseName,
   startTestServer,
+  testRedis,
   type TestCompany,
   type TestServer,
 } from '../support/harness.js';
+import { startTcpProxy } from '../support/tcpProxy.js';
 
 // Two server instances sharing Redis and one MongoDB database, as two processes behind a
 // load balancer would. Each keeps its own tenant cache; a change made through A must reach
@@ -142,5 +144,40 @@ describe('two servers sharing Redis and MongoDB', () => {
     expect((await adminOn(a).delete(`/workspaces/${workspace.key}`)).status).toBe(204);
     await seenOnB(workspace.secretKey, 401);
     expect((await adminOn(b).get(`/workspaces/${workspace.key}`)).status).toBe(404);
+  });
+});
+
+describe('deployments under REDIS_KEY_PREFIXes of their own on one Redis', () => {
+  it("hear only their own changes: another's change of its company 1 leaves this one's company 1 cached, and servers of earlier versions still hear it", async () => {
+    // Ours reaches MongoDB through a proxy the test cuts: a company it dropped could not be read again.
+    const target = new URL(inject('mongoUrl'));
+    const proxy = await startTcpProxy(target.hostname, Number(target.port));
+    const ours = await startTestServer({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` });
+    const theirs = await startTestServer();
+    // Where servers of earlier versions listen (no prefix).
+    const legacy = testRedis();
+    try {
+      const [mine, other] = [await createTestCompany(ours.url), await createTestCompany(theirs.url)];
+      // Each the first company of its own database: the same ids.
+      expect(other.workspace.id).toBe(mine.workspace.id);
+      const holdTokenOn = (server: TestServer, key: string) => client(server.url, key).post('/hold-tokens', {});
+      expect((await holdTokenOn(ours, mine.workspace.secretKey)).status).toBe(200);
+      const heard: string[] = [];
+      legacy.on('message', (_channel: string, raw: string) => heard.push(raw));
+      await legacy.subscribe('seatsio:invalidate');
+
+      proxy.cut();
+      const changed = await client(theirs.url, other.adminKey).post('/workspaces', { name: 'changed under another prefix' });
+      expect(changed.status, changed.text).toBe(200);
+      await eventually(async () => heard.some((raw) => JSON.parse(raw).topic === 'company'), PROPAGATION_MS);
+      // Had ours dropped its company 1, this would have to read MongoDB, which it cannot reach.
+      const token = await holdTokenOn(ours, mine.workspace.secretKey);
+      expect(token.status, token.text).toBe(200);
+    } finally {
+      proxy.restore();
+      legacy.disconnect();
+      await Promise.allSettled([ours.stop(), theirs.stop()]);
+      await proxy.close();
+    }
   });
 });
