@@ -33,7 +33,7 @@ const FAILOVER = ['test/integration/failover.test.ts', 'test/integration/failove
  * The files that take longest, first: started last, one would hold the run up alone (without
  * timings of an earlier run, as on a fresh clone, vitest orders files by size).
  */
-const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'holdExpiryAtScale', 'composeHa', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors', 'waitAborted'].map((name) => `/${name}.test.ts`);
+const SLOW_FIRST = ['bench', 'benchTarget', 'statusStream', 'statusStreamPing', 'holdExpiryAtScale', 'composeHa', 'startup', 'historyDrain', 'serverProcesses', 'fuzz', 'shutdown', 'openConnections', 'holdExpiry', 'devServer', 'failover', 'masterFailover', 'failoverSurvivors', 'waitAborted'].map((name) => `/${name}.test.ts`);
 
 const WORKERS = Number(process.env.TEST_WORKERS ?? 4);
 

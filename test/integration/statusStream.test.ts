@@ -1,14 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_STREAM_IDLE_SECONDS } from '../../src/routes/statusStream.js';
 import { rowsWithoutSections } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { action, createEvent, done, expireIn, holdToken, objectInfo } from '../support/events.js';
 import { useEventPerTest, type EventPerTest } from '../support/eventPerTest.js';
-import { basic, client, createTestCompany, eventually, gaugesNamed, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
+import { client, createTestCompany, eventually, gaugesNamed, newDatabaseName, startTestServer, useServerWithCompany, type Api, type TestServer } from '../support/harness.js';
 import { createSeason, eventKeysOf } from '../support/seasons.js';
-import { layoutLabels, statusesOf, streamUrl, subscribe, viewStatuses, type Subscription } from '../support/statusStream.js';
+import { layoutLabels, statusesOf, subscribe, viewStatuses, type Subscription } from '../support/statusStream.js';
 
 // The live status stream (docs/status-stream.md): a snapshot, then every change in the
 // order applied; resume with `since`; refusals before the upgrade; what a client may send;
@@ -234,30 +232,6 @@ describe('status stream', () => {
     expect(await statusesOf(ctx.api, event)).toEqual(before);
     await closeAll();
   });
-
-  it('pings a subscriber that sends nothing, keeps one that answers and drops one that does not', async () => {
-    const headers = { authorization: basic(ctx.company.workspace.secretKey) };
-    const url = streamUrl(ctx.server.url, event, {});
-    const opened = Date.now();
-    const answering = new WebSocket(url, { headers });
-    const silent = new WebSocket(url, { headers, autoPong: false });
-    const pinged = (socket: WebSocket) => new Promise<number>((resolve) => socket.once('ping', () => resolve(Date.now() - opened)));
-    const pings = [pinged(answering), pinged(silent)];
-    const silentClosed = new Promise<{ code: number; after: number }>((resolve) => silent.once('close', (code) => resolve({ code, after: Date.now() - opened })));
-    const idleMs = STATUS_STREAM_IDLE_SECONDS * 1000;
-    for (const at of await Promise.all(pings)) {
-      expect(at).toBeGreaterThan(idleMs / 2);
-      expect(at).toBeLessThan(idleMs);
-    }
-    // No close frame: the connection is dropped once the ping goes unanswered.
-    const closed = await silentClosed;
-    expect(closed.code).toBe(1006);
-    // uWS counts its timeouts in ticks of 4 s, so the drop comes within a tick of the idle limit.
-    expect(closed.after).toBeGreaterThanOrEqual(idleMs - 4000);
-    expect(closed.after).toBeLessThan(idleMs + 3000);
-    expect(answering.readyState).toBe(WebSocket.OPEN);
-    answering.close();
-  }, 30_000);
 
   it('gives every subscriber joining during concurrent bookings a view equal to the event', async () => {
     const labels = ROWS_OF_8;
