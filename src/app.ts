@@ -8,7 +8,7 @@ import { loadUws } from './http/uws.js';
 import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer, settleStrayRejections } from './inventory/redis.js';
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
-import { connectMongo } from './metadata/mongo.js';
+import { connectMongo, mongoOutageAnswer } from './metadata/mongo.js';
 import { openFileLimit } from './util/openFileLimit.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
 
@@ -120,7 +120,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     logger,
     maxBodyBytes: config.maxBodyBytes,
     systemApiSecret: config.systemApiSecret,
-    outageAnswer: redisOutageAnswer,
+    outageAnswer: (error) => redisOutageAnswer(error) ?? mongoOutageAnswer(error),
     webSockets: parts.webSockets,
   });
   let port: number;

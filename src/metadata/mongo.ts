@@ -1,4 +1,5 @@
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, MongoNetworkError, MongoServerSelectionError, type Db } from 'mongodb';
+import { ApiError } from '../domain/errors.js';
 import { HISTORY_COLLECTION } from './statusChangeHistory.js';
 
 export interface Metadata {
@@ -16,6 +17,20 @@ export function writeConcernFor(url: string): { writeConcern?: { w: 'majority' }
   const params = new URL(url).searchParams;
   const replicaSet = params.has('replicaSet') || url.startsWith('mongodb+srv://');
   return replicaSet && !params.has('w') ? { writeConcern: { w: 'majority' } } : {};
+}
+
+/**
+ * 503 for a request that failed because MongoDB could not be reached (a dropped connection, or
+ * no server found within serverSelectionTimeoutMS), as for Redis (src/inventory/redis.ts,
+ * redisOutageAnswer): the client may try again. Status changes read MongoDB only before they
+ * reach Redis (the company and the event, when not cached), so one that fails here changed
+ * nothing; an admin change may have been written before the connection dropped.
+ */
+export function mongoOutageAnswer(error: unknown): ApiError | undefined {
+  if (!(error instanceof MongoNetworkError || error instanceof MongoServerSelectionError)) return undefined;
+  return new ApiError(503, 'SERVICE_UNAVAILABLE', `The metadata store is unavailable (${error.message}). Try again; an admin change may have been made, so read it back first.`, {
+    headers: { 'Retry-After': '1' },
+  });
 }
 
 export async function connectMongo(url: string, dbName: string): Promise<Metadata> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { areaState } from '../../src/domain/objectStates.js';
 import type { ChildServer } from '../../src/embedded/childServer.js';
 import { freePort } from '../../src/embedded/freePort.js';
@@ -11,7 +11,8 @@ import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEventRecord } from '../support/events.js';
-import { call, createCompanyClients, eventually, spawnServer, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
+import { call, createCompanyClients, createTestCompany, eventually, spawnServer, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
+import { startTcpProxy } from '../support/tcpProxy.js';
 
 // What an acknowledged booking survives and what a client sees while Redis is away
 // (docs/faults.md), on real processes: a redis-server of this file's own (append-only file
@@ -288,6 +289,33 @@ describe('the server killed (kill -9) under booking load', () => {
       expect(acknowledged.filter((label) => !stored.has(label))).toEqual([]);
     } finally {
       if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
+
+describe('MongoDB unreachable', () => {
+  it('a request that has to read metadata answers 503 SERVICE_UNAVAILABLE with Retry-After, what is loaded goes on, and all is answered again once MongoDB is back', async () => {
+    const target = new URL(inject('mongoUrl'));
+    const proxy = await startTcpProxy(target.hostname, Number(target.port));
+    const app = await startTestServer({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` });
+    try {
+      const [loaded, notLoaded] = [await createTestCompany(app.url), await createTestCompany(app.url)];
+      const holdToken = (key: string) => call(app.url, 'POST', '/hold-tokens', { key, body: {} });
+      expect((await holdToken(loaded.workspace.secretKey)).status).toBe(200);
+      // A company is loaded when one of its keys is first used; the other's never was.
+      proxy.cut();
+      expect((await holdToken(loaded.workspace.secretKey)).status).toBe(200);
+      const refused = await holdToken(notLoaded.workspace.secretKey);
+      expect(refused.status, refused.text).toBe(503);
+      expect(refused.body.errors[0].code).toBe('SERVICE_UNAVAILABLE');
+      expect(refused.body.errors[0].message).toMatch(/^The metadata store is unavailable/);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      proxy.restore();
+      await eventually(async () => (await holdToken(notLoaded.workspace.secretKey)).status === 200, 15_000, 100);
+    } finally {
+      proxy.restore();
+      await app.stop();
+      await proxy.close();
     }
   }, 30_000);
 });
