@@ -79,7 +79,9 @@ describe('unreachable dependencies', () => {
       expect(output).toMatch(/start-up failed: Redis at redis:\/\/127\.0\.0\.1:1 did not answer within 10 s/);
       expect(output).not.toContain('"msg":"listening"');
       expect(elapsed).toBeGreaterThanOrEqual(9_000);
-      expect(elapsed).toBeLessThan(15_000);
+      // The 10 s, and the process's own start and stop, which took 5.3 s on a loaded machine;
+      // well short of a second wait.
+      expect(elapsed).toBeLessThan(20_000);
     },
     30_000,
   );
@@ -93,7 +95,8 @@ describe('unreachable dependencies', () => {
       expect(code).toBe(1);
       expect(output).toMatch(/start-up failed: .*127\.0\.0\.1:1/);
       expect(output).not.toContain('"msg":"listening"');
-      expect(elapsed).toBeLessThan(15_000);
+      // As for Redis above: the 10 s and the process's own start and stop.
+      expect(elapsed).toBeLessThan(20_000);
     },
     30_000,
   );
