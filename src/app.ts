@@ -5,10 +5,11 @@ import type { Config } from './config.js';
 import { routeTableOf } from './http/routeTable.js';
 import { HttpServer } from './http/server.js';
 import { loadUws } from './http/uws.js';
-import { closeRedis, connected, connectRedis, describeTarget, redisOutageAnswer, settleStrayRejections } from './inventory/redis.js';
+import { closeRedis, connected, connectRedis, describeTarget, settleStrayRejections } from './inventory/redis.js';
 import { BackgroundJobs } from './jobs/backgroundJobs.js';
 import { InvalidationBus } from './metadata/invalidationBus.js';
-import { connectMongo, mongoOutageAnswer } from './metadata/mongo.js';
+import { connectMongo } from './metadata/mongo.js';
+import { storeOutageAnswer } from './services/storeOutage.js';
 import { openFileLimit } from './util/openFileLimit.js';
 import { settleWithin, withTimeout } from './util/timeout.js';
 
@@ -120,7 +121,7 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     logger,
     maxBodyBytes: config.maxBodyBytes,
     systemApiSecret: config.systemApiSecret,
-    outageAnswer: (error) => redisOutageAnswer(error) ?? mongoOutageAnswer(error),
+    outageAnswer: storeOutageAnswer,
     webSockets: parts.webSockets,
   });
   let port: number;

@@ -1,6 +1,6 @@
 import { workerData } from 'node:worker_threads';
 import { ApiError } from './domain/errors.js';
-import { redisOutageAnswer } from './inventory/redis.js';
+import { storeOutageAnswer } from './services/storeOutage.js';
 import { createLogger } from './log.js';
 import { ChartReportService } from './services/chartReportService.js';
 import { EventReportService } from './services/eventReportService.js';
@@ -38,7 +38,7 @@ answerCalls<ReportCall, unknown>(async (call) => {
   try {
     return await answerReport(await services, call);
   } catch (error) {
-    if (!(error instanceof ApiError) && redisOutageAnswer(error)) logger.warn({ err: (error as Error).message }, 'store unavailable');
+    if (!(error instanceof ApiError) && storeOutageAnswer(error)) logger.warn({ err: (error as Error).message }, 'store unavailable');
     throw error;
   }
 }, reportErrors);

@@ -27,8 +27,8 @@ export class InvalidationBus {
   private connectedOnce = false;
   /** This deployment's channel: the key prefix, then CHANNEL. */
   private readonly channel: string;
-  /** Where servers of earlier versions listen, when that is another channel. */
-  private readonly legacyChannel: string | undefined;
+  /** Where a change is published: this deployment's channel, and CHANNEL when that is another (earlier versions listen there). */
+  private readonly publishedOn: string[];
 
   constructor(
     private readonly publisher: RedisClient,
@@ -36,7 +36,7 @@ export class InvalidationBus {
   ) {
     const prefix = publisher.options.keyPrefix ?? '';
     this.channel = `${prefix}${CHANNEL}`;
-    this.legacyChannel = prefix === '' ? undefined : CHANNEL;
+    this.publishedOn = [...new Set([this.channel, CHANNEL])];
   }
 
   async start(): Promise<void> {
@@ -65,6 +65,6 @@ export class InvalidationBus {
 
   async publish(message: Invalidation): Promise<void> {
     const raw = JSON.stringify(message);
-    await Promise.all([this.publisher.publish(this.channel, raw), this.legacyChannel === undefined ? undefined : this.publisher.publish(this.legacyChannel, raw)]);
+    await Promise.all(this.publishedOn.map((channel) => this.publisher.publish(channel, raw)));
   }
 }

@@ -2,7 +2,7 @@ import type { Transferable } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ApiError, apiError, type ErrorDetail } from '../domain/errors.js';
 import type { SummaryNode } from '../domain/reports.js';
-import { redisOutageAnswer } from '../inventory/redis.js';
+import { storeOutageAnswer } from './storeOutage.js';
 import type { ErrorWire } from '../util/threadCalls.js';
 import type { ChartReports } from './chartReportService.js';
 import type { EventReports } from './eventReportService.js';
@@ -57,7 +57,7 @@ type ErrorData = { status: number; errors: ErrorDetail[]; warnings: ErrorDetail[
 
 export const reportErrors: ErrorWire = {
   toWire(error: unknown): ErrorData {
-    const known = error instanceof ApiError ? error : redisOutageAnswer(error);
+    const known = error instanceof ApiError ? error : storeOutageAnswer(error);
     if (known) return { status: known.status, errors: known.errors, warnings: known.warnings, headers: known.headers };
     const failure = error instanceof Error ? error : new Error(String(error));
     return { internal: failure.message, stack: failure.stack };
