@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { areaState } from '../../src/domain/objectStates.js';
 import type { ChildServer } from '../../src/embedded/childServer.js';
 import { freePort } from '../../src/embedded/freePort.js';
@@ -11,8 +11,7 @@ import { eventKeys } from '../../src/inventory/eventKeys.js';
 import { generatedDrawing, rowLabel } from '../fixtures/drawings.js';
 import { uploadDrawing } from '../support/charts.js';
 import { createEventRecord } from '../support/events.js';
-import { call, createCompanyClients, createTestCompany, eventually, spawnServer, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
-import { startTcpProxy } from '../support/tcpProxy.js';
+import { call, createCompanyClients, createTestCompany, eventually, mongoThroughProxy, spawnServer, startTestServer, testEnv, type CompanyClients, type TestServer } from '../support/harness.js';
 
 // What an acknowledged booking survives and what a client sees while Redis is away
 // (docs/faults.md), on real processes: a redis-server of this file's own (append-only file
@@ -295,9 +294,8 @@ describe('the server killed (kill -9) under booking load', () => {
 
 describe('MongoDB unreachable', () => {
   it('a request that has to read metadata answers 503 SERVICE_UNAVAILABLE with Retry-After, what is loaded goes on, and all is answered again once MongoDB is back', async () => {
-    const target = new URL(inject('mongoUrl'));
-    const proxy = await startTcpProxy(target.hostname, Number(target.port));
-    const app = await startTestServer({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` });
+    const { proxy, url } = await mongoThroughProxy();
+    const app = await startTestServer({ MONGODB_URL: url });
     try {
       const [loaded, notLoaded] = [await createTestCompany(app.url), await createTestCompany(app.url)];
       const holdToken = (key: string) => call(app.url, 'POST', '/hold-tokens', { key, body: {} });

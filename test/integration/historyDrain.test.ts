@@ -5,9 +5,8 @@ import { uploadDrawing } from '../support/charts.js';
 import { storedHistory } from '../support/history.js';
 import { retrieveEvent } from '../support/eventAdmin.js';
 import { action, createEvent, done } from '../support/events.js';
-import { call, client, createCompanyClients, newDatabaseName, eventually, gaugesNamed, spawnWorker, startTestServer, testEnv, testRedis, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
+import { call, client, createCompanyClients, newDatabaseName, eventually, gaugesNamed, mongoThroughProxy, spawnWorker, startTestServer, testEnv, testRedis, type CompanyClients, type SpawnedWorker, type TestServer } from '../support/harness.js';
 import { RedisMonitor } from '../support/redisMonitor.js';
-import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.js';
 import { FIELD_SEPARATOR } from '../../src/domain/objectStates.js';
 import { ENTRY_SEPARATOR } from '../../src/domain/statusChangeHistory.js';
 import { StatusChangeHistory } from '../../src/metadata/statusChangeHistory.js';
@@ -192,13 +191,12 @@ describe('history drain', () => {
   });
 
   it('stores every change, in order per object, after MongoDB was unreachable under booking load', async () => {
-    const target = new URL(inject('mongoUrl'));
-    const proxy: TcpProxy = await startTcpProxy(target.hostname, Number(target.port));
+    const { proxy, url } = await mongoThroughProxy();
     try {
       // A booking that waits past REDIS_TIMEOUT_MS answers 503 (docs/faults.md). Beside the
       // suite's load tests one of these 300 once answered something else than 204; the deadline
       // is not what this test looks at, so it is long here.
-      const env = testEnv({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true`, REDIS_TIMEOUT_MS: '15000' });
+      const env = testEnv({ MONGODB_URL: url, REDIS_TIMEOUT_MS: '15000' });
       const app = await server(env);
       const clients = await createCompanyClients(app.url);
       const chart = (await uploadDrawing(clients.api, drawing)).key;

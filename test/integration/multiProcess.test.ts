@@ -1,21 +1,23 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   client,
   createTestCompany,
   eventually,
+  mongoThroughProxy,
   newDatabaseName,
   startTestServer,
   testRedis,
   type TestCompany,
   type TestServer,
 } from '../support/harness.js';
-import { startTcpProxy } from '../support/tcpProxy.js';
 
 // Two server instances sharing Redis and one MongoDB database, as two processes behind a
 // load balancer would. Each keeps its own tenant cache; a change made through A must reach
 // B through the invalidation bus within a second.
 
 const PROPAGATION_MS = 1000;
+
+const holdToken = (server: TestServer, key: string, headers: Record<string, string> = {}) => client(server.url, key, headers).post('/hold-tokens', {});
 
 describe('two servers sharing Redis and MongoDB', () => {
   let a: TestServer;
@@ -33,8 +35,6 @@ describe('two servers sharing Redis and MongoDB', () => {
   });
 
   const adminOn = (server: TestServer) => client(server.url, company.adminKey);
-  const holdToken = (server: TestServer, key: string, headers: Record<string, string> = {}) =>
-    client(server.url, key, headers).post('/hold-tokens', {});
 
   /** Waits until B answers `key` with `status` (and, for 200, in `workspaceKey`); asserts it took under a second. */
   async function seenOnB(key: string, status: number, options: { workspaceKey?: string; headers?: Record<string, string> } = {}) {
@@ -150,9 +150,8 @@ describe('two servers sharing Redis and MongoDB', () => {
 describe('deployments under REDIS_KEY_PREFIXes of their own on one Redis', () => {
   it("hear only their own changes: another's change of its company 1 leaves this one's company 1 cached, and servers of earlier versions still hear it", async () => {
     // Ours reaches MongoDB through a proxy the test cuts: a company it dropped could not be read again.
-    const target = new URL(inject('mongoUrl'));
-    const proxy = await startTcpProxy(target.hostname, Number(target.port));
-    const ours = await startTestServer({ MONGODB_URL: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` });
+    const { proxy, url } = await mongoThroughProxy();
+    const ours = await startTestServer({ MONGODB_URL: url });
     const theirs = await startTestServer();
     // Where servers of earlier versions listen (no prefix).
     const legacy = testRedis();
@@ -160,8 +159,7 @@ describe('deployments under REDIS_KEY_PREFIXes of their own on one Redis', () =>
       const [mine, other] = [await createTestCompany(ours.url), await createTestCompany(theirs.url)];
       // Each the first company of its own database: the same ids.
       expect(other.workspace.id).toBe(mine.workspace.id);
-      const holdTokenOn = (server: TestServer, key: string) => client(server.url, key).post('/hold-tokens', {});
-      expect((await holdTokenOn(ours, mine.workspace.secretKey)).status).toBe(200);
+      expect((await holdToken(ours, mine.workspace.secretKey)).status).toBe(200);
       const heard: string[] = [];
       legacy.on('message', (_channel: string, raw: string) => heard.push(raw));
       await legacy.subscribe('seatsio:invalidate');
@@ -171,7 +169,7 @@ describe('deployments under REDIS_KEY_PREFIXes of their own on one Redis', () =>
       expect(changed.status, changed.text).toBe(200);
       await eventually(async () => heard.some((raw) => JSON.parse(raw).topic === 'company'), PROPAGATION_MS);
       // Had ours dropped its company 1, this would have to read MongoDB, which it cannot reach.
-      const token = await holdTokenOn(ours, mine.workspace.secretKey);
+      const token = await holdToken(ours, mine.workspace.secretKey);
       expect(token.status, token.text).toBe(200);
     } finally {
       proxy.restore();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { Cluster, Redis } from 'ioredis';
 import type { RunningApp } from '../../src/app.js';
 import type { RedisClient } from '../../src/inventory/redis.js';
+import { startTcpProxy, type TcpProxy } from './tcpProxy.js';
 import { serverEnv, startServerWith, SYSTEM_SECRET, type TestServer } from './testServer.js';
 
 export { newDatabaseName, SYSTEM_SECRET, type TestServer } from './testServer.js';
@@ -185,6 +186,13 @@ export function useServerWithCompany(overrides: Record<string, string> | 'shared
   });
   afterAll(() => ctx.server?.stop());
   return ctx;
+}
+
+/** A proxy to the run's MongoDB that the test can cut (tcpProxy.ts), and the MONGODB_URL through it. */
+export async function mongoThroughProxy(): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(inject('mongoUrl'));
+  const proxy = await startTcpProxy(target.hostname, Number(target.port));
+  return { proxy, url: `mongodb://127.0.0.1:${proxy.port}/?directConnection=true` };
 }
 
 /** The server's /metrics gauges whose names start with `prefix`, by name. */
